@@ -1,0 +1,10 @@
+"""nlgmetrics: text-generation metrics identical to the reference implementations, and fast.
+
+>>> import nlgmetrics
+>>> nlgmetrics.__version__
+'0.1.0'
+"""
+
+from ._core import __version__
+
+__all__ = ["__version__"]

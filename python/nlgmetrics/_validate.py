@@ -1,0 +1,85 @@
+"""Input checks shared by every metric: clear errors that say what was wrong and where.
+
+>>> hypotheses_list(["a", "b"])
+['a', 'b']
+>>> references_lists(["x", ["y", "z"]], n_hypotheses=2)
+[['x'], ['y', 'z']]
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Union
+
+Reference = Union[str, Sequence[str]]
+
+
+def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
+    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item."""
+    if isinstance(hypotheses, (str, bytes)):
+        raise TypeError(f"{argument} must be a sequence of strings, not a single {type(hypotheses).__name__}")
+    try:
+        items = list(hypotheses)
+    except TypeError:
+        raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
+    return items
+
+
+def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references") -> list[list[str]]:
+    """Return one non-empty list of reference strings per hypothesis.
+
+    ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
+    entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
+    """
+    if isinstance(references, (str, bytes)):
+        raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
+    try:
+        entries = list(references)
+    except TypeError:
+        raise TypeError(f"{argument} must be a sequence, got {type(references).__name__}") from None
+    if len(entries) != n_hypotheses:
+        raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
+    result = []
+    for index, entry in enumerate(entries):
+        if isinstance(entry, str):
+            result.append([entry])
+            continue
+        if isinstance(entry, bytes) or not isinstance(entry, Iterable):
+            raise TypeError(f"{argument}[{index}] must be a str or a sequence of str, got {type(entry).__name__}")
+        refs = list(entry)
+        if not refs:
+            raise ValueError(f"{argument}[{index}] is empty: every hypothesis needs at least one reference")
+        for ref_index, ref in enumerate(refs):
+            if not isinstance(ref, str):
+                raise TypeError(f"{argument}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
+        result.append(refs)
+    return result
+
+
+def reference_streams_to_lists(streams: Sequence[Sequence[str]], n_hypotheses: int, argument: str = "refs") -> list[list[str]]:
+    """Transpose sacreBLEU-style reference streams (``[stream_1, stream_2, …]``) to per-hypothesis lists.
+
+    Unlike sacreBLEU, a stream of the wrong length is an error, never a silent truncation.
+    ``None`` or ``""`` entries inside a stream mean "no reference here" (sacreBLEU's variable reference counts).
+
+    >>> reference_streams_to_lists([["a", "b"], ["c", ""]], 2)
+    [['a', 'c'], ['b']]
+    """
+    if isinstance(streams, str) or not isinstance(streams, Sequence):
+        raise TypeError(f"{argument} must be a list of reference streams (lists of str)")
+    per_hypothesis: list[list[str]] = [[] for _ in range(n_hypotheses)]
+    for stream_index, stream in enumerate(streams):
+        if isinstance(stream, str):
+            raise TypeError(f"{argument}[{stream_index}] must be a list of str (a reference stream), not a str")
+        stream = list(stream)
+        if len(stream) != n_hypotheses:
+            raise ValueError(f"{argument}[{stream_index}] has {len(stream)} lines but there are {n_hypotheses} hypotheses")
+        for line, ref in enumerate(stream):
+            if ref is None or ref == "":
+                continue
+            if not isinstance(ref, str):
+                raise TypeError(f"{argument}[{stream_index}][{line}] must be str, got {type(ref).__name__}")
+            per_hypothesis[line].append(ref)
+    return per_hypothesis

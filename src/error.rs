@@ -1,0 +1,24 @@
+//! The core's one error type; `python/errors.rs` turns it into Python exceptions.
+
+use std::fmt;
+
+/// Everything the core can refuse. Each variant maps to one Python exception type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// An option value that is out of range or unknown (→ `ValueError`).
+    InvalidOption(String),
+    /// Inputs whose shapes disagree, e.g. hypotheses and references of different lengths (→ `ValueError`).
+    ShapeMismatch(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidOption(msg) | Error::ShapeMismatch(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,1 @@
+//! BLEU (Papineni et al. 2002) segment statistics and scores.

@@ -1,0 +1,4 @@
+//! One module per metric family. Each turns token ids into fixed-width segment statistics and
+//! reduces summed statistics to a score, reproducing a named reference implementation.
+
+pub mod bleu;

@@ -1,0 +1,13 @@
+//! PyO3 bindings: argument conversion, GIL release and error conversion only.
+//! One file per core module, mirroring `src/text` and `src/metrics`.
+
+use pyo3::prelude::*;
+
+mod errors;
+
+/// The extension module `nlgmetrics._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Normalizers and tokenizers: text → tokens.
