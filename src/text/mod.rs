@@ -1,1 +1,5 @@
 //! Normalizers and tokenizers: text → tokens.
+
+pub mod sacrebleu;
+
+pub use sacrebleu::BleuTokenizer;
