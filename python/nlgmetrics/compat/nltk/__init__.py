@@ -1,0 +1,1 @@
+"""Drop-in facade for nltk (call signatures and result shapes as nltk)."""

@@ -1,0 +1,1 @@
+"""Drop-in facade for pycocoevalcap (call signatures and result shapes as pycocoevalcap)."""

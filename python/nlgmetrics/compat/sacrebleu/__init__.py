@@ -1,0 +1,1 @@
+"""Drop-in facade for sacrebleu (call signatures and result shapes as sacrebleu)."""

@@ -1,0 +1,1 @@
+"""Drop-in facade for squad (call signatures and result shapes as squad)."""
