@@ -18,6 +18,7 @@ import pytest
 from _bleu_wmt import (
     ORACLES,
     TOKENIZERS_READY,
+    TOKENIZERS_REASON,
     WMT22_PAIRS,
     ours_inputs,
     ours_refs,
@@ -230,3 +231,28 @@ def test_runs_end_to_end_with_our_tokenizers_or_says_why():
     hyps = wmt22_systems("en-zh")["Online-A"][:50]
     refs = wmt22_refs("en-zh")["A"][:50]
     assert bleu(hyps, refs, tokenize="zh").score == sacrebleu.corpus_bleu(hyps, [refs], tokenize="zh").score
+
+
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab"])
+def test_every_tokenizer_on_samples_of_every_pair_and_system(tokenize):
+    """End to end through our own tokenizers (no pre-tokenization), every 12th segment of every system."""
+    if tokenize != "none" and not TOKENIZERS_READY:
+        pytest.skip(TOKENIZERS_REASON)
+    try:
+        metric = BLEU(tokenize=tokenize)
+    except (ImportError, RuntimeError) as error:  # MeCab or its dictionary missing
+        pytest.skip(f"sacreBLEU cannot build {tokenize}: {error}")
+    cases = [(pair, wmt22_systems(pair), [wmt22_refs(pair)["A"], wmt22_refs(pair)["B"]]) for pair in WMT22_PAIRS]
+    cases.append(("wmt17-en-de", wmt17_systems(), [wmt17_ref()]))
+    for pair, systems, streams in cases:
+        for system_index, (name, hyps) in enumerate(systems.items()):
+            picked = slice(system_index % 12, None, 12)
+            sub_hyps, sub_streams = hyps[picked], [stream[picked] for stream in streams]
+            for lowercase in (False, True):
+                metric = BLEU(tokenize=tokenize, lowercase=lowercase)
+                expected_rows = metric._extract_corpus_statistics(sub_hyps, sub_streams)
+                expected = metric._aggregate_and_compute(expected_rows)
+                ours = bleu(sub_hyps, as_segments(sub_streams), tokenize=tokenize, lowercase=lowercase)
+                assert ours.segment_stats.tolist() == expected_rows, (pair, name, lowercase)
+                assert ours.score == expected.score, (pair, name, lowercase)
+                assert ours.signature.get("tok") == metric.tokenizer_signature
