@@ -6,5 +6,7 @@
 """
 
 from ._core import __version__
+from .tokenizers import tokenize
 
 __all__ = ["__version__"]
+__all__ += ["tokenize"]
