@@ -235,7 +235,8 @@ def test_runs_end_to_end_with_our_tokenizers_or_says_why():
 
 @pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab"])
 def test_every_tokenizer_on_samples_of_every_pair_and_system(tokenize):
-    """End to end through our own tokenizers (no pre-tokenization), every 12th segment of every system."""
+    """End to end through our own tokenizers (no pre-tokenization): every 20th segment of every system
+    (every 60th with ``char``, whose many tokens make sacreBLEU slow), lowercased for every other system."""
     if tokenize != "none" and not TOKENIZERS_READY:
         pytest.skip(TOKENIZERS_REASON)
     try:
@@ -245,10 +246,11 @@ def test_every_tokenizer_on_samples_of_every_pair_and_system(tokenize):
     cases = [(pair, wmt22_systems(pair), [wmt22_refs(pair)["A"], wmt22_refs(pair)["B"]]) for pair in WMT22_PAIRS]
     cases.append(("wmt17-en-de", wmt17_systems(), [wmt17_ref()]))
     for pair, systems, streams in cases:
+        step = 60 if tokenize == "char" else 20
         for system_index, (name, hyps) in enumerate(systems.items()):
-            picked = slice(system_index % 12, None, 12)
+            picked = slice(system_index % step, None, step)
             sub_hyps, sub_streams = hyps[picked], [stream[picked] for stream in streams]
-            for lowercase in (False, True):
+            for lowercase in ((False, True) if system_index % 2 else (False,)):
                 metric = BLEU(tokenize=tokenize, lowercase=lowercase)
                 expected_rows = metric._extract_corpus_statistics(sub_hyps, sub_streams)
                 expected = metric._aggregate_and_compute(expected_rows)

@@ -45,8 +45,9 @@ Reference = Union[str, Sequence[str]]
 
 #: sacreBLEU's smoothing methods and their default ``smooth_value`` (``None``: takes no value).
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras).
-TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab")
+#: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras),
+#: and ``zh-fixed`` (see ``nlgmetrics.tokenizers``).
+TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab", "zh-fixed")
 PRESETS = ("sacrebleu", "nltk", "coco")
 #: Tokenized by MeCab in Python (``nlgmetrics.tokenizers.pretokenize``), then scored with ``none``.
 _MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
@@ -79,7 +80,8 @@ def bleu(
     Options (``None`` means the preset's default; for ``sacrebleu``: ``tokenize="13a"``,
     ``smooth="exp"``, ``effective_order=False``):
 
-    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab``.
+    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab`` (sacreBLEU's),
+      or ``zh-fixed`` (``zh`` with sacrebleu issue #298 fixed; not comparable with sacreBLEU's ``zh``).
     - ``lowercase``: lowercase hypotheses and references (Python ``str.lower``) first.
     - ``smooth``: ``none``, ``floor``, ``add-k``, ``exp``; ``smooth_value`` for floor (default 0.1)
       and add-k (default 1).
@@ -243,12 +245,9 @@ def _check_tokenize(tokenize: Any) -> str:
 def _tokenizer_signature(tokenize: str) -> str:
     """sacreBLEU's tokenizer signature (MeCab ones carry the MeCab version, e.g. ``ja-mecab-0.996-IPA``)."""
     if tokenize in _MECAB_TOKENIZERS:
-        try:
-            from . import tokenizers
-        except ImportError:
-            return tokenize
-        signature = getattr(tokenizers, "signature", None)
-        return signature(tokenize) if signature else tokenize
+        from .tokenizers import tokenizer_signature
+
+        return tokenizer_signature(tokenize)
     return tokenize
 
 
@@ -275,10 +274,8 @@ def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[
     if lowercase:
         lines = [line.lower() for line in lines]
     if tokenize in _MECAB_TOKENIZERS:
-        try:
-            from . import tokenizers
-        except ImportError:
-            raise ValueError(f"tokenizer {tokenize!r} is not available in this build of nlgmetrics") from None
+        from . import tokenizers
+
         # sacreBLEU right-strips before tokenizing (BLEU._preprocess_segment).
         lines = list(tokenizers.pretokenize([line.rstrip() for line in lines], tokenize))
         return lines, "none"

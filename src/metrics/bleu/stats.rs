@@ -4,9 +4,10 @@
 
 use rayon::prelude::*;
 
-use super::python_str::{rstrip, split_tokens};
+use super::python_str::rstrip;
 use crate::error::{Error, Result};
 use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
+use crate::text::sacrebleu::split_tokens;
 use crate::text::BleuTokenizer;
 
 /// The largest n-gram order we accept (rows are `2 + 2 * max_order` wide).
