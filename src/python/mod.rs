@@ -3,11 +3,15 @@
 
 use pyo3::prelude::*;
 
+mod bleu;
 mod errors;
+mod text;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    bleu::register(m)?;
+    text::register(m)?;
     Ok(())
 }
