@@ -3,11 +3,13 @@
 
 use pyo3::prelude::*;
 
+mod bleu_presets;
 mod errors;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    bleu_presets::register(m)?;
     Ok(())
 }
