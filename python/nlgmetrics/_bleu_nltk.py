@@ -38,11 +38,16 @@ class Fraction(fractions.Fraction):
     """A fraction that reports the numerator and denominator it was built from, unreduced.
 
     NLTK sums these raw numerators and denominators across a corpus, so ``Fraction(2, 4)`` must
-    answer ``numerator == 2`` and ``denominator == 4`` while comparing and converting by value.
+    answer ``numerator == 2`` and ``denominator == 4``; conversions and arithmetic go by value.
     """
 
     def __new__(cls, numerator: int = 0, denominator: Optional[int] = None, _normalize: bool = False):
-        self = super().__new__(cls, numerator, denominator)
+        if sys.version_info < (3, 12):
+            # Keep the unreduced terms inside too, as NLTK does there: its equality (and so ours)
+            # then compares unreduced terms, e.g. Fraction(4, 6) != Fraction(2, 3).
+            self = super().__new__(cls, numerator, denominator, _normalize=_normalize)
+        else:
+            self = super().__new__(cls, numerator, denominator)
         self._keep_raw = not _normalize
         self._raw_numerator = numerator
         self._raw_denominator = denominator
@@ -246,9 +251,10 @@ def score_from_counts(
 
     Returns a float (or int 0) per weight vector, as a list.
     """
+    # Built before the zero check, as NLTK does: an empty corpus (0/0) raises ZeroDivisionError.
+    p_n = [Fraction(int(num), int(den), _normalize=False) for num, den in zip(numerators, denominators)]
     if not numerators or numerators[0] == 0:
         return [0] * len(weights)
-    p_n = [Fraction(int(num), int(den), _normalize=False) for num, den in zip(numerators, denominators)]
     bp = brevity_penalty(ref_len, hyp_len)
     if not smoothing_function:
         smoothing_function = SmoothingFunction().method0
