@@ -6,5 +6,7 @@
 """
 
 from ._core import __version__
+from ._bleu_result import BLEUResult
+from .bleu import bleu, sentence_bleu
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]

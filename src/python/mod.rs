@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod bleu;
 mod bleu_presets;
 mod errors;
 
@@ -10,6 +11,7 @@ mod errors;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    bleu::register(m)?;
     bleu_presets::register(m)?;
     Ok(())
 }
