@@ -64,3 +64,74 @@ def totals(stats: np.ndarray, ref_length: str = "closest") -> dict:
         "guess": [int(v) for v in summed[5 : 5 + MAX_ORDER]],
         "correct": [int(v) for v in summed[5 + MAX_ORDER :]],
     }
+
+
+def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=False, smooth=None, smooth_value=None,
+                max_order=4, weights=None, effective_order=None, threads=None, ref_length="closest"):
+    """``nlgmetrics.bleu(..., preset="coco")``: pycocoevalcap's BLEU-``max_order`` on 0–1 scale, as a BLEUResult.
+
+    Captions are whitespace-split (``tokenize`` must be None or ``"none"``: PTB-tokenize them first,
+    as COCOEvalCap does); pycocoevalcap has fixed epsilons and uniform weights, so ``smooth``,
+    ``smooth_value``, ``weights`` and ``effective_order`` must be left unset. ``max_order`` is 1–4.
+    Field mapping: ``score`` = pycocoevalcap's ``Bleu_<max_order>`` (``score[max_order-1]``),
+    ``segment_scores`` = its per-image list for that order, ``counts``/``totals`` = summed
+    "correct"/"guess", ``precisions`` = correct/guess (0 when guess is 0), ``sys_len`` = testlen,
+    ``ref_len`` = reflen (rounded to an int for ``ref_length="average"``, whose exact value is a float), ``bp`` = ``exp(1 - 1/ratio)`` when
+    ``ratio = (testlen + 1e-15) / (reflen + 1e-9) < 1``, else 1.0. ``segment_stats`` rows are
+    ``[testlen, reflen(closest), matches_1..4, guesses_1..4]``.
+    """
+    import importlib
+    import math
+
+    from ._bleu_result import BLEUResult
+    from ._signature import Signature
+
+    _bleu = importlib.import_module("nlgmetrics.bleu")
+    if tokenize not in (None, "none"):
+        raise ValueError(f"preset 'coco' splits captions on whitespace (tokenize='none'); got tokenize={tokenize!r}. "
+                         "Tokenize the captions first (pycocoevalcap uses the PTB tokenizer).")
+    lowercase = _bleu._check_bool(lowercase, "lowercase")
+    for name, value in (("smooth", smooth), ("smooth_value", smooth_value), ("weights", weights)):
+        if value is not None:
+            raise ValueError(f"{name} does not apply to preset 'coco' (pycocoevalcap's BLEU has fixed epsilons and uniform weights)")
+    if effective_order:
+        raise ValueError("effective_order does not apply to preset 'coco'")
+    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)):
+        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
+    if not isinstance(ref_length, str):
+        raise TypeError(f"ref_length must be str, got {type(ref_length).__name__}")
+    _bleu._check_threads(threads)
+    if lowercase:
+        hypotheses = [line.lower() for line in hypotheses]
+        references = [[ref.lower() for ref in refs] for refs in references]
+    stats = image_stats(hypotheses, references)
+    corpus, per_image = scores_from_stats(stats, int(max_order), ref_length)
+    summed = totals(stats, ref_length)
+    ratio = (summed["testlen"] + 1e-15) / (summed["reflen"] + 1e-9)
+    order = int(max_order)
+    counts = tuple(summed["correct"][:order])
+    guesses = tuple(summed["guess"][:order])
+    segment_stats = np.ascontiguousarray(
+        np.hstack([stats[:, 0:2], stats[:, 5 + MAX_ORDER:5 + MAX_ORDER + order], stats[:, 5:5 + order]]), dtype=np.int64
+    )
+    fields = [
+        ("preset", "coco"),
+        ("nrefs", _bleu.nrefs_signature(references)),
+        ("case", "lc" if lowercase else "mixed"),
+        ("tok", "split"),
+        ("reflen", ref_length),
+        ("order", str(order)),
+        ("scale", "0-1"),
+    ]
+    return BLEUResult(
+        score=corpus[order - 1],
+        counts=counts,
+        totals=guesses,
+        precisions=tuple(c / g if g else 0.0 for c, g in zip(counts, guesses)),
+        bp=math.exp(1 - 1 / ratio) if ratio < 1 else 1.0,
+        sys_len=summed["testlen"],
+        ref_len=int(round(summed["reflen"])),  # "average" sums float means; the score uses them unrounded
+        segment_stats=segment_stats,
+        segment_scores=np.array(per_image[order - 1], dtype=np.float64),
+        signature=Signature("BLEU", tuple(fields)),
+    )

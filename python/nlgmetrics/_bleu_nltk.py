@@ -280,3 +280,129 @@ def corpus_score_from_rows(rows: np.ndarray, max_order: int, weights: list, smoo
 
 def max_weight_length(weights: list) -> int:
     return max(len(weight) for weight in weights)
+
+
+# ---------------------------------------------------------------------------------------------
+# Native API: nlgmetrics.bleu(..., preset="nltk")
+# ---------------------------------------------------------------------------------------------
+
+SMOOTHING_METHODS = ("none",) + tuple(f"method{index}" for index in range(8))
+_NO_SMOOTHING = SmoothingFunction().method0
+
+
+def _check_number(value, name: str):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    return value
+
+
+def _native_weights(weights, max_order: int) -> tuple:
+    if weights is None:
+        return DEFAULT_WEIGHTS if max_order == 4 else (1 / max_order,) * max_order
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
+        raise TypeError(f"weights must be a sequence of numbers or None, got {type(weights).__name__}")
+    if len(weights) and isinstance(weights[0], (Sequence, np.ndarray)):
+        raise TypeError("weights must be one weight vector; for several at once use nlgmetrics.compat.nltk.corpus_bleu")
+    values = tuple(_check_number(weight, f"weights[{index}]") for index, weight in enumerate(weights))
+    if len(values) != max_order:
+        raise ValueError(f"weights has {len(values)} entries but max_order is {max_order}")
+    return values
+
+
+def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=False, smooth=None, smooth_value=None,
+                max_order=4, weights=None, effective_order=None, threads=None, auto_reweigh=False,
+                epsilon=0.1, alpha=5, k=5):
+    """``nlgmetrics.bleu(..., preset="nltk")``: NLTK's ``corpus_bleu`` on 0–1 scale, as a BLEUResult.
+
+    Lines are tokenized by ``tokenize`` (default ``"none"``: Python's ``str.split()``, i.e. the
+    token lists NLTK users usually pass; any sacreBLEU tokenizer name works too). ``smooth`` is
+    ``"none"``/``"method0"`` … ``"method7"`` with ``epsilon``, ``alpha``, ``k`` as in
+    ``SmoothingFunction``; ``auto_reweigh`` as NLTK. Field mapping: ``score`` = NLTK's value
+    (0–1; float 0.0 where NLTK returns int 0), ``counts`` = clipped matches, ``totals`` = NLTK's
+    denominators (per segment ``max(1, n-grams)``), ``precisions`` = counts/totals (0–1, unsmoothed),
+    ``bp`` = NLTK's brevity penalty, ``sys_len``/``ref_len`` = hypothesis / closest reference length
+    sums, ``segment_scores`` = NLTK's ``sentence_bleu`` of each segment. Warnings of ``method0`` are
+    not emitted.
+    """
+    import importlib
+
+    _bleu = importlib.import_module("nlgmetrics.bleu")
+    from ._bleu_result import BLEUResult
+    from ._signature import Signature
+
+    tokenize = _bleu._check_tokenize("none" if tokenize is None else tokenize)
+    lowercase = _bleu._check_bool(lowercase, "lowercase")
+    smooth = "none" if smooth is None else smooth
+    if not isinstance(smooth, str):
+        raise TypeError(f"smooth must be str, got {type(smooth).__name__}")
+    if smooth not in SMOOTHING_METHODS:
+        raise ValueError(f"unknown smoothing method {smooth!r} for preset 'nltk'; expected one of {', '.join(SMOOTHING_METHODS)}")
+    if smooth_value is not None:
+        raise ValueError("smooth_value does not apply to preset 'nltk'; use epsilon=, alpha= or k= (SmoothingFunction's parameters)")
+    if effective_order:
+        raise ValueError("effective_order does not apply to preset 'nltk' (NLTK has no effective order)")
+    max_order = _bleu._check_max_order(max_order)
+    weights = _native_weights(weights, max_order)
+    auto_reweigh = _bleu._check_bool(auto_reweigh, "auto_reweigh")
+    smoothing = SmoothingFunction(_check_number(epsilon, "epsilon"), _check_number(alpha, "alpha"), _check_number(k, "k"))
+    method = _NO_SMOOTHING if smooth == "none" else getattr(smoothing, smooth)
+    _bleu._check_threads(threads)
+
+    hyp_lines, core_tokenizer = _bleu._preprocess(hypotheses, lowercase, tokenize)
+    flat, _ = _bleu._preprocess([ref for refs in references for ref in refs], lowercase, tokenize)
+    ref_lines, start = [], 0
+    for refs in references:
+        ref_lines.append(flat[start:start + len(refs)])
+        start += len(refs)
+    # method5/7 look one order past the last (always the 5-gram precision): count it too.
+    wants_next = smooth in ("method5", "method7")
+    counted_order = max(max_order, 5) if wants_next else max_order
+    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, counted_order, core_tokenizer)
+    stats = np.ascontiguousarray(
+        np.hstack([rows[:, :2 + max_order], rows[:, 2 + counted_order:2 + counted_order + max_order]]), dtype=np.int64
+    )
+
+    def score_rows(summed: np.ndarray, last: Optional[np.ndarray]) -> float:
+        totals = [int(value) for value in summed]
+        extra = {}
+        if wants_next:
+            extra["next_precision"] = Fraction(int(last[6]), int(last[6 + counted_order]), _normalize=False)
+        hypothesis = range(int(last[0])) if last is not None else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            score = score_from_counts(totals[2:2 + max_order], totals[2 + counted_order:2 + counted_order + max_order],
+                                      totals[0], totals[1], [weights], method, auto_reweigh, None, hypothesis, **extra)[0]
+        return float(score)
+
+    segment_scores = np.array([score_rows(row, row) for row in rows], dtype=np.float64)
+    if len(rows) == 0:
+        raise ValueError("hypotheses is empty: NLTK's corpus BLEU of no segments is undefined (0/0)")
+    summed = rows.sum(axis=0, dtype=np.uint64)
+    score = score_rows(summed, rows[-1])
+    counts = tuple(int(v) for v in summed[2:2 + max_order])
+    totals = tuple(int(v) for v in summed[2 + counted_order:2 + counted_order + max_order])
+    fields = [
+        ("preset", "nltk"),
+        ("nrefs", _bleu.nrefs_signature(references)),
+        ("case", "lc" if lowercase else "mixed"),
+        ("tok", "split" if tokenize == "none" else _bleu._tokenizer_signature(tokenize)),
+        ("smooth", smooth),
+        ("weights", ",".join(repr(float(w)) for w in weights)),
+        ("scale", "0-1"),
+    ]
+    if smooth in ("method1", "method4", "method6", "method7"):
+        fields.append(("smooth_params", f"epsilon={epsilon},alpha={alpha},k={k}"))
+    if auto_reweigh:
+        fields.append(("auto_reweigh", "yes"))
+    return BLEUResult(
+        score=score,
+        counts=counts,
+        totals=totals,
+        precisions=tuple(c / t for c, t in zip(counts, totals)),
+        bp=float(brevity_penalty(int(summed[1]), int(summed[0]))),
+        sys_len=int(summed[0]),
+        ref_len=int(summed[1]),
+        segment_stats=stats,
+        segment_scores=segment_scores,
+        signature=Signature("BLEU", tuple(fields)),
+    )
