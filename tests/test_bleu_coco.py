@@ -150,3 +150,40 @@ def test_random_captions_match_pycocoevalcap(images):
     gts = {index: refs for index, (_, refs) in enumerate(images)}
     res = {index: [hyp] for index, (hyp, _) in enumerate(images)}
     assert Bleu(4).compute_score(gts, res, verbose=0) == ReferenceBleu(4).compute_score(gts, res, verbose=0)
+
+
+@pytest.mark.parametrize("option", ["closest", "shortest", "average"])
+def test_native_api_matches_bleu_scorer(flickr_tokenized, option):
+    import nlgmetrics
+    from pycocoevalcap.bleu.bleu_scorer import BleuScorer
+
+    gts_all, results, _ = flickr_tokenized
+    res = results["magic"]
+    scorer = BleuScorer(n=4)
+    for image in res:
+        scorer += (res[image][0], gts_all[image])
+    expected, expected_per_image = scorer.compute_score(option=option)
+    hyps = [res[image][0] for image in res]
+    refs = [gts_all[image] for image in res]
+    for order in range(1, 5):
+        result = nlgmetrics.bleu(hyps, refs, preset="coco", max_order=order, ref_length=option)
+        assert result.score == expected[order - 1]
+        assert result.segment_scores.tolist() == expected_per_image[order - 1]
+        assert result.signature.get("scale") == "0-1"
+
+
+def test_native_api_errors():
+    import nlgmetrics
+
+    with pytest.raises(ValueError, match="tokenize"):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", tokenize="13a")
+    with pytest.raises(ValueError, match="smooth"):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", smooth="exp")
+    with pytest.raises(ValueError, match="weights"):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", weights=[1, 0, 0, 0])
+    with pytest.raises(ValueError, match="max_order"):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", max_order=5)
+    with pytest.raises(ValueError, match="ref_length"):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", ref_length="longest")
+    with pytest.raises(TypeError):
+        nlgmetrics.bleu(["a"], [["a"]], preset="coco", ref_length=3)

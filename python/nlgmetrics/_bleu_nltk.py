@@ -321,8 +321,8 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
     (0–1; float 0.0 where NLTK returns int 0), ``counts`` = clipped matches, ``totals`` = NLTK's
     denominators (per segment ``max(1, n-grams)``), ``precisions`` = counts/totals (0–1, unsmoothed),
     ``bp`` = NLTK's brevity penalty, ``sys_len``/``ref_len`` = hypothesis / closest reference length
-    sums, ``segment_scores`` = NLTK's ``sentence_bleu`` of each segment. Warnings of ``method0`` are
-    not emitted.
+    sums, ``segment_scores`` = NLTK's ``sentence_bleu`` of each segment (NaN where NLTK raises:
+    ``method6`` on a segment without trigram matches). Warnings of ``method0`` are not emitted.
     """
     import importlib
 
@@ -374,11 +374,23 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
                                       totals[0], totals[1], [weights], method, auto_reweigh, None, hypothesis, **extra)[0]
         return float(score)
 
-    segment_scores = np.array([score_rows(row, row) for row in rows], dtype=np.float64)
+    def segment_score(row: np.ndarray) -> float:
+        try:
+            return score_rows(row, row)
+        except (AssertionError, IndexError, ZeroDivisionError):  # where NLTK's sentence_bleu raises
+            return math.nan
+
+    if smooth == "method6" and max_order < 3:
+        raise ValueError("smooth='method6' needs max_order >= 3 (it interpolates from the trigram precision on)")
+    segment_scores = np.array([segment_score(row) for row in rows], dtype=np.float64)
     if len(rows) == 0:
         raise ValueError("hypotheses is empty: NLTK's corpus BLEU of no segments is undefined (0/0)")
     summed = rows.sum(axis=0, dtype=np.uint64)
-    score = score_rows(summed, rows[-1])
+    try:
+        score = score_rows(summed, rows[-1])
+    except AssertionError:
+        raise ValueError("smooth='method6' needs at least one matching trigram in the corpus "
+                         "(NLTK raises AssertionError here)") from None
     counts = tuple(int(v) for v in summed[2:2 + max_order])
     totals = tuple(int(v) for v in summed[2 + counted_order:2 + counted_order + max_order])
     fields = [
