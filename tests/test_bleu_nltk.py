@@ -42,7 +42,7 @@ def _systems(shared_data):
     return found
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def systems(shared_data):
     found = _systems(shared_data)
     assert len(found) == 43 + 16
@@ -73,15 +73,19 @@ def test_seed_weights_halving_per_order():
     _same(ours.sentence_bleu([ref], hyp, weights=(0.5, 0.25, 0.125)), expected)
 
 
-def test_corpus_bleu_every_system(systems):
+@pytest.mark.parametrize("dataset", ["generaltest2022.zh-en.", "generaltest2022.en-zh.", "generaltest2022.de-en.",
+                                     "generaltest2022.en-de.", "newstest2017."])
+def test_corpus_bleu_every_system(systems, dataset):
     for index, (name, hyps, refs) in enumerate(systems):
+        if not name.startswith(dataset):
+            continue
         method = METHODS[index % len(METHODS)]
         auto_reweigh = bool(index % 3 == 0)
         expected = _quiet(nltk_bleu.corpus_bleu, refs, hyps, WEIGHTS,
                           getattr(nltk_bleu.SmoothingFunction(), method), auto_reweigh)
         got = _quiet(ours.corpus_bleu, refs, hyps, WEIGHTS, getattr(ours.SmoothingFunction(), method), auto_reweigh)
         _same(got, expected)
-        if index % 8 == 0:  # the default call (single weight tuple, no smoothing) too
+        if index % 16 == 0:  # the default call (single weight tuple, no smoothing) too
             _same(_quiet(ours.corpus_bleu, refs, hyps), _quiet(nltk_bleu.corpus_bleu, refs, hyps))
 
 
