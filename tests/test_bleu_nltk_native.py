@@ -108,3 +108,31 @@ def test_errors():
     with pytest.raises(ValueError, match="method6"):
         nlgmetrics.bleu(hyps, refs, preset="nltk", smooth="method6", max_order=2)
     assert np.isfinite(nlgmetrics.bleu(["", " \t"], [["a"], [""]], preset="nltk").segment_scores).all()
+
+
+def test_rust_segment_scores_equal_the_exact_python_arithmetic(shared_data):
+    """Every segment of a WMT17 and a WMT22 system: the parallel Rust scorer (methods 0-4) against
+    the Python arithmetic that reproduces NLTK's (itself compared to NLTK above)."""
+    from nlgmetrics import _core
+    from nlgmetrics._bleu_nltk import SmoothingFunction, score_from_counts
+
+    folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
+    hyps = read_lines(sorted(folder.glob("newstest2017.*.hyp.de"))[0])
+    refs = [[line] for line in read_lines(folder / "newstest2017.en-de.ref.de")]
+    hyps += read_lines(sorted((shared_data / "mt" / "wmt22" / "en-zh").glob("*.hyp.*"))[0])
+    refs += [[line] for line in read_lines(shared_data / "mt" / "wmt22" / "en-zh" / "generaltest2022.en-zh.ref.A.zh")]
+    hyps += ["", "a", "a b", "a b c"]
+    refs += [["a"], ["a b c d"], ["a b"], ["a b c d e f"]]
+    for weights in [(0.25, 0.25, 0.25, 0.25), (0.5, 0.25, 0.125), (1,), (0.2, 0.3, 0.1, 0.2, 0.2)]:
+        order = len(weights)
+        rows = _core.bleu_nltk_text_stats(hyps, refs, order, "none")
+        for smooth in ("method0", "method1", "method2", "method3", "method4"):
+            for auto_reweigh in (False, True):
+                method = getattr(SmoothingFunction(epsilon=0.2, k=3), smooth)
+                fast = _core.bleu_nltk_float_scores(rows, order, [float(w) for w in weights], smooth, 0.2, 3.0,
+                                                    auto_reweigh, weights == (0.25,) * 4)
+                for line, row in enumerate(rows):
+                    counts = [int(v) for v in row]
+                    expected = _quiet(score_from_counts, counts[2:2 + order], counts[2 + order:], counts[0], counts[1],
+                                      [weights], method, auto_reweigh)[0]
+                    assert fast[line] == float(expected), (weights, smooth, auto_reweigh, line)

@@ -290,6 +290,14 @@ SMOOTHING_METHODS = ("none",) + tuple(f"method{index}" for index in range(8))
 _NO_SMOOTHING = SmoothingFunction().method0
 
 
+_FLOAT_METHODS = ("none", "method0", "method1", "method2", "method3", "method4")
+
+
+def _exact_float(value) -> bool:
+    """Whether ``value`` becomes an f64 without changing NLTK's arithmetic (floats, ints below 2**53)."""
+    return isinstance(value, float) or (isinstance(value, int) and abs(value) < 2**53)
+
+
 def _check_number(value, name: str):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
@@ -382,7 +390,14 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
 
     if smooth == "method6" and max_order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (it interpolates from the trigram precision on)")
-    segment_scores = np.array([segment_score(row) for row in rows], dtype=np.float64)
+    if smooth in _FLOAT_METHODS and all(_exact_float(v) for v in (*weights, epsilon, k)):
+        # Plain f64 arithmetic in NLTK: the Rust core scores every segment in parallel, bit for bit.
+        segment_scores = _core.bleu_nltk_float_scores(
+            rows, max_order, [float(w) for w in weights], smooth, float(epsilon), float(k), auto_reweigh,
+            weights == DEFAULT_WEIGHTS,
+        )
+    else:
+        segment_scores = np.array([segment_score(row) for row in rows], dtype=np.float64)
     if len(rows) == 0:
         raise ValueError("hypotheses is empty: NLTK's corpus BLEU of no segments is undefined (0/0)")
     summed = rows.sum(axis=0, dtype=np.uint64)

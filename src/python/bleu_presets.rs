@@ -138,10 +138,43 @@ fn bleu_coco_scores(
     Ok(py.allow_threads(|| bleu_coco::scores(&rows, n, option))?)
 }
 
+/// NLTK sentence BLEU of every statistics row for smoothing `none`/`method0`…`method4`
+/// (a float per row; `0.0` where NLTK returns the int 0).
+#[pyfunction]
+#[pyo3(signature = (stats, max_order, weights, smooth, epsilon, k, auto_reweigh, weights_are_default))]
+#[allow(clippy::too_many_arguments)]
+fn bleu_nltk_float_scores<'py>(
+    py: Python<'py>,
+    stats: numpy::PyReadonlyArray2<'_, u64>,
+    max_order: usize,
+    weights: Vec<f64>,
+    smooth: &str,
+    epsilon: f64,
+    k: f64,
+    auto_reweigh: bool,
+    weights_are_default: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let smoothing = bleu_nltk::FloatSmoothing::parse(smooth, epsilon, k)?;
+    let view = stats.as_array();
+    if view.ncols() != bleu_nltk::row_width(max_order) {
+        return Err(PyValueError::new_err(format!(
+            "stats must have {} columns for max_order {max_order}, got {}",
+            bleu_nltk::row_width(max_order),
+            view.ncols()
+        )));
+    }
+    let rows: Vec<Vec<u64>> = view.rows().into_iter().map(|row| row.to_vec()).collect();
+    let scores = py.allow_threads(|| {
+        bleu_nltk::float_scores(&rows, max_order, &weights, smoothing, auto_reweigh, weights_are_default)
+    });
+    Ok(PyArray1::from_vec_bound(py, scores))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_nltk_token_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_nltk_id_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_nltk_text_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_nltk_float_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_coco_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_coco_scores, m)?)?;
     Ok(())
