@@ -136,3 +136,30 @@ def test_rust_segment_scores_equal_the_exact_python_arithmetic(shared_data):
                     expected = _quiet(score_from_counts, counts[2:2 + order], counts[2 + order:], counts[0], counts[1],
                                       [weights], method, auto_reweigh)[0]
                     assert fast[line] == float(expected), (weights, smooth, auto_reweigh, line)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_words = st.lists(st.sampled_from(["a", "b", "c", "the", "\u00e9t\u00e9", "\u72d7"]), max_size=9)
+_spaces = st.sampled_from([" ", "\t", "  ", "\u3000", "\x1e"])
+_line = st.tuples(_words, _spaces).map(lambda parts: parts[1].join(parts[0]))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(_line, st.lists(_line, min_size=1, max_size=3)), min_size=1, max_size=5),
+       st.sampled_from(["none", "method1", "method2", "method3", "method4", "method5", "method7"]), st.booleans())
+def test_random_lines_match_nltk(segments, smooth, auto_reweigh):
+    hyps = [hyp for hyp, _ in segments]
+    refs = [segment_refs for _, segment_refs in segments]
+    smoothing = None if smooth == "none" else getattr(nltk_bleu.SmoothingFunction(), smooth)
+    hyp_tokens = [h.split() for h in hyps]
+    ref_tokens = [[r.split() for r in rs] for rs in refs]
+    result = nlgmetrics.bleu(hyps, refs, preset="nltk", smooth=smooth, auto_reweigh=auto_reweigh)
+    expected = _quiet(nltk_bleu.corpus_bleu, ref_tokens, hyp_tokens, smoothing_function=smoothing,
+                      auto_reweigh=auto_reweigh)
+    assert result.score == float(expected)
+    for line, (hyp, segment_refs) in enumerate(zip(hyp_tokens, ref_tokens)):
+        expected_segment = _quiet(nltk_bleu.sentence_bleu, segment_refs, hyp, smoothing_function=smoothing,
+                                  auto_reweigh=auto_reweigh)
+        assert result.segment_scores[line] == float(expected_segment)
