@@ -8,5 +8,7 @@
 from ._core import __version__
 from ._bleu_result import BLEUResult
 from .bleu import bleu, sentence_bleu
+from .tokenizers import tokenize
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
+__all__ += ["tokenize"]

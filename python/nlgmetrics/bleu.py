@@ -285,6 +285,26 @@ def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[
     return lines, tokenize
 
 
+def _surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+    def bad(line: str) -> bool:
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    for index, line in enumerate(hypotheses):
+        if bad(line):
+            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+    for index, refs in enumerate(references):
+        for ref_index, line in enumerate(refs):
+            if bad(line):
+                return (f"references[{index}][{ref_index}] contains a lone surrogate code point "
+                        "and is not valid Unicode text")
+    return "the input contains a lone surrogate code point and is not valid Unicode text"
+
+
 def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_value, max_order, weights,
                effective_order, threads) -> BLEUResult:
     tokenize = _check_tokenize("13a" if tokenize is None else tokenize)
@@ -305,10 +325,13 @@ def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_va
     else:
         ref_lines = references
 
-    stats, segment_scores, totals, score, precisions, bp = _core.bleu_corpus(
-        hyp_lines, ref_lines, core_tokenizer, max_order, smooth,
-        None if smooth_value is None else float(smooth_value), effective_order, weights, _NEUMAIER_SUM, threads,
-    )
+    try:
+        stats, segment_scores, totals, score, precisions, bp = _core.bleu_corpus(
+            hyp_lines, ref_lines, core_tokenizer, max_order, smooth,
+            None if smooth_value is None else float(smooth_value), effective_order, weights, _NEUMAIER_SUM, threads,
+        )
+    except UnicodeEncodeError:
+        raise ValueError(_surrogate_location(hypotheses, references)) from None
     fields = [
         ("preset", "sacrebleu"),
         ("nrefs", nrefs_signature(references)),

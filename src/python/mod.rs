@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod bleu;
 mod bleu_presets;
 mod errors;
+mod text;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -13,5 +14,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
+    text::register(m)?;
     Ok(())
 }

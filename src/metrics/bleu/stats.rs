@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::python_str::{rstrip, split_tokens};
 use crate::error::{Error, Result};
-use crate::ngram::{clipped_matches, count_ngrams, merge_max, ngram_total, Vocab};
+use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
 use crate::text::BleuTokenizer;
 
 /// The largest n-gram order we accept (rows are `2 + 2 * max_order` wide).
@@ -71,18 +71,18 @@ impl StatsOptions {
         let max_order = self.max_order;
         row[0] = hyp_ids.len() as i64;
         row[1] = closest_ref_len(hyp_ids.len(), ref_ids.iter().map(Vec::len)) as i64;
+        let mut matches = [0u64; 8];
+        let mut matches_heap;
+        let matches: &mut [u64] = if max_order <= 8 {
+            &mut matches[..max_order]
+        } else {
+            matches_heap = vec![0u64; max_order];
+            &mut matches_heap
+        };
+        clipped_matches_all_orders(&hyp_ids, &ref_ids, max_order, matches);
         for n in 1..=max_order {
-            let total = ngram_total(hyp_ids.len(), n);
-            row[2 + max_order + n - 1] = total as i64;
-            if total == 0 {
-                continue; // no hypothesis n-grams: nothing can match (and no longer orders either)
-            }
-            let hyp_counts = count_ngrams(&hyp_ids, n);
-            let mut ref_max = count_ngrams(&ref_ids[0], n);
-            for ids in &ref_ids[1..] {
-                merge_max(&mut ref_max, &count_ngrams(ids, n));
-            }
-            row[2 + n - 1] = clipped_matches(&hyp_counts, &ref_max) as i64;
+            row[2 + n - 1] = matches[n - 1] as i64;
+            row[2 + max_order + n - 1] = ngram_total(hyp_ids.len(), n) as i64;
         }
         Ok(())
     }
