@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::ngram::{clipped_matches, count_ngrams, merge_max, NgramCounts, Vocab};
+use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
 
 /// pycocoevalcap's counting order: `cook_refs`/`cook_test` always count up to 4-grams.
 pub const COOK_ORDER: usize = 4;
@@ -71,14 +71,9 @@ pub fn image_stats(test: &str, refs: &[impl AsRef<str>]) -> Result<[u64; ROW_WID
     row[3] = ref_ids.iter().map(Vec::len).sum::<usize>() as u64;
     row[4] = ref_ids.len() as u64;
     for n in 1..=COOK_ORDER {
-        let test_counts = count_ngrams(&test_ids, n);
-        let mut best: NgramCounts<'_> = NgramCounts::default();
-        for reference in &ref_ids {
-            merge_max(&mut best, &count_ngrams(reference, n));
-        }
-        row[4 + n] = (testlen + 1).saturating_sub(n) as u64;
-        row[4 + COOK_ORDER + n] = clipped_matches(&test_counts, &best);
+        row[4 + n] = ngram_total(testlen, n) as u64;
     }
+    clipped_matches_all_orders(&test_ids, &ref_ids, COOK_ORDER, &mut row[5 + COOK_ORDER..]);
     Ok(row)
 }
 

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::ngram::{clipped_matches, count_ngrams, merge_max, NgramCounts, Vocab};
+use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
 
 /// Column layout of one statistics row: `[hyp_len, closest_ref_len, matches_1..N, denominators_1..N]`.
 pub fn row_width(max_order: usize) -> usize {
@@ -32,15 +32,10 @@ pub fn segment_stats(hyp: &[u32], refs: &[Vec<u32>], max_order: usize) -> Result
     let mut row = vec![0u64; row_width(max_order)];
     row[0] = hyp.len() as u64;
     row[1] = ref_len as u64;
+    clipped_matches_all_orders(hyp, refs, max_order, &mut row[2..2 + max_order]);
     for n in 1..=max_order {
-        let hyp_counts = count_ngrams(hyp, n);
-        let mut best: NgramCounts<'_> = NgramCounts::default();
-        for reference in refs {
-            merge_max(&mut best, &count_ngrams(reference, n));
-        }
-        row[1 + n] = clipped_matches(&hyp_counts, &best);
         // nltk: denominator = max(1, sum(counts.values())).
-        row[1 + max_order + n] = (hyp.len() + 1).saturating_sub(n).max(1) as u64;
+        row[1 + max_order + n] = ngram_total(hyp.len(), n).max(1) as u64;
     }
     Ok(row)
 }
