@@ -2,3 +2,5 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
+pub mod bleu_coco;
+pub mod bleu_nltk;
