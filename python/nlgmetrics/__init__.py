@@ -12,3 +12,6 @@ from .tokenizers import tokenize
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
 __all__ += ["tokenize"]
+from .stats import confidence_interval, paired_test
+
+__all__ += ["paired_test", "confidence_interval"]
