@@ -164,3 +164,50 @@ class TestErrors:
             confidence_interval(["x"], ["x"], confidence=95)
         with pytest.raises(ValueError, match="fixed 95% interval"):
             confidence_interval(["x"], ["x"], method="sacrebleu", confidence=0.9)
+
+
+class TestCompareCommand:
+    """`nlgmetrics compare`: the same numbers as the Python API, in every output format."""
+
+    @pytest.fixture(scope="class")
+    def files(self, shared_data):
+        folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
+        return [folder / "newstest2017.en-de.ref.de",
+                [folder / f"{name}.hyp.de" for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")]]
+
+    def run(self, files, *extra):
+        from nlgmetrics.cli import main
+        import contextlib
+        import io
+
+        ref, hyps = files
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["compare", "-r", str(ref), "-i", *map(str, hyps), *extra])
+        return code, out.getvalue(), err.getvalue()
+
+    def test_json_equals_paired_test(self, files, wmt17):
+        systems, refs, _ = wmt17
+        code, out, _ = self.run(files, "-m", "bleu,chrf", "--paired-bs", "--n-samples", "200", "-f", "json")
+        assert code == 0
+        payload = json.loads(out)
+        picked = {name: systems[name] for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")}
+        expected = paired_test(picked, refs, metrics=["bleu", "chrf"], n_samples=200)
+        for metric in ("BLEU", "chrF2"):
+            assert [row["p_value"] for row in payload["scores"][metric]] == [row.p_value for row in expected[metric]]
+            assert [row["score"] for row in payload["scores"][metric]] == [row.score for row in expected[metric]]
+
+    def test_text_csv_latex(self, files):
+        code, text, _ = self.run(files, "-m", "bleu", "--paired-ar", "--n-samples", "100")
+        assert code == 0 and "Baseline: newstest2017.LIUM-NMT.4900.en-de.hyp.de" in text and "AR test, 100 samples" in text
+        code, csv_text, _ = self.run(files, "-m", "bleu", "-f", "csv")
+        assert csv_text.splitlines()[0] == "system,BLEU,BLEU mean,BLEU ci,BLEU p" and len(csv_text.splitlines()) == 4
+        code, latex, _ = self.run(files, "-m", "ter", "--paired-bs", "--n-samples", "50", "-f", "latex")
+        assert latex.startswith(r"\begin{tabular}{lr}") and latex.rstrip().endswith(r"\end{tabular}")
+
+    def test_errors(self, files):
+        ref, hyps = files
+        code, out, err = self.run([ref, hyps[:1]], "--paired-bs")
+        assert code == 1 and out == "" and "at least two systems" in err
+        code, out, err = self.run(files, "-m", "bleu,nope")
+        assert code == 1 and out == "" and "unknown metric 'nope'" in err

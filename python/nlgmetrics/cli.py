@@ -20,7 +20,9 @@ from . import __version__
 from ._cli_metrics import METRICS
 from ._io import InputFileError, read_aligned
 from ._table import format_table
+from ._paired_metrics import BUILDERS
 from .sample import sample_paths
+from .stats import paired_test, score_table
 
 EXIT_INPUT_ERROR = 1
 
@@ -48,10 +50,68 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(metric.name, help=metric.help, description=metric.help)
         _add_common_arguments(sub)
         metric.add_arguments(sub)
+    _add_compare_command(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
     sample.add_argument("-w", "--width", type=int, default=2)
     return parser
+
+
+def _add_compare_command(commands) -> None:
+    compare = commands.add_parser(
+        "compare", help="several systems x several metrics in one table, with paired significance tests",
+        description="Scores every system with every metric; with --paired-bs or --paired-ar, tests each system "
+                    "against the first (the baseline) exactly as sacreBLEU's PairedTest does.")
+    compare.add_argument("-r", "--references", nargs="+", required=True, metavar="REF", help="reference file(s)")
+    compare.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system files; the first is the baseline")
+    compare.add_argument("-m", "--metrics", default="bleu,chrf", help="comma-separated metrics (default bleu,chrf): " + ", ".join(sorted(BUILDERS)))
+    test = compare.add_mutually_exclusive_group()
+    test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (1000 samples by default)")
+    test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization (10000 trials by default)")
+    compare.add_argument("--n-samples", type=int, default=None, help="resamples / trials")
+    compare.add_argument("--seed", type=int, default=12345, help="random seed (default 12345, sacreBLEU's)")
+    compare.add_argument("-tok", "--tokenize", default="13a", help="BLEU tokenizer (default 13a)")
+    compare.add_argument("-lc", "--lowercase", action="store_true", help="lowercase for BLEU and chrF")
+    compare.add_argument("-f", "--format", choices=["text", "json", "latex", "csv"], default="text")
+    compare.add_argument("-w", "--width", type=int, default=1, help="decimals (default 1)")
+
+
+def _terminal_progress(done: int, total: int, label: str) -> None:
+    filled = int(30 * done / total)
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {label[:40]:<40}", end=end, file=sys.stderr, flush=True)
+
+
+def run_compare(args) -> str:
+    """The compare command: every system x metric, optionally with a paired test against the first system."""
+    systems, references = read_aligned(args.input, args.references)
+    names = [_system_name(path) for path in args.input]
+    if len(set(names)) != len(names):
+        names = list(args.input)
+    metrics = {}
+    for name in (m.strip().lower() for m in args.metrics.split(",") if m.strip()):
+        options = {}
+        if name == "bleu":
+            options = {"tokenize": args.tokenize, "lowercase": args.lowercase}
+        elif name.startswith("chrf"):
+            options = {"lowercase": args.lowercase}
+        metrics[name] = options
+    named = dict(zip(names, systems))
+    progress = _terminal_progress if sys.stderr.isatty() else None
+    if args.paired_bs or args.paired_ar:
+        if len(named) < 2:
+            raise ValueError("a paired test needs at least two systems (-i BASELINE SYSTEM …)")
+        result = paired_test(named, references, metrics=metrics, test="bs" if args.paired_bs else "ar",
+                             n_samples=args.n_samples, seed=args.seed, progress=progress)
+    else:
+        result = score_table(named, references, metrics=metrics)
+    if args.format == "json":
+        return json.dumps(result.to_dict(), indent=1, ensure_ascii=False)
+    if args.format == "csv":
+        return result.to_csv(width=args.width).rstrip("\n")
+    if args.format == "latex":
+        return result.to_latex(width=args.width).rstrip("\n")
+    return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())
 
 
 def _score_systems(metric, args) -> list:
@@ -105,6 +165,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "sample":
             output = run_sample(args)
+        elif args.command == "compare":
+            output = run_compare(args)
         else:
             metric = METRICS[args.command]
             results = _score_systems(metric, args)

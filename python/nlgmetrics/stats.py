@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -71,10 +71,10 @@ class PairedTestResult:
         """A table: score (μ ± 95% CI) and p-value per metric; ``*`` marks p < ``alpha``."""
         header = ["System"]
         for name in self.scores:
-            header.append(f"{name} (μ ± 95% CI)")
+            header.append(name if self.test == "none" else f"{name} (μ ± 95% CI)")
         rows = []
         for index, system in enumerate(self.systems):
-            row = [("Baseline: " if index == 0 else "") + system]
+            row = [("Baseline: " if index == 0 and self.test != "none" else "") + system]
             for tested in self.scores.values():
                 cell = f"{tested[index].score:.{width}f}"
                 if tested[index].mean is not None:
@@ -84,10 +84,59 @@ class PairedTestResult:
                     cell += f" p = {tested[index].p_value:.4f}{star}"
                 row.append(cell)
             rows.append(row)
-        return format_table(header, rows) + f"\n\n{self.test.upper()} test, {self.n_samples} samples, seed {self.seed}; * p < {alpha}"
+        table = format_table(header, rows)
+        if self.test == "none":
+            return table
+        return table + f"\n\n{self.test.upper()} test, {self.n_samples} samples, seed {self.seed}; * p < {alpha}"
 
     def __str__(self) -> str:
         return self.format()
+
+    def _cells(self, width: int) -> Tuple[list, list]:
+        header = ["system"]
+        for name in self.scores:
+            header += [name, f"{name} mean", f"{name} ci", f"{name} p"]
+        rows = []
+        for index, system in enumerate(self.systems):
+            row = [system]
+            for tested in self.scores.values():
+                entry = tested[index]
+                row.append(f"{entry.score:.{width}f}")
+                row += ["" if value is None else f"{value:.{width}f}" for value in (entry.mean, entry.ci)]
+                row.append("" if entry.p_value is None else f"{entry.p_value:.4f}")
+            rows.append(row)
+        return header, rows
+
+    def to_csv(self, width: int = 4) -> str:
+        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric."""
+        import csv
+        import io
+
+        header, rows = self._cells(width)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        return buffer.getvalue()
+
+    def to_latex(self, width: int = 1, alpha: float = 0.05) -> str:
+        """A LaTeX tabular: score (mean ± ci) per metric, significant differences in bold."""
+        names = list(self.scores)
+        lines = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
+                 " & ".join(["System"] + names) + r" \\", r"\midrule"]
+        for index, system in enumerate(self.systems):
+            cells = [system.replace("_", r"\_")]
+            for tested in self.scores.values():
+                entry = tested[index]
+                cell = f"{entry.score:.{width}f}"
+                if entry.mean is not None:
+                    cell += f" ({entry.mean:.{width}f} $\\pm$ {entry.ci:.{width}f})"
+                if entry.p_value is not None and entry.p_value < alpha:
+                    cell = r"\textbf{" + cell + "}"
+                cells.append(cell)
+            lines.append(" & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        return "\n".join(lines) + "\n"
 
 
 def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
@@ -127,7 +176,8 @@ def _randomization_row(metric, name, computed, baseline, masks, confidence_indic
 
 def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
                 metrics: MetricsArg = ("bleu",), test: str = "bs", n_samples: Optional[int] = None,
-                seed: Optional[int] = 12345, n_ar_confidence: int = -1) -> PairedTestResult:
+                seed: Optional[int] = 12345, n_ar_confidence: int = -1,
+                progress: Optional[Callable[[int, int, str], None]] = None) -> PairedTestResult:
     """Paired bootstrap (``test="bs"``, Koehn 2004) or approximate randomization (``"ar"``, Riezler &
     Maxwell 2005) of every system against the first (the baseline), as sacreBLEU's ``PairedTest``.
 
@@ -137,6 +187,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     :param n_samples: resamples (bs) or trials (ar); default 1000 / 10000 as sacreBLEU.
     :param seed: NumPy ``default_rng`` seed (sacreBLEU's default 12345); ``None`` is not reproducible.
     :param n_ar_confidence: bootstrap resamples for the AR test's intervals (-1: none, 0: 1000).
+    :param progress: called as ``progress(done, total, label)`` after each metric × system step.
     """
     if test not in DEFAULT_SAMPLES:
         raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), got {test!r}")
@@ -157,7 +208,21 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
         raise ValueError("paired tests need at least one segment")
 
     bound = _metric_list(metrics)
-    computed = [{name: metric.compute(hypotheses[name], refs) for name in names} for metric in bound]
+    total_steps, done = len(bound) * (2 * len(names) - 1), 0
+
+    def step(label: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total_steps, label)
+
+    computed = []
+    for metric in bound:
+        results = {}
+        for name in names:
+            results[name] = metric.compute(hypotheses[name], refs)
+            step(f"{metric.name} {name}")
+        computed.append(results)
     rows: Dict[str, list] = {}
     for metric, results in zip(bound, computed):
         baseline = results[names[0]]
@@ -182,10 +247,27 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
             else:
                 row = _randomization_row(metric, name, results[name], baseline, masks, confidence_indices)
             rows[metric.name].append(row)
+            step(f"{test} {metric.name} {name}")
 
     signatures = {metric.name: f"{results[names[0]].signature}|{test}:{n_samples}|seed:{seed}"
                   for metric, results in zip(bound, computed)}
     return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures)
+
+
+def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
+                metrics: MetricsArg = ("bleu",)) -> PairedTestResult:
+    """Every system scored with every metric, no test: a ``PairedTestResult`` whose p-values are ``None``."""
+    if not isinstance(systems, Mapping) or not systems:
+        raise ValueError("systems must be a non-empty mapping of names to hypotheses")
+    names = list(systems)
+    hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
+    refs = _validate.references_lists(references, len(hypotheses[names[0]]))
+    scores, signatures = {}, {}
+    for metric in _metric_list(metrics):
+        results = {name: metric.compute(hypotheses[name], refs) for name in names}
+        scores[metric.name] = tuple(SystemTest(name, results[name].score) for name in names)
+        signatures[metric.name] = str(results[names[0]].signature)
+    return PairedTestResult("none", 0, None, scores, signatures)
 
 
 @dataclass(frozen=True)
