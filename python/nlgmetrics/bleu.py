@@ -1,6 +1,7 @@
 """BLEU (Papineni et al., 2002), identical to sacreBLEU 2.6.0 by default, computed in Rust.
 
-Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints).
+Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints); the ``nltk`` and
+``coco`` presets return their references' own 0–1 numbers.
 
 >>> from nlgmetrics import bleu, sentence_bleu
 >>> result = bleu(["the cat is sitting on the mat"], [["the cat is on the mat", "there is a cat sitting on the mat"]])
