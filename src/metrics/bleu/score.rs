@@ -265,7 +265,7 @@ impl BleuScoring {
     /// The score of every row of a flattened `n × row_width` matrix (e.g. sentence scores).
     pub fn score_rows(&self, rows: &[i64]) -> Result<Vec<f64>> {
         let width = row_width(self.max_order);
-        if rows.len() % width != 0 {
+        if !rows.len().is_multiple_of(width) {
             return Err(Error::ShapeMismatch(format!(
                 "statistics for max_order {} need {width} columns per row",
                 self.max_order
