@@ -214,3 +214,10 @@ def test_mecab_tokenizers_go_through_python_pretokenization():
             theirs = sacrebleu.corpus_bleu(lines, [refs], tokenize=name, lowercase=lowercase)
             assert (ours.score, list(ours.counts), list(ours.totals)) == (theirs.score, theirs.counts, theirs.totals)
             assert ours.signature.get("tok") == signature
+
+
+def test_log_sum_follows_this_interpreters_sum():
+    """sacreBLEU adds log precisions with sum(): Neumaier-compensated from CPython 3.12 on."""
+    from nlgmetrics.bleu import _NEUMAIER_SUM
+
+    assert _NEUMAIER_SUM == (sum([0.1] * 10) == 1.0)

@@ -1,6 +1,7 @@
 """BLEU (Papineni et al., 2002), identical to sacreBLEU 2.6.0 by default, computed in Rust.
 
-Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints).
+Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints); the ``nltk`` and
+``coco`` presets return their references' own 0–1 numbers.
 
 >>> from nlgmetrics import bleu, sentence_bleu
 >>> result = bleu(["the cat is sitting on the mat"], [["the cat is on the mat", "there is a cat sitting on the mat"]])
@@ -17,6 +18,14 @@ BLEU = 59.46 100.0/83.3/60.0/25.0 (BP = 1.000 ratio = 1.167 hyp_len = 7 ref_len 
 
 Per-segment sentence scores of a whole batch, in one parallel call: ``bleu(hyps, refs,
 effective_order=True).segment_scores`` (the same numbers as ``sentence_bleu`` on each pair).
+
+Fidelity notes (sacrebleu preset): statistics rows, reference lengths (closest, shorter on ties),
+multi-reference max counts and every score are bit-identical to sacreBLEU 2.6.0, including its
+quirks: a perfect match scores ``exp(log 100) = 100.00000000000004``; a corpus without any match
+scores 0 whatever the smoothing; ``add-k`` reports counts/totals with ``k`` added (compat facade).
+sacreBLEU adds the log precisions with Python's ``sum()``, which is Neumaier-compensated from
+CPython 3.12 on; the last bit of about a quarter of WMT sentence scores depends on that, so the core
+follows the running interpreter (verified on 3.11 and 3.12).
 
 Presets name the implementation reproduced: ``"sacrebleu"`` (default, sacreBLEU 2.6.0),
 ``"nltk"`` (NLTK 3.10.4 ``corpus_bleu``) and ``"coco"`` (pycocoevalcap 1.2 ``Bleu``); the latter two
