@@ -57,29 +57,3 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         result.append(refs)
     return result
 
-
-def reference_streams_to_lists(streams: Sequence[Sequence[str]], n_hypotheses: int, argument: str = "refs") -> list[list[str]]:
-    """Transpose sacreBLEU-style reference streams (``[stream_1, stream_2, …]``) to per-hypothesis lists.
-
-    Unlike sacreBLEU, a stream of the wrong length is an error, never a silent truncation.
-    ``None`` or ``""`` entries inside a stream mean "no reference here" (sacreBLEU's variable reference counts).
-
-    >>> reference_streams_to_lists([["a", "b"], ["c", ""]], 2)
-    [['a', 'c'], ['b']]
-    """
-    if isinstance(streams, str) or not isinstance(streams, Sequence):
-        raise TypeError(f"{argument} must be a list of reference streams (lists of str)")
-    per_hypothesis: list[list[str]] = [[] for _ in range(n_hypotheses)]
-    for stream_index, stream in enumerate(streams):
-        if isinstance(stream, str):
-            raise TypeError(f"{argument}[{stream_index}] must be a list of str (a reference stream), not a str")
-        stream = list(stream)
-        if len(stream) != n_hypotheses:
-            raise ValueError(f"{argument}[{stream_index}] has {len(stream)} lines but there are {n_hypotheses} hypotheses")
-        for line, ref in enumerate(stream):
-            if ref is None or ref == "":
-                continue
-            if not isinstance(ref, str):
-                raise TypeError(f"{argument}[{stream_index}][{line}] must be str, got {type(ref).__name__}")
-            per_hypothesis[line].append(ref)
-    return per_hypothesis
