@@ -4,7 +4,7 @@
 //! The classes \p{N}, \p{P}, \p{S} are those of the Python `regex` module sacreBLEU uses, frozen in the
 //! generated `unicode_tables.rs` (its Unicode version is newer than CPython's `unicodedata` or Rust's).
 
-use super::stages::{join_words, Pair, Spacing, Surround, Symbol};
+use super::stages::{join_words, AsChar, Pair, Spacing, Surround, Symbol};
 use super::unicode_tables::{BLOCK_DATA, BLOCK_INDEX, BLOCK_SHIFT};
 
 /// The general-category group of a char as the `regex` module sees it (N, P and S are disjoint).
@@ -41,6 +41,9 @@ struct Classified {
 
 impl Symbol for Classified {
     const SPACE: Self = Classified { char: ' ', category: Category::Other };
+}
+
+impl AsChar for Classified {
     #[inline]
     fn char(self) -> char {
         self.char

@@ -129,3 +129,57 @@ fn long_lines_do_not_overflow() {
     let out = BleuTokenizer::Intl.tokenize(&line);
     assert!(out.len() > line.len());
 }
+
+/// A small deterministic generator (no test-only dependency): xorshift64*.
+struct Lines(u64);
+
+impl Lines {
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+
+    /// A line of up to 24 chars drawn mostly from the chars the tokenizers decide on.
+    fn line(&mut self) -> String {
+        const ALPHABET: &[char] = &[
+            '.', ',', '-', '.', ',', '-', '0', '7', '9', 'a', 'Z', ' ', ' ', '\t', '\n', '\'', '(', '$', '&', ';', '/',
+            '~', '@', '`', '\u{7f}', '\u{0}', '\u{1c}', '\u{85}', '\u{a0}', '\u{2000}', '\u{2001}', '\u{2028}',
+            '\u{3000}', '\u{200b}', 'é', '中', '。', '—', '“', '…', '\u{2a6d}', '\u{2a6e}', '\u{20000}', '\u{2f800}',
+            '٣', '½', '\u{ff0c}', '\u{1f600}',
+        ];
+        let length = (self.next_u64() % 25) as usize;
+        (0..length).map(|_| ALPHABET[(self.next_u64() % ALPHABET.len() as u64) as usize]).collect()
+    }
+}
+
+#[test]
+fn word_split_equals_literal_regex_passes() {
+    let mut lines = Lines(0x9E3779B97F4A7C15);
+    for _ in 0..60_000 {
+        let line = lines.line();
+        let mut literal = String::new();
+        let padded = format!(" {line} ");
+        tok_13a::regexp_post_tokenize(padded.bytes(), &mut literal);
+        let mut fast = String::new();
+        tok_13a::tokenize_words(&line, true, None, &mut fast);
+        assert_eq!(fast, literal, "13a passes on {line:?}");
+        for fixed in [false, true] {
+            let (mut literal, mut fast) = (String::new(), String::new());
+            zh::tokenize_zh_literal(&line, fixed, &mut literal);
+            zh::tokenize_zh(&line, fixed, &mut fast);
+            assert_eq!(fast, literal, "zh (fixed: {fixed}) on {line:?}");
+        }
+    }
+}
+
+#[test]
+fn split_tokens_matches_char_level_split() {
+    let mut lines = Lines(42);
+    for _ in 0..50_000 {
+        let line = lines.line();
+        let expected: Vec<&str> = line.split(is_python_whitespace).filter(|t| !t.is_empty()).collect();
+        assert_eq!(split_tokens(&line).collect::<Vec<_>>(), expected, "{line:?}");
+    }
+}

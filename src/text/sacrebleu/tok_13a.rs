@@ -4,36 +4,46 @@
 use std::borrow::Cow;
 use std::iter::once;
 
-use super::stages::{join_words, Pair, Spacing, Surround};
+use super::stages::{join_words_utf8, whitespace_len, Pair, Spacing};
+#[cfg(test)]
+use super::stages::Surround;
 
 /// The first `TokenizerRegexp` class `[\{-\~\[-\` -\&\(-\+\:-\@\/]`: ASCII space and punctuation except
 /// `'`, `,`, `-` and `.`.
 #[inline]
-fn is_split_punctuation(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
+const fn is_split_punctuation(byte: u8) -> bool {
+    matches!(byte, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
 #[inline]
-fn is_ascii_digit(c: char) -> bool {
-    c.is_ascii_digit()
+fn is_ascii_digit(byte: u8) -> bool {
+    byte.is_ascii_digit()
 }
 
 #[inline]
-fn is_period_or_comma(c: char) -> bool {
-    c == '.' || c == ','
+fn is_period_or_comma(byte: u8) -> bool {
+    byte == b'.' || byte == b','
 }
 
-/// `TokenizerRegexp.__call__`: four substitutions then `' '.join(line.split())`, appended to `out`.
+/// `TokenizerRegexp.__call__` over the UTF-8 bytes of a line: four substitutions then
+/// `' '.join(line.split())`, appended to `out`. Every class is ASCII, so bytes give the same matches as chars.
+/// The literal pipeline: the oracle `tokenize_words` is tested against.
+#[cfg(test)]
+pub(crate) fn regexp_post_tokenize(bytes: impl Iterator<Item = u8>, out: &mut String) {
+    let punctuation = Surround::new(bytes, is_split_punctuation);
+    dot_comma_dash_passes(punctuation, out);
+}
+
+/// The last three `TokenizerRegexp` substitutions and the whitespace join.
 #[inline]
-pub(crate) fn regexp_post_tokenize(chars: impl Iterator<Item = char>, out: &mut String) {
-    let punctuation = Surround::new(chars, is_split_punctuation);
+fn dot_comma_dash_passes(bytes: impl Iterator<Item = u8>, out: &mut String) {
     // period and comma, unless preceded by a digit: ([^0-9])([\.,]) -> \1 \2
-    let after_non_digit = Pair::new(punctuation, |c| !is_ascii_digit(c), is_period_or_comma, Spacing::AfterEach);
+    let after_non_digit = Pair::new(bytes, |b| !is_ascii_digit(b), is_period_or_comma, Spacing::AfterEach);
     // period and comma, unless followed by a digit: ([\.,])([^0-9]) -> ' \1 \2'
-    let before_non_digit = Pair::new(after_non_digit, is_period_or_comma, |c| !is_ascii_digit(c), Spacing::BeforeEach);
+    let before_non_digit = Pair::new(after_non_digit, is_period_or_comma, |b| !is_ascii_digit(b), Spacing::BeforeEach);
     // dash after a digit: ([0-9])(-) -> '\1 \2 '
-    let dash = Pair::new(before_non_digit, is_ascii_digit, |c| c == '-', Spacing::AfterEach);
-    join_words(dash, out);
+    let dash = Pair::new(before_non_digit, is_ascii_digit, |b| b == b'-', Spacing::AfterEach);
+    join_words_utf8(dash, out);
 }
 
 /// The language-independent replacements of `Tokenizer13a.__call__`, in its order; borrows when none applies.
@@ -56,9 +66,127 @@ fn unescape(line: &str) -> Cow<'_, str> {
     text
 }
 
+/// `TokenizerRegexp()(text)` after `text`'s chars matching `is_spaced_out` were surrounded by spaces
+/// (zh's CJK characters; 13a passes `|_| false`), appended to `out`; `padded` says `text` was meant to be
+/// surrounded by one space on each side (13a) — the result is then the same as if it were.
+///
+/// Why this equals the four `re.sub` passes: the first pass puts spaces around every char of its class,
+/// so the text falls into separators (whitespace, those chars, spaced-out chars) and words between them.
+/// The other three passes only involve `.` `,` `-` and digits; a separator is none of these, can only be
+/// consumed as the non-digit half of a match with a word's edge char, and so the passes act on each word
+/// independently, seeing a neutral space before and after it (unless it touches the text's start or end).
+/// Words without `.` `,` `-` pass through unchanged; the rest run through the literal passes.
+#[inline]
+pub(crate) fn tokenize_words(text: &str, padded: bool, is_spaced_out: Option<fn(char) -> bool>, out: &mut String) {
+    let bytes = text.as_bytes();
+    let line_start = out.len();
+    let mut index = 0;
+    // Spaced-out chars (zh) are all >= U+2001, i.e. have a lead byte >= 0xE2.
+    let spaced_out_lead = if is_spaced_out.is_some() { 0xE2 } else { 0x100 };
+    // The length of the separator char at `index` (whitespace, split punctuation or spaced-out), or 0.
+    let separator_len = |index: usize| -> (usize, bool) {
+        let byte = bytes[index];
+        match BYTE_CLASS[byte as usize] {
+            WORD | DOT_COMMA_DASH => (0, false),
+            SPLIT => (1, true),
+            WHITESPACE => (1, false),
+            _ => {
+                let whitespace = whitespace_len(bytes, index);
+                if whitespace > 0 {
+                    return (whitespace, false);
+                }
+                if u16::from(byte) >= spaced_out_lead {
+                    let c = text[index..].chars().next().unwrap_or(' ');
+                    if is_spaced_out.is_some_and(|is_spaced_out| is_spaced_out(c)) {
+                        return (c.len_utf8(), true);
+                    }
+                }
+                (0, false)
+            }
+        }
+    };
+    while index < bytes.len() {
+        let (length, is_token) = separator_len(index);
+        if length > 0 {
+            if is_token {
+                if out.len() > line_start {
+                    out.push(' ');
+                }
+                out.push_str(&text[index..index + length]);
+            }
+            index += length;
+            continue;
+        }
+        // A word: up to the next whitespace, split punctuation or spaced-out char.
+        let start = index;
+        let mut needs_passes = false;
+        while index < bytes.len() {
+            // The common case first: a run of plain word bytes.
+            while index < bytes.len() && BYTE_CLASS[bytes[index] as usize] == WORD {
+                index += 1;
+            }
+            let Some(&byte) = bytes.get(index) else { break };
+            match BYTE_CLASS[byte as usize] {
+                WORD => index += 1,
+                DOT_COMMA_DASH => {
+                    needs_passes = true;
+                    index += 1;
+                }
+                SPLIT | WHITESPACE => break,
+                _ => {
+                    if separator_len(index).0 > 0 {
+                        break;
+                    }
+                    index += 1; // a lead byte; its continuation bytes are WORD
+                }
+            }
+        }
+        if out.len() > line_start {
+            out.push(' ');
+        }
+        let word = &text[start..index];
+        if needs_passes {
+            let before = padded || start > 0;
+            let after = padded || index < bytes.len();
+            let pad_before = once(b' ').take(usize::from(before));
+            let pad_after = once(b' ').take(usize::from(after));
+            dot_comma_dash_passes(pad_before.chain(word.bytes()).chain(pad_after), out);
+        } else {
+            out.push_str(word);
+        }
+    }
+}
+
+const WORD: u8 = 0;
+const DOT_COMMA_DASH: u8 = 1;
+const SPLIT: u8 = 2;
+const WHITESPACE: u8 = 3;
+const NON_ASCII_LEAD: u8 = 4;
+
+/// Each byte's role for `tokenize_words`; continuation bytes (0x80..=0xBF) are WORD.
+const BYTE_CLASS: [u8; 256] = {
+    let mut classes = [WORD; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        classes[byte] = if matches!(b, b'.' | b',' | b'-') {
+            DOT_COMMA_DASH
+        } else if matches!(b, b'\t'..=b'\r' | 0x1c..=0x1f | b' ') {
+            WHITESPACE
+        } else if is_split_punctuation(b) {
+            SPLIT
+        } else if b >= 0xC0 {
+            NON_ASCII_LEAD
+        } else {
+            WORD
+        };
+        byte += 1;
+    }
+    classes
+};
+
 /// `Tokenizer13a()(line)`, appended to `out`.
 pub(crate) fn tokenize_13a(line: &str, out: &mut String) {
-    let text = unescape(line);
     // sacreBLEU pads the line with one space on each side before the regexes (as mteval-v13a does).
-    regexp_post_tokenize(once(' ').chain(text.chars()).chain(once(' ')), out);
+    tokenize_words(&unescape(line), true, None, out);
 }
