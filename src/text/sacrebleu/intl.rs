@@ -40,7 +40,10 @@ struct Classified {
 }
 
 impl Symbol for Classified {
-    const SPACE: Self = Classified { char: ' ', category: Category::Other };
+    const SPACE: Self = Classified {
+        char: ' ',
+        category: Category::Other,
+    };
 }
 
 impl AsChar for Classified {
@@ -52,14 +55,24 @@ impl AsChar for Classified {
 
 /// `TokenizerV14International()(line)`, appended to `out`.
 pub(crate) fn tokenize_intl(line: &str, out: &mut String) {
-    let classified = line.chars().map(|c| Classified { char: c, category: category(c) });
+    let classified = line.chars().map(|c| Classified {
+        char: c,
+        category: category(c),
+    });
     let not_number = |s: Classified| s.category != Category::Number;
     let punctuation = |s: Classified| s.category == Category::Punctuation;
     // (\P{N})(\p{P}) -> '\1 \2 '
     let after_non_number = Pair::new(classified, not_number, punctuation, Spacing::AfterEach);
     // (\p{P})(\P{N}) -> ' \1 \2'
-    let before_non_number = Pair::new(after_non_number, punctuation, not_number, Spacing::BeforeEach);
+    let before_non_number = Pair::new(
+        after_non_number,
+        punctuation,
+        not_number,
+        Spacing::BeforeEach,
+    );
     // (\p{S}) -> ' \1 '
-    let symbols = Surround::new(before_non_number, |s: Classified| s.category == Category::Symbol);
+    let symbols = Surround::new(before_non_number, |s: Classified| {
+        s.category == Category::Symbol
+    });
     join_words(symbols, out);
 }

@@ -22,6 +22,7 @@ mod char_tok;
 mod intl;
 mod stages;
 mod tok_13a;
+#[rustfmt::skip]
 mod unicode_tables;
 mod zh;
 
@@ -50,14 +51,28 @@ pub enum BleuTokenizer {
 
 impl BleuTokenizer {
     /// Every tokenizer, in the order the names are listed to users.
-    pub const ALL: [BleuTokenizer; 6] = [Self::None, Self::Thirteen, Self::Intl, Self::Zh, Self::ZhFixed, Self::Char];
+    pub const ALL: [BleuTokenizer; 6] = [
+        Self::None,
+        Self::Thirteen,
+        Self::Intl,
+        Self::Zh,
+        Self::ZhFixed,
+        Self::Char,
+    ];
 
     /// Looks a tokenizer up by its sacreBLEU name (`none`, `13a`, `intl`, `zh`, `char`) or `zh-fixed`.
     pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL.iter().copied().find(|tokenizer| tokenizer.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
-            Error::InvalidOption(format!("unknown tokenizer {name:?}; valid names: {}", names.join(", ")))
-        })
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|tokenizer| tokenizer.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
+                Error::InvalidOption(format!(
+                    "unknown tokenizer {name:?}; valid names: {}",
+                    names.join(", ")
+                ))
+            })
     }
 
     /// The sacreBLEU name, as it appears in signatures.
@@ -92,10 +107,10 @@ impl BleuTokenizer {
     }
 
     /// Calls `on_token` for each token of the tokenized line (its `str.split()`), using `buffer` as scratch.
-    pub fn for_each_token(&self, line: &str, buffer: &mut String, mut on_token: impl FnMut(&str)) {
+    pub fn for_each_token(&self, line: &str, buffer: &mut String, on_token: impl FnMut(&str)) {
         buffer.clear();
         self.tokenize_into(line, buffer);
-        split_tokens(buffer).for_each(|token| on_token(token));
+        split_tokens(buffer).for_each(on_token);
     }
 }
 

@@ -44,7 +44,11 @@ struct Pending<T: Symbol> {
 
 impl<T: Symbol> Pending<T> {
     fn new() -> Self {
-        Pending { items: [T::SPACE; 3], position: 0, length: 0 }
+        Pending {
+            items: [T::SPACE; 3],
+            position: 0,
+            length: 0,
+        }
     }
 
     #[inline]
@@ -75,7 +79,11 @@ pub(crate) struct Surround<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> {
 
 impl<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> Surround<T, I, F> {
     pub(crate) fn new(inner: I, matches: F) -> Self {
-        Surround { inner, matches, pending: Pending::new() }
+        Surround {
+            inner,
+            matches,
+            pending: Pending::new(),
+        }
     }
 }
 
@@ -117,11 +125,19 @@ pub(crate) struct Pair<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn
 
 impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Pair<T, I, A, B> {
     pub(crate) fn new(inner: I, first: A, second: B, spacing: Spacing) -> Self {
-        Pair { inner: inner.peekable(), first, second, spacing, pending: Pending::new() }
+        Pair {
+            inner: inner.peekable(),
+            first,
+            second,
+            spacing,
+            pending: Pending::new(),
+        }
     }
 }
 
-impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator for Pair<T, I, A, B> {
+impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator
+    for Pair<T, I, A, B>
+{
     type Item = T;
 
     #[inline]
@@ -160,8 +176,15 @@ pub fn is_python_whitespace(c: char) -> bool {
     match c {
         '\t'..='\r' | '\u{1c}'..=' ' => true,
         _ if (c as u32) < 0x85 => false,
-        '\u{85}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}'
-        | '\u{205f}' | '\u{3000}' => true,
+        '\u{85}'
+        | '\u{a0}'
+        | '\u{1680}'
+        | '\u{2000}'..='\u{200a}'
+        | '\u{2028}'
+        | '\u{2029}'
+        | '\u{202f}'
+        | '\u{205f}'
+        | '\u{3000}' => true,
         _ => false,
     }
 }
@@ -191,7 +214,9 @@ pub(crate) fn join_words<T: AsChar>(symbols: impl Iterator<Item = T>, out: &mut 
 pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
     let lead = bytes[index];
     if lead < 0x80 {
-        return usize::from(lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead));
+        return usize::from(
+            lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead),
+        );
     }
     let next = |offset: usize| bytes.get(index + offset).copied().unwrap_or(0);
     match lead {

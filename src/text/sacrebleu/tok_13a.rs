@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 use std::iter::once;
 
-use super::stages::{join_words_utf8, whitespace_len, Pair, Spacing};
 #[cfg(test)]
 use super::stages::Surround;
+use super::stages::{join_words_utf8, whitespace_len, Pair, Spacing};
 
 /// The first `TokenizerRegexp` class `[\{-\~\[-\` -\&\(-\+\:-\@\/]`: ASCII space and punctuation except
 /// `'`, `,`, `-` and `.`.
@@ -38,11 +38,26 @@ pub(crate) fn regexp_post_tokenize(bytes: impl Iterator<Item = u8>, out: &mut St
 #[inline]
 fn dot_comma_dash_passes(bytes: impl Iterator<Item = u8>, out: &mut String) {
     // period and comma, unless preceded by a digit: ([^0-9])([\.,]) -> \1 \2
-    let after_non_digit = Pair::new(bytes, |b| !is_ascii_digit(b), is_period_or_comma, Spacing::AfterEach);
+    let after_non_digit = Pair::new(
+        bytes,
+        |b| !is_ascii_digit(b),
+        is_period_or_comma,
+        Spacing::AfterEach,
+    );
     // period and comma, unless followed by a digit: ([\.,])([^0-9]) -> ' \1 \2'
-    let before_non_digit = Pair::new(after_non_digit, is_period_or_comma, |b| !is_ascii_digit(b), Spacing::BeforeEach);
+    let before_non_digit = Pair::new(
+        after_non_digit,
+        is_period_or_comma,
+        |b| !is_ascii_digit(b),
+        Spacing::BeforeEach,
+    );
     // dash after a digit: ([0-9])(-) -> '\1 \2 '
-    let dash = Pair::new(before_non_digit, is_ascii_digit, |b| b == b'-', Spacing::AfterEach);
+    let dash = Pair::new(
+        before_non_digit,
+        is_ascii_digit,
+        |b| b == b'-',
+        Spacing::AfterEach,
+    );
     join_words_utf8(dash, out);
 }
 
@@ -57,7 +72,12 @@ fn unescape(line: &str) -> Cow<'_, str> {
     }
     if text.contains('&') {
         // Sequential, like sacreBLEU: "&amp;lt;" becomes "<".
-        for (entity, replacement) in [("&quot;", "\""), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
+        for (entity, replacement) in [
+            ("&quot;", "\""),
+            ("&amp;", "&"),
+            ("&lt;", "<"),
+            ("&gt;", ">"),
+        ] {
             if text.contains(entity) {
                 text = Cow::Owned(text.replace(entity, replacement));
             }
@@ -77,7 +97,12 @@ fn unescape(line: &str) -> Cow<'_, str> {
 /// independently, seeing a neutral space before and after it (unless it touches the text's start or end).
 /// Words without `.` `,` `-` pass through unchanged; the rest run through the literal passes.
 #[inline]
-pub(crate) fn tokenize_words(text: &str, padded: bool, is_spaced_out: Option<fn(char) -> bool>, out: &mut String) {
+pub(crate) fn tokenize_words(
+    text: &str,
+    padded: bool,
+    is_spaced_out: Option<fn(char) -> bool>,
+    out: &mut String,
+) {
     let bytes = text.as_bytes();
     let line_start = out.len();
     let mut index = 0;

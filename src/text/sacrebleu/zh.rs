@@ -53,7 +53,10 @@ const FIXED_RANGES: [(u32, u32); 22] = {
 fn in_ranges(c: char, ranges: &[(u32, u32)]) -> bool {
     let code = c as u32;
     // Every range starts at or above U+2001: the common case exits here.
-    code >= 0x2001 && ranges.iter().any(|&(start, end)| start <= code && code <= end)
+    code >= 0x2001
+        && ranges
+            .iter()
+            .any(|&(start, end)| start <= code && code <= end)
 }
 
 /// sacreBLEU's `TokenizerZh._is_chinese_char`, typo included.
@@ -70,14 +73,22 @@ pub fn is_chinese_char_fixed(c: char) -> bool {
 
 /// `TokenizerZh()(line)`, appended to `out`; `fixed` selects the corrected ranges.
 pub(crate) fn tokenize_zh(line: &str, fixed: bool, out: &mut String) {
-    let is_chinese: fn(char) -> bool = if fixed { is_chinese_char_fixed } else { is_chinese_char_sacrebleu };
+    let is_chinese: fn(char) -> bool = if fixed {
+        is_chinese_char_fixed
+    } else {
+        is_chinese_char_sacrebleu
+    };
     tokenize_words(python_strip(line), false, Some(is_chinese), out);
 }
 
 /// The literal sacreBLEU pipeline (space out, then all four regex passes): the oracle for `tokenize_zh`.
 #[cfg(test)]
 pub(crate) fn tokenize_zh_literal(line: &str, fixed: bool, out: &mut String) {
-    let is_chinese = if fixed { is_chinese_char_fixed } else { is_chinese_char_sacrebleu };
+    let is_chinese = if fixed {
+        is_chinese_char_fixed
+    } else {
+        is_chinese_char_sacrebleu
+    };
     let spaced: String = Surround::new(python_strip(line).chars(), is_chinese).collect();
     regexp_post_tokenize(spaced.bytes(), out);
 }
