@@ -15,8 +15,11 @@
 //! (U+20000..=U+2A6D6) or the Compatibility Supplement (U+2F800..=U+2FA1D). `zh-fixed` spaces out exactly
 //! the ranges sacreBLEU's comments name. Scores with `zh-fixed` are not comparable with sacreBLEU's `zh`.
 //!
-//! Each tokenizer is a chain of streaming one-char-look-ahead transducers (`stages`) equivalent to
-//! sacreBLEU's `re.sub` passes, writing straight into one output buffer.
+//! How: `intl` is a chain of streaming one-char-look-ahead transducers (`stages`), each equal to one of
+//! sacreBLEU's `re.sub` passes, writing straight into one output buffer. `13a` and `zh` scan UTF-8 bytes
+//! and run those transducers only on the words that contain `.` `,` or `-` (see `tok_13a::tokenize_words`
+//! for why that is the same); `cargo test` checks them against the literal pass chain on random text.
+//! The `intl` Unicode classes come from the Python `regex` module via `tools/gen_unicode_tables.py`.
 
 mod char_tok;
 mod intl;
