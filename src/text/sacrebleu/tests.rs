@@ -230,7 +230,7 @@ impl Lines {
 }
 
 #[test]
-fn word_split_equals_literal_regex_passes() {
+fn word_split_equals_literal_regex_passes_13a_zh_intl() {
     let mut lines = Lines(0x9E3779B97F4A7C15);
     for _ in 0..60_000 {
         let line = lines.line();
@@ -240,6 +240,10 @@ fn word_split_equals_literal_regex_passes() {
         let mut fast = String::new();
         tok_13a::tokenize_words(&line, true, None, &mut fast);
         assert_eq!(fast, literal, "13a passes on {line:?}");
+        let (mut literal, mut fast) = (String::new(), String::new());
+        intl::tokenize_intl_literal(&line, &mut literal);
+        intl::tokenize_intl(&line, &mut fast);
+        assert_eq!(fast, literal, "intl on {line:?}");
         for fixed in [false, true] {
             let (mut literal, mut fast) = (String::new(), String::new());
             zh::tokenize_zh_literal(&line, fixed, &mut literal);
