@@ -144,7 +144,7 @@ pub(crate) fn tokenize_words(
         }
         // A word: up to the next whitespace, split punctuation or spaced-out char.
         let start = index;
-        let mut needs_passes = false;
+        let (mut periods_commas, mut dashes) = (0usize, 0usize);
         while index < bytes.len() {
             // The common case first: a run of plain word bytes.
             while index < bytes.len() && BYTE_CLASS[bytes[index] as usize] == WORD {
@@ -154,7 +154,11 @@ pub(crate) fn tokenize_words(
             match BYTE_CLASS[byte as usize] {
                 WORD => index += 1,
                 DOT_COMMA_DASH => {
-                    needs_passes = true;
+                    if byte == b'-' {
+                        dashes += 1;
+                    } else {
+                        periods_commas += 1;
+                    }
                     index += 1;
                 }
                 SPLIT | WHITESPACE => break,
@@ -170,15 +174,131 @@ pub(crate) fn tokenize_words(
             out.push(' ');
         }
         let word = &text[start..index];
-        if needs_passes {
-            let before = padded || start > 0;
-            let after = padded || index < bytes.len();
-            let pad_before = once(b' ').take(usize::from(before));
-            let pad_after = once(b' ').take(usize::from(after));
-            dot_comma_dash_passes(pad_before.chain(word.bytes()).chain(pad_after), out);
+        let after = padded || index < bytes.len();
+        let last = word.as_bytes()[word.len() - 1];
+        if periods_commas == 0 {
+            // Only `([0-9])(-)` can apply.
+            split_digit_dashes(word, dashes, out);
+        } else if periods_commas == 1 && after && (last == b'.' || last == b',') {
+            // One final period/comma before a neighbour: split off (pass 2 if a non-digit precedes it,
+            // else pass 3 with the neighbour); the rest only sees `([0-9])(-)`.
+            split_digit_dashes(&word[..word.len() - 1], dashes, out);
+            if word.len() > 1 {
+                out.push(' ');
+            }
+            out.push(last as char);
         } else {
-            out.push_str(word);
+            let before = padded || start > 0;
+            if word.len() <= SHORT_WORD {
+                dot_comma_dash_passes_short(word.as_bytes(), before, after, out);
+            } else {
+                let pad_before = once(b' ').take(usize::from(before));
+                let pad_after = once(b' ').take(usize::from(after));
+                dot_comma_dash_passes(pad_before.chain(word.bytes()).chain(pad_after), out);
+            }
         }
+    }
+}
+
+/// `re.sub(r'([0-9])(-)', r'\1 \2 ', word)` then the whitespace join, for a word without `.` or `,`:
+/// every dash right after a digit becomes its own token.
+#[inline]
+fn split_digit_dashes(word: &str, dashes: usize, out: &mut String) {
+    if dashes == 0 {
+        out.push_str(word);
+        return;
+    }
+    let bytes = word.as_bytes();
+    let mut token_start = 0;
+    for index in 1..bytes.len() {
+        if bytes[index] == b'-' && bytes[index - 1].is_ascii_digit() {
+            out.push_str(&word[token_start..index]);
+            out.push_str(" -");
+            token_start = index + 1;
+            if token_start < bytes.len() {
+                out.push(' ');
+            }
+        }
+    }
+    out.push_str(&word[token_start..]);
+}
+
+/// Words up to this many bytes take the stack-buffer route (each pass at most doubles the length).
+const SHORT_WORD: usize = 62;
+const SHORT_BUFFER: usize = 8 * (SHORT_WORD + 2);
+
+/// One `re.sub(r'(FIRST)(SECOND)', …)` pass over a byte slice into `output`; returns the output length.
+#[inline]
+fn pair_pass(
+    input: &[u8],
+    output: &mut [u8; SHORT_BUFFER],
+    first: impl Fn(u8) -> bool,
+    second: impl Fn(u8) -> bool,
+    spacing: Spacing,
+) -> usize {
+    let (mut read, mut written) = (0, 0);
+    while read < input.len() {
+        let byte = input[read];
+        if read + 1 < input.len() && first(byte) && second(input[read + 1]) {
+            let next = input[read + 1];
+            let replacement = match spacing {
+                Spacing::AfterEach => [byte, b' ', next, b' '],
+                Spacing::BeforeEach => [b' ', byte, b' ', next],
+            };
+            output[written..written + 4].copy_from_slice(&replacement);
+            written += 4;
+            read += 2;
+        } else {
+            output[written] = byte;
+            written += 1;
+            read += 1;
+        }
+    }
+    written
+}
+
+/// `dot_comma_dash_passes` for a short word, with a neutral space before/after it when it has neighbours,
+/// on stack buffers.
+fn dot_comma_dash_passes_short(word: &[u8], before: bool, after: bool, out: &mut String) {
+    let mut input = [b' '; SHORT_WORD + 2];
+    let offset = usize::from(before);
+    input[offset..offset + word.len()].copy_from_slice(word);
+    let input = &input[..offset + word.len() + usize::from(after)];
+    let (mut first, mut second) = ([0u8; SHORT_BUFFER], [0u8; SHORT_BUFFER]);
+    let length = pair_pass(
+        input,
+        &mut first,
+        |b| !is_ascii_digit(b),
+        is_period_or_comma,
+        Spacing::AfterEach,
+    );
+    let length = pair_pass(
+        &first[..length],
+        &mut second,
+        is_period_or_comma,
+        |b| !is_ascii_digit(b),
+        Spacing::BeforeEach,
+    );
+    let length = pair_pass(
+        &second[..length],
+        &mut first,
+        is_ascii_digit,
+        |b| b == b'-',
+        Spacing::AfterEach,
+    );
+    // SAFETY: the passes only insert ASCII spaces next to ASCII `.` `,` `-` or digits, never inside a
+    // multi-byte char, so the tokens are valid UTF-8 slices of a valid word plus ASCII.
+    let out = unsafe { out.as_mut_vec() };
+    let mut separate = false;
+    for token in first[..length]
+        .split(|&b| b == b' ')
+        .filter(|token| !token.is_empty())
+    {
+        if separate {
+            out.push(b' ');
+        }
+        out.extend_from_slice(token);
+        separate = true;
     }
 }
 
