@@ -6,5 +6,6 @@
 """
 
 from ._core import __version__
+from .meteor import MeteorResult, meteor
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "meteor", "MeteorResult"]

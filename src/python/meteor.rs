@@ -83,6 +83,15 @@ fn meteor_language_name(language: &str) -> PyResult<String> {
     Ok(Language::parse(language)?.name().to_string())
 }
 
+/// Snowball-stem words as the jar's stem module does (for inspection and parity tests).
+#[pyfunction]
+fn meteor_stem(language: &str, words: Vec<String>) -> PyResult<Vec<String>> {
+    let language = Language::parse(language)?;
+    let stemmer = crate::metrics::meteor::stemmer_for(language)
+        .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
+    Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+}
+
 #[pyclass(module = "nlgmetrics._core", name = "MeteorScorer", frozen)]
 pub struct PyMeteorScorer(Meteor);
 
@@ -242,5 +251,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMeteorScorer>()?;
     m.add_function(wrap_pyfunction!(meteor_task_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_language_name, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_stem, m)?)?;
     Ok(())
 }

@@ -74,7 +74,7 @@ pub struct Meteor {
     pub beam_size: usize,
     prefixes: NonbreakingPrefixes,
     function_words: FxHashSet<String>,
-    stemmer: Option<rust_stemmers::Stemmer>,
+    stemmer: Option<MeteorStemmer>,
     synonyms: Option<Arc<SynonymDictionary>>,
     paraphrases: Option<Arc<ParaphraseTable>>,
 }
@@ -111,6 +111,33 @@ fn snowball(language: Language) -> Option<rust_stemmers::Algorithm> {
         Swedish => A::Swedish,
         Czech | ArabicBuckwalterReduced | Other => return None,
     })
+}
+
+/// A Snowball stemmer matching the (2010) Snowball versions compiled into meteor-1.5.jar.
+pub struct MeteorStemmer {
+    stemmer: rust_stemmers::Stemmer,
+    language: Language,
+}
+
+impl MeteorStemmer {
+    pub fn stem(&self, word: &str) -> String {
+        let stem = self.stemmer.stem(word).into_owned();
+        // Newer Snowball German turns "-nisse(n)" into "-nis"; the jar's version keeps "-niss".
+        if self.language == Language::German && stem.ends_with("nis") {
+            let word = word.replace('ß', "ss");
+            if ["e", "em", "en", "ern", "er", "es"].iter().any(|ending| {
+                word.strip_suffix(ending).is_some_and(|rest| rest.ends_with("niss"))
+            }) {
+                return stem + "s";
+            }
+        }
+        stem
+    }
+}
+
+/// The language's Snowball stemmer, or None when the jar has none.
+pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
+    snowball(language).map(|algorithm| MeteorStemmer { stemmer: rust_stemmers::Stemmer::create(algorithm), language })
 }
 
 /// Everything needed to build a [`Meteor`]; resources are given as parsed data.
@@ -152,8 +179,8 @@ impl Meteor {
         let mut stemmer = None;
         for module in &options.modules {
             match module {
-                Module::Stem => match snowball(options.language) {
-                    Some(algorithm) => stemmer = Some(rust_stemmers::Stemmer::create(algorithm)),
+                Module::Stem => match stemmer_for(options.language) {
+                    Some(found) => stemmer = Some(found),
                     None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
                 },
                 Module::Synonym if options.synonyms.is_none() => {
@@ -202,7 +229,7 @@ impl Meteor {
     fn pair_stats(&self, hyp: &[&str], reference: &[&str]) -> (SegmentStats, Vec<Match>) {
         let stem_fn = |word: &str| -> String {
             match &self.stemmer {
-                Some(stemmer) => stemmer.stem(word).into_owned(),
+                Some(stemmer) => stemmer.stem(word),
                 None => word.to_string(),
             }
         };
