@@ -1,6 +1,6 @@
 """METEOR 1.5, natively: identical to the official ``meteor-1.5.jar`` (cmu-mtlab/meteor), no Java.
 
-The default (``preset="meteor15"``, ``language="en"``, ``task="rank"``, ``norm=True``) is the jar's
+The default (``preset="meteor15"``, ``language="en"`` with its ``rank`` task, ``norm=True``) is the jar's
 ``-l en -norm``: its tokenizer and lowercasing, the exact / stem (Snowball) / synonym (WordNet) /
 paraphrase modules, the beam-40 alignment search, content/function word weighting (δ), and the
 system score computed from summed statistics (not the mean of segment scores).
@@ -8,7 +8,7 @@ system score computed from summed statistics (not the mean of segment scores).
 >>> from nlgmetrics import meteor
 >>> result = meteor(["The cat sat on the mat."], [["The cat sat on the mat."]])
 >>> round(result.score, 4)
-0.9977
+1.0
 >>> result.statistics.shape
 (1, 23)
 """
@@ -173,7 +173,7 @@ class MeteorConfig:
 
 def resolve_config(
     language: str = "en",
-    task: str = "rank",
+    task: Optional[str] = None,
     norm: bool = True,
     lower: Optional[bool] = None,
     no_punct: bool = False,
@@ -190,8 +190,8 @@ def resolve_config(
     """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
     if not isinstance(language, str):
         raise TypeError(f"language must be a str, got {type(language).__name__}")
-    if not isinstance(task, str):
-        raise TypeError(f"task must be a str, got {type(task).__name__}")
+    if task is not None and not isinstance(task, str):
+        raise TypeError(f"task must be a str or None, got {type(task).__name__}")
     short, task_name, parameters, default_modules, default_weights, char_based = _core.meteor_task_defaults(language, task)
     language_name = _core.meteor_language_name(language)
     for name, flag in (("norm", norm), ("no_punct", no_punct)):
@@ -223,9 +223,8 @@ def resolve_config(
             module_list.append(module.lower())
         if not module_list:
             raise ValueError("modules must name at least one module")
-        # The jar keeps the task's weights by position and pads extra modules with 0.0.
-        task_weights = list(_core.meteor_task_defaults(language, task)[4]) + [0.0] * 4
-        weight_defaults = [task_weights[i] if i < len(default_weights) else 0.0 for i in range(len(module_list))]
+        # The jar keeps the default modules' weights by position and gives extra modules 0.0.
+        weight_defaults = [default_weights[i] if i < len(default_weights) else 0.0 for i in range(len(module_list))]
 
     if weights is None:
         weight_list = weight_defaults
@@ -316,7 +315,7 @@ def meteor(
     hypotheses: Iterable[str],
     references: Iterable[Any],
     language: str = "en",
-    task: str = "rank",
+    task: Optional[str] = None,
     norm: bool = True,
     lower: Optional[bool] = None,
     no_punct: bool = False,
@@ -332,7 +331,8 @@ def meteor(
 ) -> MeteorResult:
     """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
 
-    ``language``/``task`` pick the jar's parameter table and default modules (en rank:
+    ``language``/``task`` pick the jar's parameter table and default modules (``task=None``: the
+    language's default, ``rank`` for en cz fr es de ru and ``li`` otherwise; en rank:
     α .85 β .20 γ .60 δ .75, modules exact stem synonym paraphrase weighted 1.0 .6 .8 .6);
     ``alpha``…``delta``, ``modules`` and ``weights`` override them. ``norm=True`` is the jar's
     ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its

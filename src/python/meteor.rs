@@ -61,9 +61,14 @@ impl PyParaphrases {
 
 /// (α β γ δ), default modules and weights of a language/task.
 #[pyfunction]
-fn meteor_task_defaults(language: &str, task: &str) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
+#[pyo3(signature = (language, task=None))]
+fn meteor_task_defaults(language: &str, task: Option<&str>) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
     let language = Language::parse(language)?;
-    let task = Task::parse(task)?;
+    // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
+    let task = match task {
+        Some(name) => Task::parse(name)?,
+        None => Task::default_for(language),
+    };
     let (parameters, weights) = params::task_tables(language, task);
     let modules = params::default_modules(language, task);
     let weights = weights[..modules.len()].to_vec();
