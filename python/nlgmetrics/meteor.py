@@ -185,6 +185,7 @@ def resolve_config(
     weights: Optional[Sequence[float]] = None,
     paraphrase_path: Optional[str] = None,
     beam_size: int = 40,
+    char_based: bool = False,
     warn: bool = True,
 ) -> MeteorConfig:
     """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
@@ -192,9 +193,10 @@ def resolve_config(
         raise TypeError(f"language must be a str, got {type(language).__name__}")
     if task is not None and not isinstance(task, str):
         raise TypeError(f"task must be a str or None, got {type(task).__name__}")
-    short, task_name, parameters, default_modules, default_weights, char_based = _core.meteor_task_defaults(language, task)
+    # The jar's command line resets character-based scoring to its -ch flag even for task util.
+    short, task_name, parameters, default_modules, default_weights, _util = _core.meteor_task_defaults(language, task)
     language_name = _core.meteor_language_name(language)
-    for name, flag in (("norm", norm), ("no_punct", no_punct)):
+    for name, flag in (("norm", norm), ("no_punct", no_punct), ("char_based", char_based)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
     if lower is not None and not isinstance(lower, bool):
@@ -302,7 +304,9 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             config.normalization,
             config.char_based,
             config.beam_size,
-            _meteor_resources.function_words(config.language_name),
+            # The jar's MeteorConfiguration picks the function-word file before applying -l, so
+            # every language is scored with the English list (reproduced for parity).
+            _meteor_resources.function_words("english"),
             _meteor_resources.nonbreaking_prefixes(config.language_name),
             synonyms,
             paraphrases,
@@ -328,6 +332,7 @@ def meteor(
     paraphrase_path: Optional[str] = None,
     preset: str = "meteor15",
     beam_size: int = 40,
+    char_based: bool = False,
 ) -> MeteorResult:
     """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
 
@@ -336,7 +341,9 @@ def meteor(
     α .85 β .20 γ .60 δ .75, modules exact stem synonym paraphrase weighted 1.0 .6 .8 .6);
     ``alpha``…``delta``, ``modules`` and ``weights`` override them. ``norm=True`` is the jar's
     ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its
-    ``-noPunct``. With several references each segment takes the statistics of the best-scoring one.
+    ``-noPunct``, ``char_based=True`` its ``-ch`` (precision and recall over characters; like the
+    jar's command line, ``task="util"`` alone does not turn it on). With several references each segment takes the statistics of the best-scoring one.
+    As in the jar, function words (δ weighting) come from its English list whatever the language.
     The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
     installed pycocoevalcap; without one, a warning says so and the module is dropped.
 
@@ -349,7 +356,7 @@ def meteor(
     if preset not in PRESETS:
         raise ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(PRESETS)}")
     config = resolve_config(
-        language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size
+        language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size, char_based
     )
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))
