@@ -64,12 +64,13 @@ fn word_match(stage: u8, j: usize, i: usize) -> Match {
     Match { start: j as u32, length: 1, match_start: i as u32, match_length: 1, stage }
 }
 
-/// A beam-search state (`PartialAlignment`).
+/// A beam-search state (`PartialAlignment`). The matches it chose live in a shared arena as a
+/// linked list (`last`), and its used words in one bitset (hypothesis bits, then reference bits),
+/// so extending a path copies a few words instead of whole arrays.
 #[derive(Clone)]
 struct Path {
-    matches: Vec<Option<Match>>,
-    used1: Vec<bool>,
-    used2: Vec<bool>,
+    used: Vec<u64>,
+    last: u32,
     matches1: i32,
     matches2: i32,
     chunks: i32,
@@ -78,21 +79,46 @@ struct Path {
     distance: i32,
 }
 
-impl Path {
-    fn is_used(&self, m: &Match) -> bool {
-        (m.start..m.start + m.length).any(|k| self.used2[k as usize])
-            || (m.match_start..m.match_start + m.match_length).any(|k| self.used1[k as usize])
+const NO_MATCH: u32 = u32::MAX;
+
+/// Bit positions of hypothesis word `i` and reference word `j` in [`Path::used`].
+struct UsedLayout {
+    ref_offset: usize,
+}
+
+impl UsedLayout {
+    fn words(n1: usize, n2: usize) -> usize {
+        (n1 + n2).div_ceil(64).max(1)
     }
 
-    fn set_used(&mut self, m: &Match) {
+    fn get(bits: &[u64], k: usize) -> bool {
+        bits[k / 64] >> (k % 64) & 1 == 1
+    }
+
+    fn set(bits: &mut [u64], k: usize) {
+        bits[k / 64] |= 1 << (k % 64);
+    }
+
+    fn ref_used(&self, path: &Path, j: usize) -> bool {
+        Self::get(&path.used, self.ref_offset + j)
+    }
+
+    fn is_used(&self, path: &Path, m: &Match) -> bool {
+        (m.start..m.start + m.length).any(|k| Self::get(&path.used, self.ref_offset + k as usize))
+            || (m.match_start..m.match_start + m.match_length).any(|k| Self::get(&path.used, k as usize))
+    }
+
+    fn set_used(&self, path: &mut Path, m: &Match) {
         for k in m.start..m.start + m.length {
-            self.used2[k as usize] = true;
+            Self::set(&mut path.used, self.ref_offset + k as usize);
         }
         for k in m.match_start..m.match_start + m.match_length {
-            self.used1[k as usize] = true;
+            Self::set(&mut path.used, k as usize);
         }
     }
+}
 
+impl Path {
     /// Weighted coverage accumulates in Java `int` fields: `int += double` truncates the sum.
     fn add_weighted(&mut self, m: &Match, weight: f64) {
         self.matches1 = (self.matches1 as f64 + m.match_length as f64 * weight) as i32;
@@ -161,10 +187,10 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
     }
 
     // One-to-one candidates that no other candidate touches are fixed before the search.
+    let layout = UsedLayout { ref_offset: n1 };
     let mut start = Path {
-        matches: vec![None; n2],
-        used1: vec![false; n1],
-        used2: vec![false; n2],
+        used: vec![0; UsedLayout::words(n1, n2)],
+        last: NO_MATCH,
         matches1: 0,
         matches2: 0,
         chunks: 0,
@@ -172,39 +198,51 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
         last_match_end: -1,
         distance: 0,
     };
+    let mut fixed: Vec<Option<Match>> = vec![None; n2];
     for (i, candidates) in stage.matches.iter().enumerate() {
         if let [m] = candidates.as_slice() {
             let alone = (0..m.length).all(|k| stage.coverage2[i + k as usize] == 1)
                 && (0..m.match_length).all(|k| stage.coverage1[(m.match_start + k) as usize] == 1);
             if alone {
-                start.matches[i] = Some(*m);
-                start.set_used(m);
+                fixed[i] = Some(*m);
+                layout.set_used(&mut start, m);
             }
         }
     }
-    resolve(&stage, start, matchers).matches
+    let mut arena: Vec<(Match, u32)> = Vec::new();
+    let best = resolve(&stage, &fixed, &layout, start, matchers, &mut arena);
+    // The final alignment: the fixed matches plus those the best path chose.
+    let mut matches = fixed;
+    let mut node = best.last;
+    while node != NO_MATCH {
+        let (m, parent) = arena[node as usize];
+        matches[m.start as usize] = Some(m);
+        node = parent;
+    }
+    matches
 }
 
 fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], reference: &[&str], stage: &mut Stage) {
     let line1: Vec<u32> = hyp.iter().map(|w| table.word_id(w)).collect();
     let line2: Vec<u32> = reference.iter().map(|w| table.word_id(w)).collect();
+    let positions1 = positions_by_word(&line1);
+    let positions2 = positions_by_word(&line2);
     let mut paths = Vec::new();
-    let occurs_at = |line: &[u32], at: usize, words: &[u32]| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
+    let mut found = Vec::new();
     // Paraphrases of reference phrases found in the hypothesis.
     for j in 0..line2.len() {
         table.paths_from(&line2, j, &mut paths);
         for &(length, index) in &paths {
             let words = table.paraphrase(index);
-            for i in 0..line1.len() {
-                if occurs_at(&line1, i, words) {
-                    stage.add(Match {
-                        start: j as u32,
-                        length: length as u32,
-                        match_start: i as u32,
-                        match_length: words.len() as u32,
-                        stage: stage_id,
-                    });
-                }
+            occurrences(&line1, &positions1, words, &mut found);
+            for &i in &found {
+                stage.add(Match {
+                    start: j as u32,
+                    length: length as u32,
+                    match_start: i,
+                    match_length: words.len() as u32,
+                    stage: stage_id,
+                });
             }
         }
     }
@@ -213,15 +251,41 @@ fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], refer
         table.paths_from(&line1, i, &mut paths);
         for &(length, index) in &paths {
             let words = table.paraphrase(index);
-            for j in 0..line2.len() {
-                if occurs_at(&line2, j, words) {
-                    stage.add(Match {
-                        start: j as u32,
-                        length: words.len() as u32,
-                        match_start: i as u32,
-                        match_length: length as u32,
-                        stage: stage_id,
-                    });
+            occurrences(&line2, &positions2, words, &mut found);
+            for &j in &found {
+                stage.add(Match {
+                    start: j,
+                    length: words.len() as u32,
+                    match_start: i as u32,
+                    match_length: length as u32,
+                    stage: stage_id,
+                });
+            }
+        }
+    }
+}
+
+/// (word id, position) pairs sorted by word then position, for finding where a phrase can start.
+fn positions_by_word(line: &[u32]) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = line.iter().enumerate().map(|(k, &w)| (w, k as u32)).collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Every position where `words` occurs in `line`, ascending (the jar scans all positions in order).
+fn occurrences(line: &[u32], positions: &[(u32, u32)], words: &[u32], out: &mut Vec<u32>) {
+    out.clear();
+    let occurs_at = |at: usize| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
+    match words.first() {
+        None => out.extend((0..line.len()).filter(|&at| occurs_at(at)).map(|at| at as u32)),
+        Some(&first) => {
+            let begin = positions.partition_point(|&(w, _)| w < first);
+            for &(w, at) in &positions[begin..] {
+                if w != first {
+                    break;
+                }
+                if occurs_at(at as usize) {
+                    out.push(at);
                 }
             }
         }
@@ -230,16 +294,27 @@ fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], refer
 
 /// The beam search (`Aligner.resolve`), including the jar's quirk of charging each expanded
 /// candidate's distance to the parent path (so later siblings and the skip path inherit it).
-fn resolve(stage: &Stage, start: Path, matchers: &Matchers<'_>) -> Path {
+/// A used reference word at the path's frontier can only start a fixed match: the search itself
+/// only ever sets matches at the current position and then jumps past them.
+fn resolve(
+    stage: &Stage,
+    fixed: &[Option<Match>],
+    layout: &UsedLayout,
+    start: Path,
+    matchers: &Matchers<'_>,
+    arena: &mut Vec<(Match, u32)>,
+) -> Path {
     let n2 = stage.matches.len();
     let weight = |m: &Match| matchers.modules[m.stage as usize].search_weight();
     let mut next_paths = vec![start];
+    let mut paths: Vec<Path> = Vec::new();
     for current in 0..=n2 {
-        let mut paths = std::mem::take(&mut next_paths);
+        std::mem::swap(&mut paths, &mut next_paths);
+        next_paths.clear();
         paths.sort_by(compare);
-        let first = paths.first().cloned();
         paths.truncate(matchers.beam_size);
-        for mut path in paths {
+        let fallback = if paths.is_empty() { None } else { Some(paths[0].clone()) };
+        for mut path in paths.drain(..) {
             if current == n2 {
                 if path.last_match_end != -1 {
                     path.chunks += 1;
@@ -247,10 +322,10 @@ fn resolve(stage: &Stage, start: Path, matchers: &Matchers<'_>) -> Path {
                 next_paths.push(path);
                 continue;
             }
-            if path.used2[current] {
+            if layout.ref_used(&path, current) {
                 if current < path.idx {
                     next_paths.push(path);
-                } else if let Some(m) = path.matches[path.idx] {
+                } else if let Some(m) = fixed[path.idx] {
                     path.add_weighted(&m, weight(&m));
                     if path.last_match_end != -1 && m.match_start as i64 != path.last_match_end {
                         path.chunks += 1;
@@ -263,12 +338,13 @@ fn resolve(stage: &Stage, start: Path, matchers: &Matchers<'_>) -> Path {
                 continue;
             }
             for m in &stage.matches[current] {
-                if path.is_used(m) {
+                if layout.is_used(&path, m) {
                     continue;
                 }
                 let mut new_path = path.clone();
-                new_path.set_used(m);
-                new_path.matches[current] = Some(*m);
+                layout.set_used(&mut new_path, m);
+                arena.push((*m, new_path.last));
+                new_path.last = (arena.len() - 1) as u32;
                 new_path.add_weighted(m, weight(m));
                 if new_path.last_match_end != -1 && m.match_start as i64 != new_path.last_match_end {
                     new_path.chunks += 1;
@@ -286,9 +362,7 @@ fn resolve(stage: &Stage, start: Path, matchers: &Matchers<'_>) -> Path {
             next_paths.push(path);
         }
         if next_paths.is_empty() {
-            if let Some(first) = first {
-                next_paths.push(first);
-            }
+            next_paths.extend(fallback);
         }
     }
     next_paths.sort_by(compare);
