@@ -7,7 +7,6 @@ Each resource is loaded once per process and shared by every scorer.
 from __future__ import annotations
 
 import functools
-import gzip
 import hashlib
 import importlib.util
 import json
@@ -45,11 +44,7 @@ def synonyms(language_name: str) -> Optional["_core.MeteorSynonyms"]:
     exceptions = DATA / f"wordnet-{language_name}.exceptions.gz"
     if not synsets.is_file():
         return None
-    with gzip.open(synsets, "rt", encoding="utf-8") as handle:
-        synsets_text = handle.read()
-    with gzip.open(exceptions, "rt", encoding="utf-8") as handle:
-        exceptions_text = handle.read()
-    return _core.MeteorSynonyms(synsets_text, exceptions_text)
+    return _core.MeteorSynonyms.load(str(synsets), str(exceptions))
 
 
 def _pycocoevalcap_meteor_dir() -> Optional[Path]:

@@ -24,6 +24,23 @@ impl PySynonyms {
     fn new(py: Python<'_>, synsets: String, exceptions: String) -> Self {
         PySynonyms(Arc::new(py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions))))
     }
+
+    /// Read the two gzip'd files (synsets, exceptions) and parse them.
+    #[staticmethod]
+    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf) -> PyResult<Self> {
+        let read = |path: &PathBuf| -> Result<String, Error> {
+            let mut text = String::new();
+            let file = std::fs::File::open(path)
+                .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)), &mut text)
+                .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            Ok(text)
+        };
+        let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
+            Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &read(&exceptions_gz)?))
+        })?;
+        Ok(PySynonyms(Arc::new(dictionary)))
+    }
 }
 
 /// A loaded paraphrase table (shared between scorers).

@@ -183,27 +183,35 @@ impl ParaphraseTable {
 
     /// Read a binary cache written by [`write_cache`](Self::write_cache).
     pub fn read_cache(path: &Path) -> Result<ParaphraseTable> {
-        let mut data = Vec::new();
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut data)).map_err(|e| io_error(path, e))?;
         let bad = || Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display()));
-        if data.len() < 16 || &data[..16] != CACHE_MAGIC {
+        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut magic = [0u8; 16];
+        reader.read_exact(&mut magic).map_err(|_| bad())?;
+        if &magic != CACHE_MAGIC {
             return Err(bad());
         }
-        let mut pos = 16usize;
-        let read_len = |pos: &mut usize| -> Result<usize> {
-            let bytes = data.get(*pos..*pos + 8).ok_or_else(bad)?;
-            *pos += 8;
-            Ok(u64::from_le_bytes(bytes.try_into().unwrap()) as usize)
+        let read_len = |reader: &mut BufReader<std::fs::File>| -> Result<usize> {
+            let mut bytes = [0u8; 8];
+            reader.read_exact(&mut bytes).map_err(|_| bad())?;
+            Ok(u64::from_le_bytes(bytes) as usize)
         };
-        let n = read_len(&mut pos)?;
-        let vocab_bytes = data.get(pos..pos + n).ok_or_else(bad)?.to_vec();
-        pos += n;
+        let n = read_len(&mut reader)?;
+        let mut vocab_bytes = vec![0u8; n];
+        reader.read_exact(&mut vocab_bytes).map_err(|_| bad())?;
         let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(8);
+        let mut chunk = vec![0u8; 1 << 16];
         for _ in 0..8 {
-            let n = read_len(&mut pos)?;
-            let bytes = data.get(pos..pos + 4 * n).ok_or_else(bad)?;
-            arrays.push(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect());
-            pos += 4 * n;
+            let n = read_len(&mut reader)?;
+            let mut array = Vec::with_capacity(n);
+            let mut remaining = 4 * n;
+            while remaining > 0 {
+                let take = remaining.min(chunk.len());
+                reader.read_exact(&mut chunk[..take]).map_err(|_| bad())?;
+                array.extend(chunk[..take].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+                remaining -= take;
+            }
+            arrays.push(array);
         }
         let mut it = arrays.into_iter();
         let mut next = || it.next().unwrap();

@@ -8,11 +8,40 @@ use rustc_hash::FxHashMap;
 
 use super::normalize::java_len;
 
-/// Word → synset ids, and irregular inflected form → base forms.
+/// Word → synset ids, and irregular inflected form → base forms. Words are kept sorted in one
+/// string (looked up by binary search) with their ids in one array, so parsing allocates little.
 #[derive(Debug, Default)]
 pub struct SynonymDictionary {
-    synsets: FxHashMap<String, Vec<u32>>,
+    words: SortedWords,
+    id_offsets: Vec<u32>,
+    ids: Vec<u32>,
     bases: FxHashMap<String, Vec<String>>,
+}
+
+/// Sorted distinct strings in one buffer.
+#[derive(Debug, Default)]
+struct SortedWords {
+    offsets: Vec<u32>,
+    text: String,
+}
+
+impl SortedWords {
+    fn get(&self, k: usize) -> &str {
+        &self.text[self.offsets[k] as usize..self.offsets[k + 1] as usize]
+    }
+
+    fn find(&self, word: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.offsets.len().saturating_sub(1));
+        while low < high {
+            let mid = (low + high) / 2;
+            match self.get(mid).cmp(word) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
 }
 
 /// Java's `readLine` pairs: (first line, second line) for each record of a two-line-per-record file.
@@ -58,18 +87,42 @@ impl SynonymDictionary {
                 bases.entry(form.to_string()).or_default().push(base.to_string());
             }
         }
-        let mut synsets = FxHashMap::default();
-        for (word, ids) in line_pairs(synsets_text) {
-            let mut set: Vec<u32> = super::normalize::java_tokens(ids).filter_map(|id| id.parse().ok()).collect();
-            set.sort_unstable();
-            set.dedup();
-            synsets.insert(word.to_string(), set);
+        // A later record for the same word replaces an earlier one (Hashtable.put).
+        let mut records: Vec<(&str, &str, usize)> =
+            line_pairs(synsets_text).enumerate().map(|(k, (word, ids))| (word, ids, k)).collect();
+        records.sort_unstable_by(|a, b| a.0.cmp(b.0).then(b.2.cmp(&a.2)));
+        records.dedup_by(|later, first| later.0 == first.0);
+        let mut words = SortedWords { offsets: vec![0], text: String::with_capacity(synsets_text.len() / 2) };
+        let mut id_offsets = vec![0u32];
+        let mut ids = Vec::new();
+        for (word, id_line, _) in records {
+            words.text.push_str(word);
+            words.offsets.push(words.text.len() as u32);
+            let begin = ids.len();
+            ids.extend(super::normalize::java_tokens(id_line).filter_map(|id| id.parse::<u32>().ok()));
+            ids[begin..].sort_unstable();
+            let mut end = begin;
+            for k in begin..ids.len() {
+                if k == begin || ids[k] != ids[end - 1] {
+                    ids[end] = ids[k];
+                    end += 1;
+                }
+            }
+            ids.truncate(end);
+            id_offsets.push(ids.len() as u32);
         }
-        SynonymDictionary { synsets, bases }
+        SynonymDictionary { words, id_offsets, ids, bases }
     }
 
     fn synsets_of(&self, word: &str) -> &[u32] {
-        self.synsets.get(word).map(Vec::as_slice).unwrap_or(&[])
+        match self.words.find(word) {
+            Some(k) => &self.ids[self.id_offsets[k] as usize..self.id_offsets[k + 1] as usize],
+            None => &[],
+        }
+    }
+
+    fn contains(&self, word: &str) -> bool {
+        self.words.find(word).is_some()
     }
 
     /// `SynonymDictionary.morph`: the first suffix rule whose result is a WordNet word. Reproduces
@@ -82,7 +135,7 @@ impl SynonymDictionary {
         for (suffix, ending) in SUFFIXES {
             if let Some(stem) = word.strip_suffix(suffix) {
                 let candidate = format!("{stem}{ending}");
-                if self.synsets.contains_key(&candidate) {
+                if self.contains(&candidate) {
                     return candidate + end;
                 }
             }
