@@ -94,6 +94,25 @@ def test_overrides_change_the_score_and_signature():
     assert "params:0.5,3.0,0.5,1.0" in str(tuned.signature)
 
 
+def test_textbook_form_follows_its_formula():
+    hyps = ["the cats sat on a mat today", "completely unrelated words"]
+    refs = ["on the mat the cat sat", "the cat sat"]
+    result = nlgmetrics.meteor(hyps, refs, preset="textbook", alpha=0.8, beta=2.0, gamma=0.4)
+    assert result.signature.get("preset") == "textbook"
+    assert result.signature.get("modules") == "exact+stem+synonym"
+    assert result.signature.get("params") == "0.8,2.0,0.4"
+    totals = result.statistics.sum(axis=0)
+    for row, score in ((result.statistics[0], result.segment_scores[0]), (totals, result.score)):
+        test_matches = sum(row[4 + 4 * i] + row[6 + 4 * i] for i in range(3))
+        ref_matches = sum(row[5 + 4 * i] + row[7 + 4 * i] for i in range(3))
+        precision, recall = test_matches / row[0], ref_matches / row[1]
+        fmean = precision * recall / (0.8 * precision + 0.2 * recall)
+        penalty = 0.4 * (row[20] / ((row[21] + row[22]) / 2)) ** 2.0
+        assert score == pytest.approx(max(fmean * (1 - penalty), 0.0), rel=1e-12)
+    perfect = nlgmetrics.meteor(["a b c"], ["a b c"], preset="textbook")
+    assert perfect.score == pytest.approx(1 - 0.5 * (1 / 3) ** 3, rel=1e-12)
+
+
 def test_missing_paraphrase_table_warns_and_drops_the_module(monkeypatch):
     monkeypatch.setattr(_meteor_resources, "find_paraphrase_table", lambda short, path=None: None)
     with pytest.warns(RuntimeWarning, match="paraphrase"):

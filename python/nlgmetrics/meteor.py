@@ -24,7 +24,9 @@ import numpy as np
 from . import _core, _meteor_resources, _validate
 from ._signature import Signature
 
-PRESETS = ("meteor15",)
+PRESETS = ("meteor15", "textbook")
+#: The textbook form's defaults: METEOR 1.0's α β γ (Banerjee & Lavie 2005).
+TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 
 #: Column names of :attr:`MeteorResult.statistics` (the jar's ``-ssOut`` order).
@@ -152,19 +154,21 @@ class MeteorConfig:
     char_based: bool
     beam_size: int
     paraphrase_table: Optional[str]
+    preset: str = "meteor15"
 
     def signature(self, n_refs: str) -> Signature:
         alpha, beta, gamma, delta = self.parameters
+        shown = (alpha, beta, gamma) if self.preset == "textbook" else (alpha, beta, gamma, delta)
         return Signature(
             "METEOR",
             (
-                ("preset", "meteor15"),
+                ("preset", self.preset),
                 ("lang", self.language),
                 ("task", self.task),
                 ("norm", self.normalization),
                 ("modules", "+".join(self.modules)),
                 ("weights", ",".join(_format(w) for w in self.weights)),
-                ("params", ",".join(_format(p) for p in (alpha, beta, gamma, delta))),
+                ("params", ",".join(_format(p) for p in shown)),
                 ("unit", "char" if self.char_based else "word"),
                 ("nrefs", n_refs),
             ),
@@ -187,6 +191,7 @@ def resolve_config(
     beam_size: int = 40,
     char_based: bool = False,
     warn: bool = True,
+    preset: str = "meteor15",
 ) -> MeteorConfig:
     """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
     if not isinstance(language, str):
@@ -210,6 +215,13 @@ def resolve_config(
             raise ValueError("no_punct=True needs norm=True (the jar's -noPunct only acts with -norm)")
         normalization = "lower" if lower else "none"
 
+    if preset not in PRESETS:
+        raise ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(PRESETS)}")
+    if preset == "textbook":
+        # Exact, stem and synonym matches, all weighted 1, no function-word weighting (δ unused).
+        default_modules = [m for m in default_modules if m != "paraphrase"] or ["exact"]
+        default_weights = [1.0] * len(default_modules)
+        parameters = (*TEXTBOOK_PARAMETERS, 0.5)
     if modules is None:
         module_list = list(default_modules)
         weight_defaults = list(default_weights)
@@ -227,6 +239,8 @@ def resolve_config(
             raise ValueError("modules must name at least one module")
         # The jar keeps the default modules' weights by position and gives extra modules 0.0.
         weight_defaults = [default_weights[i] if i < len(default_weights) else 0.0 for i in range(len(module_list))]
+        if preset == "textbook":
+            weight_defaults = [1.0] * len(module_list)
 
     if weights is None:
         weight_list = weight_defaults
@@ -278,6 +292,7 @@ def resolve_config(
         char_based,
         beam_size,
         table,
+        preset,
     )
 
 
@@ -310,6 +325,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             _meteor_resources.nonbreaking_prefixes(config.language_name),
             synonyms,
             paraphrases,
+            config.preset,
         )
         _SCORERS[config] = scorer
     return scorer
@@ -343,6 +359,9 @@ def meteor(
     ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its
     ``-noPunct``, ``char_based=True`` its ``-ch`` (precision and recall over characters; like the
     jar's command line, ``task="util"`` alone does not turn it on). With several references each segment takes the statistics of the best-scoring one.
+    ``preset="textbook"`` is the parametrised textbook form on the same alignment:
+    P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
+    METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
     As in the jar, function words (δ weighting) come from its English list whatever the language.
     The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
     installed pycocoevalcap; without one, a warning says so and the module is dropped.
@@ -353,10 +372,9 @@ def meteor(
     >>> r.alignment(0).matches[0]
     (1, 1, 1, 1, 'exact')
     """
-    if preset not in PRESETS:
-        raise ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(PRESETS)}")
     config = resolve_config(
-        language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size, char_based
+        language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size,
+        char_based, preset=preset,
     )
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))

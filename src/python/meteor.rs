@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::meteor::{
-    aggregate, params, score_stats, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
+    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
     SegmentStats, SynonymDictionary, Task, STATS_LEN,
 };
 
@@ -141,7 +141,7 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
 #[pymethods]
 impl PyMeteorScorer {
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None))]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         language: &str,
@@ -155,7 +155,13 @@ impl PyMeteorScorer {
         nonbreaking_prefixes: Vec<String>,
         synonyms: Option<PyRef<'_, PySynonyms>>,
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
+        formula: &str,
     ) -> PyResult<Self> {
+        let formula = match formula {
+            "meteor15" => Formula::Meteor15,
+            "textbook" => Formula::Textbook,
+            other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
+        };
         let normalization = match normalization {
             "none" => Normalization::None,
             "lower" => Normalization::LowerOnly,
@@ -165,6 +171,7 @@ impl PyMeteorScorer {
         };
         let modules = modules.iter().map(|m| Module::parse(m)).collect::<Result<Vec<_>, _>>()?;
         let meteor = Meteor::new(MeteorOptions {
+            formula,
             language: Language::parse(language)?,
             modules,
             weights,
@@ -226,7 +233,7 @@ impl PyMeteorScorer {
         let rows = stats_rows(&stats)?;
         let mut out = Array2::<f64>::zeros((rows.len(), 6));
         for (i, row) in rows.iter().enumerate() {
-            let p = score_stats(row, &self.0.params, &self.0.weights);
+            let p = self.0.score(row);
             for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score].into_iter().enumerate() {
                 out[[i, k]] = v;
             }
@@ -242,8 +249,8 @@ impl PyMeteorScorer {
         stats: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<(Bound<'py, PyArray1<f64>>, [f64; 6])> {
         let rows = stats_rows(&stats)?;
-        let total = aggregate(rows.iter());
-        let p = score_stats(&total, &self.0.params, &self.0.weights);
+        let total = self.0.aggregate(rows.iter());
+        let p = self.0.score(&total);
         Ok((total.to_vec().into_pyarray_bound(py), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
     }
 

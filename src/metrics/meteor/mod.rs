@@ -22,6 +22,7 @@ pub use paraphrase::ParaphraseTable;
 pub use params::{Language, Module, Task};
 pub use synonyms::SynonymDictionary;
 
+
 /// Number of sufficient statistics per segment (`MeteorStats.STATS_LENGTH`).
 pub const STATS_LEN: usize = 23;
 /// The statistics layout supports at most four module stages, as the jar's.
@@ -61,8 +62,20 @@ pub struct ScoreParts {
     pub score: f64,
 }
 
+/// How statistics become a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formula {
+    /// `MeteorScorer.computeMetrics` of METEOR 1.5 (δ-weighted content/function words, no
+    /// fragmentation penalty for a perfect match, perfect segments' chunks not summed).
+    Meteor15,
+    /// The textbook form (Banerjee & Lavie 2005): P and R over all words, Fmean = PR/(αP+(1−α)R),
+    /// Penalty = γ·(chunks/matches)^β, score = Fmean·(1−Penalty); every chunk counts.
+    Textbook,
+}
+
 /// A configured METEOR scorer with its (shared, read-only) resources.
 pub struct Meteor {
+    pub formula: Formula,
     pub language: Language,
     pub modules: Vec<Module>,
     /// Scoring weight per module position.
@@ -142,6 +155,7 @@ pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
 
 /// Everything needed to build a [`Meteor`]; resources are given as parsed data.
 pub struct MeteorOptions {
+    pub formula: Formula,
     pub language: Language,
     pub modules: Vec<Module>,
     pub weights: Vec<f64>,
@@ -200,6 +214,7 @@ impl Meteor {
             ));
         }
         Ok(Meteor {
+            formula: options.formula,
             language: options.language,
             modules: options.modules,
             weights: options.weights,
@@ -314,8 +329,47 @@ impl Meteor {
 
     /// `MeteorScorer.computeMetrics`, with the same floating-point operation order.
     pub fn score(&self, stats: &SegmentStats) -> ScoreParts {
-        score_stats(stats, &self.params, &self.weights)
+        match self.formula {
+            Formula::Meteor15 => score_stats(stats, &self.params, &self.weights),
+            Formula::Textbook => textbook_score(stats, &self.params, &self.weights),
+        }
     }
+
+    /// Corpus statistics: summed as this formula's reference sums them.
+    pub fn aggregate<'a, I: IntoIterator<Item = &'a SegmentStats>>(&self, rows: I) -> SegmentStats {
+        match self.formula {
+            Formula::Meteor15 => aggregate(rows),
+            Formula::Textbook => {
+                let mut total = [0.0; STATS_LEN];
+                for row in rows {
+                    for k in 0..STATS_LEN {
+                        total[k] += row[k];
+                    }
+                }
+                total
+            }
+        }
+    }
+}
+
+/// The textbook parametrised METEOR (see [`Formula::Textbook`]); δ is not used.
+pub fn textbook_score(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> ScoreParts {
+    let [alpha, beta, gamma, _delta] = *params;
+    let (mut test_matches, mut ref_matches) = (0.0, 0.0);
+    for (i, weight) in weights[..weights.len().min(MAX_MODULES)].iter().enumerate() {
+        let base = STAGE_OFFSET + 4 * i;
+        test_matches += (stats[base] + stats[base + 2]) * weight;
+        ref_matches += (stats[base + 1] + stats[base + 3]) * weight;
+    }
+    let precision = test_matches / stats[TEST_LENGTH];
+    let recall = ref_matches / stats[REF_LENGTH];
+    let f1 = (2.0 * precision * recall) / (precision + recall);
+    let fmean = (precision * recall) / (alpha * precision + (1.0 - alpha) * recall);
+    let matches = (stats[TEST_WORD_MATCHES] + stats[REF_WORD_MATCHES]) / 2.0;
+    let frag_penalty = gamma * (stats[CHUNKS] / matches).powf(beta);
+    let raw = fmean * (1.0 - frag_penalty);
+    let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
+    ScoreParts { precision, recall, f1, fmean, frag_penalty, score }
 }
 
 /// Sum statistics as `MeteorStats.addStats`: chunks of perfect matches (all words matched in one
@@ -395,6 +449,7 @@ mod tests {
     fn english_exact() -> Meteor {
         let (params, weights) = params::task_tables(Language::English, Task::Rank);
         Meteor::new(MeteorOptions {
+            formula: Formula::Meteor15,
             language: Language::English,
             modules: vec![Module::Exact, Module::Stem],
             weights: weights[..2].to_vec(),
@@ -428,8 +483,25 @@ mod tests {
     }
 
     #[test]
+    fn textbook_form_penalises_even_a_perfect_match() {
+        let mut stats = [0.0; STATS_LEN];
+        stats[TEST_LENGTH] = 4.0;
+        stats[REF_LENGTH] = 4.0;
+        stats[STAGE_OFFSET] = 4.0;
+        stats[STAGE_OFFSET + 1] = 4.0;
+        stats[CHUNKS] = 1.0;
+        stats[TEST_WORD_MATCHES] = 4.0;
+        stats[REF_WORD_MATCHES] = 4.0;
+        let parts = textbook_score(&stats, &[0.9, 3.0, 0.5, 0.0], &[1.0]);
+        assert_eq!(parts.fmean, 1.0);
+        assert_eq!(parts.frag_penalty, 0.5 * (0.25f64).powf(3.0));
+        assert_eq!(score_stats(&stats, &[0.9, 3.0, 0.5, 0.5], &[1.0]).score, 1.0);
+    }
+
+    #[test]
     fn rejects_bad_configuration() {
         let mut options = MeteorOptions {
+            formula: Formula::Meteor15,
             language: Language::Danish,
             modules: vec![Module::Exact],
             weights: vec![1.0],
@@ -451,6 +523,7 @@ mod tests {
 
     fn options_clone(o: &MeteorOptions) -> MeteorOptions {
         MeteorOptions {
+            formula: o.formula,
             language: o.language,
             modules: o.modules.clone(),
             weights: o.weights.clone(),
