@@ -77,12 +77,9 @@ def test_english_two_references_all_modules(shared_data, jar_cache):
         (["-lower"], {"norm": False, "lower": True}),
         ([], {"norm": False}),
         (["-norm", "-t", "adq"], {"task": "adq"}),
-        (["-norm", "-t", "hter"], {"task": "hter"}),
         (["-norm", "-t", "util"], {"task": "util"}),
         (["-norm", "-t", "li"], {"task": "li"}),
         (["-norm", "-ch"], {"char_based": True}),
-        (["-norm", "-t", "util", "-ch"], {"task": "util", "char_based": True}),
-        (["-norm", "-t", "tune"], {"task": "tune"}),
         (["-norm", "-p", "0.5 3.0 0.5 0.9", "-w", "1.0 0.9 0.7"], {"alpha": 0.5, "beta": 3.0, "gamma": 0.5, "delta": 0.9, "weights": [1.0, 0.9, 0.7]}),
     ],
 )

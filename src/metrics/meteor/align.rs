@@ -225,22 +225,19 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
 fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], reference: &[&str], stage: &mut Stage) {
     let line1: Vec<u32> = hyp.iter().map(|w| table.word_id(w)).collect();
     let line2: Vec<u32> = reference.iter().map(|w| table.word_id(w)).collect();
-    let positions1 = positions_by_word(&line1);
-    let positions2 = positions_by_word(&line2);
-    let mut paths = Vec::new();
+    let mut nodes = Vec::new();
     let mut found = Vec::new();
     // Paraphrases of reference phrases found in the hypothesis.
     for j in 0..line2.len() {
-        table.paths_from(&line2, j, &mut paths);
-        for &(length, index) in &paths {
-            let words = table.paraphrase(index);
-            occurrences(&line1, &positions1, words, &mut found);
-            for &i in &found {
+        table.nodes_from(&line2, j, &mut nodes);
+        for &(length, node) in &nodes {
+            phrase_occurrences(table, node, &line1, &mut found);
+            for &(index, i) in &found {
                 stage.add(Match {
                     start: j as u32,
                     length: length as u32,
                     match_start: i,
-                    match_length: words.len() as u32,
+                    match_length: table.paraphrase(index).len() as u32,
                     stage: stage_id,
                 });
             }
@@ -248,14 +245,13 @@ fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], refer
     }
     // Paraphrases of hypothesis phrases found in the reference.
     for i in 0..line1.len() {
-        table.paths_from(&line1, i, &mut paths);
-        for &(length, index) in &paths {
-            let words = table.paraphrase(index);
-            occurrences(&line2, &positions2, words, &mut found);
-            for &j in &found {
+        table.nodes_from(&line1, i, &mut nodes);
+        for &(length, node) in &nodes {
+            phrase_occurrences(table, node, &line2, &mut found);
+            for &(index, j) in &found {
                 stage.add(Match {
                     start: j,
-                    length: words.len() as u32,
+                    length: table.paraphrase(index).len() as u32,
                     match_start: i as u32,
                     match_length: length as u32,
                     stage: stage_id,
@@ -265,31 +261,27 @@ fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], refer
     }
 }
 
-/// (word id, position) pairs sorted by word then position, for finding where a phrase can start.
-fn positions_by_word(line: &[u32]) -> Vec<(u32, u32)> {
-    let mut pairs: Vec<(u32, u32)> = line.iter().enumerate().map(|(k, &w)| (w, k as u32)).collect();
-    pairs.sort_unstable();
-    pairs
-}
-
-/// Every position where `words` occurs in `line`, ascending (the jar scans all positions in order).
-fn occurrences(line: &[u32], positions: &[(u32, u32)], words: &[u32], out: &mut Vec<u32>) {
+/// Every (paraphrase, position) where one of a trie node's paraphrases occurs in `line`, in the
+/// jar's order (paraphrases in file order, positions ascending). Only paraphrases whose first word
+/// is in the line are looked at.
+fn phrase_occurrences(table: &ParaphraseTable, node: u32, line: &[u32], out: &mut Vec<(u32, u32)>) {
     out.clear();
-    let occurs_at = |at: usize| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
-    match words.first() {
-        None => out.extend((0..line.len()).filter(|&at| occurs_at(at)).map(|at| at as u32)),
-        Some(&first) => {
-            let begin = positions.partition_point(|&(w, _)| w < first);
-            for &(w, at) in &positions[begin..] {
-                if w != first {
-                    break;
-                }
-                if occurs_at(at as usize) {
-                    out.push(at);
+    let occurs_at = |at: usize, words: &[u32]| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
+    let mut firsts: Vec<u32> = line.to_vec();
+    firsts.sort_unstable();
+    firsts.dedup();
+    firsts.push(super::paraphrase::EMPTY_PHRASE);
+    for &first in &firsts {
+        for &index in table.node_paraphrases(node, first) {
+            let words = table.paraphrase(index);
+            for at in 0..line.len() {
+                if (words.is_empty() || line[at] == first) && occurs_at(at, words) {
+                    out.push((index, at as u32));
                 }
             }
         }
     }
+    out.sort_unstable();
 }
 
 /// The beam search (`Aligner.resolve`), including the jar's quirk of charging each expanded

@@ -15,7 +15,10 @@ use crate::error::{Error, Result};
 /// Id of a word absent from the table's vocabulary (the jar's `-1`).
 pub const UNKNOWN_WORD: u32 = u32::MAX;
 
-const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT01";
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT02";
+
+/// Grouping key of paraphrases with no words (they occur at every position).
+pub const EMPTY_PHRASE: u32 = u32::MAX - 1;
 
 #[derive(Debug, Default)]
 pub struct ParaphraseTable {
@@ -25,7 +28,9 @@ pub struct ParaphraseTable {
     child_words: Vec<u32>,
     child_nodes: Vec<u32>,
     emit_offsets: Vec<u32>,
+    /// Per node, its paraphrases sorted by (first word, file order); `emit_keys` holds the first words.
     emits: Vec<u32>,
+    emit_keys: Vec<u32>,
     para_offsets: Vec<u32>,
     para_words: Vec<u32>,
 }
@@ -131,6 +136,20 @@ impl ParaphraseTable {
             pair.1 = new_id[pair.1 as usize];
         }
         let (para_offsets, para_words) = to_csr(paraphrase_count as usize, &para_pairs);
+        let first_word = |p: u32| {
+            let (a, b) = (para_offsets[p as usize] as usize, para_offsets[p as usize + 1] as usize);
+            if a == b {
+                EMPTY_PHRASE
+            } else {
+                para_words[a]
+            }
+        };
+        let mut emits = emits;
+        for node in 0..node_count as usize {
+            let range = emit_offsets[node] as usize..emit_offsets[node + 1] as usize;
+            emits[range].sort_unstable_by_key(|&p| (first_word(p), p));
+        }
+        let emit_keys = emits.iter().map(|&p| first_word(p)).collect();
         Ok(ParaphraseTable {
             vocab_offsets,
             vocab_bytes,
@@ -139,12 +158,13 @@ impl ParaphraseTable {
             child_nodes,
             emit_offsets,
             emits,
+            emit_keys,
             para_offsets,
             para_words,
         })
     }
 
-    fn arrays(&self) -> [&Vec<u32>; 8] {
+    fn arrays(&self) -> [&Vec<u32>; 9] {
         [
             &self.vocab_offsets,
             &self.child_offsets,
@@ -152,6 +172,7 @@ impl ParaphraseTable {
             &self.child_nodes,
             &self.emit_offsets,
             &self.emits,
+            &self.emit_keys,
             &self.para_offsets,
             &self.para_words,
         ]
@@ -199,9 +220,9 @@ impl ParaphraseTable {
         let n = read_len(&mut reader)?;
         let mut vocab_bytes = vec![0u8; n];
         reader.read_exact(&mut vocab_bytes).map_err(|_| bad())?;
-        let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(8);
+        let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(9);
         let mut chunk = vec![0u8; 1 << 16];
-        for _ in 0..8 {
+        for _ in 0..9 {
             let n = read_len(&mut reader)?;
             let mut array = Vec::with_capacity(n);
             let mut remaining = 4 * n;
@@ -223,11 +244,13 @@ impl ParaphraseTable {
             child_nodes: next(),
             emit_offsets: next(),
             emits: next(),
+            emit_keys: next(),
             para_offsets: next(),
             para_words: next(),
         };
         if table.vocab_offsets.last().copied() != Some(table.vocab_bytes.len() as u32)
             || table.child_offsets.len() != table.emit_offsets.len()
+            || table.emits.len() != table.emit_keys.len()
         {
             return Err(bad());
         }
@@ -267,8 +290,32 @@ impl ParaphraseTable {
                 None => break,
             }
             let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
+            let begin = out.len();
             out.extend(self.emits[range].iter().map(|&p| (offset + 1, p)));
+            out[begin..].sort_unstable(); // file order (paraphrase indices grow along the file)
         }
+    }
+
+    /// The trie nodes of the table phrases that start `words[start..]`, as (phrase length, node).
+    pub fn nodes_from(&self, words: &[u32], start: usize, out: &mut Vec<(usize, u32)>) {
+        out.clear();
+        let mut node = 0u32;
+        for (offset, &word) in words[start..].iter().enumerate() {
+            match self.child(node, word) {
+                Some(next) => node = next,
+                None => break,
+            }
+            out.push((offset + 1, node));
+        }
+    }
+
+    /// The paraphrases of a node whose first word is `first` (or [`EMPTY_PHRASE`]), in file order.
+    pub fn node_paraphrases(&self, node: u32, first: u32) -> &[u32] {
+        let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
+        let keys = &self.emit_keys[range.clone()];
+        let begin = keys.partition_point(|&k| k < first);
+        let end = keys.partition_point(|&k| k <= first);
+        &self.emits[range.start + begin..range.start + end]
     }
 
     /// The words of paraphrase `index`.
