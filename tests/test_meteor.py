@@ -199,3 +199,16 @@ def test_empty_and_whitespace_segments():
     assert result.score == 0.0
     empty = nlgmetrics.meteor([], [], modules=["exact"])
     assert empty.score == 0.0 and empty.statistics.shape == (0, 23)
+
+
+def test_cli_hooks_map_options_to_the_api():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    meteor_module.cli_arguments(parser)
+    args = parser.parse_args(["-l", "en", "-m", "exact", "stem", "-p", "0.5", "1.0", "0.5", "0.5", "--weights", "1", "0.5"])
+    result = meteor_module.cli_score(["the cats sat"], [["the cat sat"]], args)
+    direct = nlgmetrics.meteor(["the cats sat"], [["the cat sat"]], modules=["exact", "stem"], alpha=0.5, beta=1.0, gamma=0.5, delta=0.5, weights=[1, 0.5])
+    assert result.score == direct.score and str(result.signature) == str(direct.signature)
+    lower = meteor_module.cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
+    assert lower.signature.get("norm") == "lower" and lower.score == 1.0

@@ -412,3 +412,41 @@ def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> floa
     if array.ndim != 2 or array.shape[1] != len(STATISTICS_COLUMNS):
         raise ValueError(f"statistics must have shape (n, {len(STATISTICS_COLUMNS)}), got {array.shape}")
     return scorer_for(config).corpus(array)[1][5]
+
+
+def cli_arguments(parser: Any) -> None:
+    """METEOR's options for the ``nlgmetrics meteor`` command (an argparse parser)."""
+    parser.add_argument("-l", "--language", default="en", help="language (en cz fr es de ... other; default en)")
+    parser.add_argument("-t", "--task", default=None, help="rank adq hter util li tune universal (default: the language's)")
+    parser.add_argument("--no-norm", action="store_true", help="do not tokenize/normalize (the jar without -norm)")
+    parser.add_argument("--lower", action="store_true", help="with --no-norm: lowercase only (the jar's -lower)")
+    parser.add_argument("--no-punct", action="store_true", help="drop punctuation (the jar's -noPunct)")
+    parser.add_argument("-m", "--modules", nargs="+", default=None, help="exact stem synonym paraphrase (default: the language's)")
+    parser.add_argument("-p", "--parameters", nargs=4, type=float, default=None, metavar=("ALPHA", "BETA", "GAMMA", "DELTA"))
+    parser.add_argument("--weights", nargs="+", type=float, default=None, help="one weight per module")
+    parser.add_argument("--paraphrase-path", default=None, help="paraphrase-<lang>.gz (default: found in pycocoevalcap)")
+    parser.add_argument("--char-based", action="store_true", help="precision/recall over characters (the jar's -ch)")
+    parser.add_argument("--preset", default="meteor15", choices=PRESETS)
+
+
+def cli_score(hypotheses: Sequence[str], references: Sequence[Sequence[str]], args: Any) -> MeteorResult:
+    """Score one system from parsed ``cli_arguments`` options."""
+    alpha, beta, gamma, delta = args.parameters if args.parameters else (None, None, None, None)
+    return meteor(
+        hypotheses,
+        references,
+        language=args.language,
+        task=args.task,
+        norm=not args.no_norm,
+        lower=(args.lower or None) if args.no_norm else None,
+        no_punct=args.no_punct,
+        modules=args.modules,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+        weights=args.weights,
+        paraphrase_path=args.paraphrase_path,
+        preset=args.preset,
+        char_based=args.char_based,
+    )
