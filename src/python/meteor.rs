@@ -274,7 +274,80 @@ impl PyMeteorScorer {
     }
 }
 
+/// NLTK's WordNet (the parts `meteor_score` uses), parsed from the dictionary files.
+#[pyclass(module = "nlgmetrics._core", name = "NltkWordNet", frozen)]
+pub struct PyNltkWordNet(Arc<crate::metrics::meteor::nltk::WordNet>);
+
+#[pymethods]
+impl PyNltkWordNet {
+    /// `files`: (file name, text) of index.*, data.* and *.exc.
+    #[new]
+    fn new(py: Python<'_>, files: Vec<(String, String)>) -> Self {
+        PyNltkWordNet(Arc::new(py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files))))
+    }
+
+    /// nltk's synonym set of a word (lemma names without "_", plus the word).
+    fn synonyms(&self, word: &str) -> Vec<String> {
+        let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
+        names.sort();
+        names
+    }
+}
+
+/// `nltk.stem.PorterStemmer().stem` for each word.
+#[pyfunction]
+fn nltk_porter_stem(words: Vec<String>) -> Vec<String> {
+    words.iter().map(|w| crate::metrics::meteor::nltk::porter_stem(w)).collect()
+}
+
+/// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
+/// Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches, chunks).
+#[pyfunction]
+fn nltk_meteor_batch<'py>(
+    py: Python<'py>,
+    hypotheses: Vec<Vec<String>>,
+    references: Vec<Vec<Vec<String>>>,
+    wordnet: PyRef<'py, PyNltkWordNet>,
+    parameters: [f64; 3],
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+    if hypotheses.len() != references.len() {
+        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference lists", hypotheses.len(), references.len())).into());
+    }
+    let wordnet = wordnet.0.clone();
+    let lower = |tokens: &Vec<String>| -> Vec<String> { tokens.iter().map(|t| t.to_lowercase()).collect() };
+    let results: Vec<(f64, [f64; 4])> = py.allow_threads(|| {
+        hypotheses
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(hyp, refs)| {
+                let hyp = lower(hyp);
+                let mut best: Option<(f64, [f64; 4])> = None;
+                for reference in refs {
+                    let reference = lower(reference);
+                    let (score, matches, chunks) =
+                        crate::metrics::meteor::nltk::single_score(&hyp, &reference, &wordnet, parameters);
+                    if best.map_or(true, |(b, _)| score > b) {
+                        best = Some((score, [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64]));
+                    }
+                }
+                best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))
+            })
+            .collect()
+    });
+    let scores: Vec<f64> = results.iter().map(|r| r.0).collect();
+    let mut stats = Array2::<f64>::zeros((results.len(), 4));
+    for (i, (_, row)) in results.iter().enumerate() {
+        for k in 0..4 {
+            stats[[i, k]] = row[k];
+        }
+    }
+    Ok((scores.into_pyarray_bound(py), stats.into_pyarray_bound(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNltkWordNet>()?;
+    m.add_function(wrap_pyfunction!(nltk_porter_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;
     m.add_class::<PyMeteorScorer>()?;

@@ -5,6 +5,7 @@
 //! Pipeline: text → [`normalize`] → tokens → [`align`] → [`SegmentStats`] → [`ScoreParts`].
 
 pub mod align;
+pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
 pub mod params;
