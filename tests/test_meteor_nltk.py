@@ -98,8 +98,8 @@ def test_captions_facade_matches_nltk(shared_data, nltk_wordnet):
     references = {}
     for annotation in annotations["annotations"]:
         references.setdefault(annotation["image_id"], []).append(annotation["caption"].split())
-    for path in sorted((folder / "results").glob("*.json"))[:3]:
-        results = json.loads(path.read_text())[::25]
+    for path in sorted((folder / "results").glob("*.json"))[:2]:
+        results = json.loads(path.read_text())[::40]
         for result in results:
             refs = references[result["image_id"]]
             hypothesis = result["caption"].split()

@@ -77,7 +77,7 @@ class MeteorAlignment:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MeteorResult:
     """System score (from summed statistics), per-segment scores and statistics, and the signature."""
 

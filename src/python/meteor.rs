@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::meteor::{
-    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
-    SegmentStats, SynonymDictionary, Task, STATS_LEN,
+    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable, SegmentStats,
+    SynonymDictionary, Task, STATS_LEN,
 };
 
 /// A parsed WordNet synonym dictionary (shared between scorers).
@@ -22,7 +22,9 @@ pub struct PySynonyms(Arc<SynonymDictionary>);
 impl PySynonyms {
     #[new]
     fn new(py: Python<'_>, synsets: String, exceptions: String) -> Self {
-        PySynonyms(Arc::new(py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions))))
+        PySynonyms(Arc::new(
+            py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions)),
+        ))
     }
 
     /// Read the two gzip'd files (synsets, exceptions) and parse them.
@@ -32,8 +34,11 @@ impl PySynonyms {
             let mut text = String::new();
             let file = std::fs::File::open(path)
                 .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
-            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)), &mut text)
-                .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            std::io::Read::read_to_string(
+                &mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)),
+                &mut text,
+            )
+            .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
             Ok(text)
         };
         let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
@@ -79,7 +84,10 @@ impl PyParaphrases {
 /// (α β γ δ), default modules and weights of a language/task.
 #[pyfunction]
 #[pyo3(signature = (language, task=None))]
-fn meteor_task_defaults(language: &str, task: Option<&str>) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
+fn meteor_task_defaults(
+    language: &str,
+    task: Option<&str>,
+) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
     let language = Language::parse(language)?;
     // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
     let task = match task {
@@ -169,7 +177,10 @@ impl PyMeteorScorer {
             "norm_nopunct" => Normalization::TokenizeNoPunct,
             other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
         };
-        let modules = modules.iter().map(|m| Module::parse(m)).collect::<Result<Vec<_>, _>>()?;
+        let modules = modules
+            .iter()
+            .map(|m| Module::parse(m))
+            .collect::<Result<Vec<_>, _>>()?;
         let meteor = Meteor::new(MeteorOptions {
             formula,
             language: Language::parse(language)?,
@@ -195,7 +206,11 @@ impl PyMeteorScorer {
         py: Python<'py>,
         hypotheses: Vec<String>,
         references: Vec<Vec<String>>,
-    ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>)> {
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
         if hypotheses.len() != references.len() {
             return Err(Error::ShapeMismatch(format!(
                 "{} hypotheses but {} reference lists",
@@ -225,16 +240,27 @@ impl PyMeteorScorer {
         }
         let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
         let best: Vec<i64> = results.iter().map(|r| r.2).collect();
-        Ok((stats.into_pyarray_bound(py), scores.into_pyarray_bound(py), best.into_pyarray_bound(py)))
+        Ok((
+            stats.into_pyarray_bound(py),
+            scores.into_pyarray_bound(py),
+            best.into_pyarray_bound(py),
+        ))
     }
 
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
-    fn score_rows<'py>(&self, py: Python<'py>, stats: PyReadonlyArray2<'py, f64>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    fn score_rows<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let rows = stats_rows(&stats)?;
         let mut out = Array2::<f64>::zeros((rows.len(), 6));
         for (i, row) in rows.iter().enumerate() {
             let p = self.0.score(row);
-            for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score].into_iter().enumerate() {
+            for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
+                .into_iter()
+                .enumerate()
+            {
                 out[[i, k]] = v;
             }
         }
@@ -251,12 +277,17 @@ impl PyMeteorScorer {
         let rows = stats_rows(&stats)?;
         let total = self.0.aggregate(rows.iter());
         let p = self.0.score(&total);
-        Ok((total.to_vec().into_pyarray_bound(py), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
+        Ok((
+            total.to_vec().into_pyarray_bound(py),
+            [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+        ))
     }
 
     /// The preprocessed tokens of a line.
     fn tokenize(&self, line: &str) -> Vec<String> {
-        crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line)).map(str::to_string).collect()
+        crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
+            .map(str::to_string)
+            .collect()
     }
 
     /// One segment in detail: (hypothesis tokens, best reference tokens, best reference index,
@@ -266,11 +297,29 @@ impl PyMeteorScorer {
         &self,
         hypothesis: &str,
         references: Vec<String>,
-    ) -> (Vec<String>, Vec<String>, usize, Vec<(u32, u32, u32, u32, u8)>, Vec<f64>, f64) {
+    ) -> (
+        Vec<String>,
+        Vec<String>,
+        usize,
+        Vec<(u32, u32, u32, u32, u8)>,
+        Vec<f64>,
+        f64,
+    ) {
         let refs: Vec<&str> = references.iter().map(String::as_str).collect();
         let r = self.0.segment(hypothesis, &refs);
-        let matches = r.matches.iter().map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage)).collect();
-        (r.hypothesis_tokens, r.reference_tokens, r.best_reference, matches, r.stats.to_vec(), r.score)
+        let matches = r
+            .matches
+            .iter()
+            .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
+            .collect();
+        (
+            r.hypothesis_tokens,
+            r.reference_tokens,
+            r.best_reference,
+            matches,
+            r.stats.to_vec(),
+            r.score,
+        )
     }
 }
 
@@ -283,7 +332,9 @@ impl PyNltkWordNet {
     /// `files`: (file name, text) of index.*, data.* and *.exc.
     #[new]
     fn new(py: Python<'_>, files: Vec<(String, String)>) -> Self {
-        PyNltkWordNet(Arc::new(py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files))))
+        PyNltkWordNet(Arc::new(
+            py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files)),
+        ))
     }
 
     /// nltk's synonym set of a word (lemma names without "_", plus the word).
@@ -297,7 +348,10 @@ impl PyNltkWordNet {
 /// `nltk.stem.PorterStemmer().stem` for each word.
 #[pyfunction]
 fn nltk_porter_stem(words: Vec<String>) -> Vec<String> {
-    words.iter().map(|w| crate::metrics::meteor::nltk::porter_stem(w)).collect()
+    words
+        .iter()
+        .map(|w| crate::metrics::meteor::nltk::porter_stem(w))
+        .collect()
 }
 
 /// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
@@ -311,7 +365,12 @@ fn nltk_meteor_batch<'py>(
     parameters: [f64; 3],
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
     if hypotheses.len() != references.len() {
-        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference lists", hypotheses.len(), references.len())).into());
+        return Err(Error::ShapeMismatch(format!(
+            "{} hypotheses but {} reference lists",
+            hypotheses.len(),
+            references.len()
+        ))
+        .into());
     }
     let wordnet = wordnet.0.clone();
     let lower = |tokens: &Vec<String>| -> Vec<String> { tokens.iter().map(|t| t.to_lowercase()).collect() };
@@ -327,7 +386,10 @@ fn nltk_meteor_batch<'py>(
                     let (score, matches, chunks) =
                         crate::metrics::meteor::nltk::single_score(&hyp, &reference, &wordnet, parameters);
                     if best.map_or(true, |(b, _)| score > b) {
-                        best = Some((score, [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64]));
+                        best = Some((
+                            score,
+                            [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64],
+                        ));
                     }
                 }
                 best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))

@@ -61,7 +61,13 @@ impl Stage {
 }
 
 fn word_match(stage: u8, j: usize, i: usize) -> Match {
-    Match { start: j as u32, length: 1, match_start: i as u32, match_length: 1, stage }
+    Match {
+        start: j as u32,
+        length: 1,
+        match_start: i as u32,
+        match_length: 1,
+        stage,
+    }
 }
 
 /// A beam-search state (`PartialAlignment`). The matches it chose live in a shared arena as a
@@ -139,10 +145,18 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
     let (n1, n2) = (hyp.len(), reference.len());
     let keys1: Vec<i32> = hyp.iter().map(|w| java_hash(w)).collect();
     let keys2: Vec<i32> = reference.iter().map(|w| java_hash(w)).collect();
-    let mut stage = Stage { matches: vec![Vec::new(); n2], coverage1: vec![0; n1], coverage2: vec![0; n2] };
+    let mut stage = Stage {
+        matches: vec![Vec::new(); n2],
+        coverage1: vec![0; n1],
+        coverage2: vec![0; n2],
+    };
 
     // Identical sentences need only the first module (the jar's guard against beam errors).
-    let modules_used = if keys1 == keys2 { 1.min(matchers.modules.len()) } else { matchers.modules.len() };
+    let modules_used = if keys1 == keys2 {
+        1.min(matchers.modules.len())
+    } else {
+        matchers.modules.len()
+    };
     for (position, module) in matchers.modules[..modules_used].iter().enumerate() {
         let stage_id = position as u8;
         match module {
@@ -408,7 +422,13 @@ mod tests {
     #[test]
     fn exact_alignment_and_chunks() {
         let modules = [Module::Exact];
-        let matchers = Matchers { modules: &modules, stemmer: None, synonyms: None, paraphrases: None, beam_size: 40 };
+        let matchers = Matchers {
+            modules: &modules,
+            stemmer: None,
+            synonyms: None,
+            paraphrases: None,
+            beam_size: 40,
+        };
         let hyp = ["the", "cat", "sat", "on", "the", "mat"];
         let reference = ["on", "the", "mat", "the", "cat", "sat"];
         let best = align(&hyp, &reference, &matchers);

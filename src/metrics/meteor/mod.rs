@@ -7,8 +7,8 @@
 pub mod align;
 pub mod nltk;
 pub mod normalize;
-pub mod paraphrase;
 pub mod params;
+pub mod paraphrase;
 pub mod synonyms;
 
 use std::sync::Arc;
@@ -19,10 +19,9 @@ use crate::error::{Error, Result};
 pub use align::Match;
 use align::{align, count_and_chunks, Matchers};
 use normalize::{java_len, java_tokens, normalize_line, NonbreakingPrefixes};
-pub use paraphrase::ParaphraseTable;
 pub use params::{Language, Module, Task};
+pub use paraphrase::ParaphraseTable;
 pub use synonyms::SynonymDictionary;
-
 
 /// Number of sufficient statistics per segment (`MeteorStats.STATS_LENGTH`).
 pub const STATS_LEN: usize = 23;
@@ -139,9 +138,10 @@ impl MeteorStemmer {
         // Newer Snowball German turns "-nisse(n)" into "-nis"; the jar's version keeps "-niss".
         if self.language == Language::German && stem.ends_with("nis") {
             let word = word.replace('ß', "ss");
-            if ["e", "em", "en", "ern", "er", "es"].iter().any(|ending| {
-                word.strip_suffix(ending).is_some_and(|rest| rest.ends_with("niss"))
-            }) {
+            if ["e", "em", "en", "ern", "er", "es"]
+                .iter()
+                .any(|ending| word.strip_suffix(ending).is_some_and(|rest| rest.ends_with("niss")))
+            {
                 return stem + "s";
             }
         }
@@ -151,7 +151,10 @@ impl MeteorStemmer {
 
 /// The language's Snowball stemmer, or None when the jar has none.
 pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
-    snowball(language).map(|algorithm| MeteorStemmer { stemmer: rust_stemmers::Stemmer::create(algorithm), language })
+    snowball(language).map(|algorithm| MeteorStemmer {
+        stemmer: rust_stemmers::Stemmer::create(algorithm),
+        language,
+    })
 }
 
 /// Everything needed to build a [`Meteor`]; resources are given as parsed data.
@@ -174,7 +177,10 @@ impl Meteor {
     pub fn new(options: MeteorOptions) -> Result<Meteor> {
         let invalid = |msg: String| Err(Error::InvalidOption(msg));
         if options.modules.is_empty() || options.modules.len() > MAX_MODULES {
-            return invalid(format!("METEOR needs 1 to {MAX_MODULES} modules, got {}", options.modules.len()));
+            return invalid(format!(
+                "METEOR needs 1 to {MAX_MODULES} modules, got {}",
+                options.modules.len()
+            ));
         }
         for (i, module) in options.modules.iter().enumerate() {
             if options.modules[..i].contains(module) {
@@ -199,7 +205,10 @@ impl Meteor {
                     None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
                 },
                 Module::Synonym if options.synonyms.is_none() => {
-                    return invalid(format!("no METEOR synonym data for language {:?}", options.language.name()))
+                    return invalid(format!(
+                        "no METEOR synonym data for language {:?}",
+                        options.language.name()
+                    ))
                 }
                 Module::Paraphrase if options.paraphrases.is_none() => {
                     return invalid("the METEOR paraphrase module needs a paraphrase table".into())
@@ -207,7 +216,10 @@ impl Meteor {
                 _ => {}
             }
         }
-        let needs_normalizer = matches!(options.normalization, Normalization::Tokenize | Normalization::TokenizeNoPunct);
+        let needs_normalizer = matches!(
+            options.normalization,
+            Normalization::Tokenize | Normalization::TokenizeNoPunct
+        );
         if needs_normalizer && !options.language.is_fully_supported() {
             return invalid(format!(
                 "METEOR 1.5 has no normalizer for language {:?} (only en cz fr es de ru): pass norm=False (and lower=True)",
@@ -370,7 +382,14 @@ pub fn textbook_score(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) 
     let frag_penalty = gamma * (stats[CHUNKS] / matches).powf(beta);
     let raw = fmean * (1.0 - frag_penalty);
     let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
-    ScoreParts { precision, recall, f1, fmean, frag_penalty, score }
+    ScoreParts {
+        precision,
+        recall,
+        f1,
+        fmean,
+        frag_penalty,
+        score,
+    }
 }
 
 /// Sum statistics as `MeteorStats.addStats`: chunks of perfect matches (all words matched in one
@@ -440,7 +459,14 @@ pub fn score_stats(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> 
     let frag_penalty = gamma * frag.powf(beta);
     let raw = fmean * (1.0 - frag_penalty);
     let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
-    ScoreParts { precision, recall, f1, fmean, frag_penalty, score }
+    ScoreParts {
+        precision,
+        recall,
+        f1,
+        fmean,
+        frag_penalty,
+        score,
+    }
 }
 
 #[cfg(test)]

@@ -95,11 +95,19 @@ fn apply_rules(word: &[char], rules: &[(&str, &str, Option<Condition<'_>>)]) -> 
     for (suffix, replacement, condition) in rules {
         if *suffix == "*d" && ends_double_consonant(word) {
             let stem = &word[..word.len() - 2];
-            return if condition.map_or(true, |c| c(stem)) { join(stem, replacement) } else { word.to_vec() };
+            return if condition.map_or(true, |c| c(stem)) {
+                join(stem, replacement)
+            } else {
+                word.to_vec()
+            };
         }
         if ends_with(word, suffix) {
             let stem = strip(word, suffix);
-            return if condition.map_or(true, |c| c(&stem)) { join(&stem, replacement) } else { word.to_vec() };
+            return if condition.map_or(true, |c| c(&stem)) {
+                join(&stem, replacement)
+            } else {
+                word.to_vec()
+            };
         }
     }
     word.to_vec()
@@ -113,7 +121,15 @@ fn step1a(word: &[char]) -> Vec<char> {
     if ends_with(word, "ies") && word.len() == 4 {
         return join(&strip(word, "ies"), "ie");
     }
-    apply_rules(word, &[("sses", "ss", None), ("ies", "i", None), ("ss", "ss", None), ("s", "", None)])
+    apply_rules(
+        word,
+        &[
+            ("sses", "ss", None),
+            ("ies", "i", None),
+            ("ss", "ss", None),
+            ("s", "", None),
+        ],
+    )
 }
 
 fn step1b(word: &[char]) -> Vec<char> {
@@ -122,7 +138,11 @@ fn step1b(word: &[char]) -> Vec<char> {
     }
     if ends_with(word, "eed") {
         let stem = strip(word, "eed");
-        return if measure(&stem) > 0 { join(&stem, "ee") } else { word.to_vec() };
+        return if measure(&stem) > 0 {
+            join(&stem, "ee")
+        } else {
+            word.to_vec()
+        };
     }
     let mut intermediate = None;
     for suffix in ["ed", "ing"] {
@@ -312,7 +332,16 @@ fn morphological_substitutions(pos: usize) -> &'static [(&'static str, &'static 
             ("men", "man"),
             ("ies", "y"),
         ],
-        1 => &[("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
+        1 => &[
+            ("s", ""),
+            ("ies", "y"),
+            ("es", "e"),
+            ("es", ""),
+            ("ed", "e"),
+            ("ed", ""),
+            ("ing", "e"),
+            ("ing", ""),
+        ],
         2 => &[("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
         _ => &[],
     }
@@ -343,7 +372,11 @@ impl WordNet {
                         let n_synsets: usize = tokens.get(2)?.parse().ok()?;
                         let n_pointers: usize = tokens.get(3)?.parse().ok()?;
                         let start = 4 + n_pointers + 2;
-                        let offsets = tokens.get(start..start + n_synsets)?.iter().filter_map(|t| t.parse().ok()).collect();
+                        let offsets = tokens
+                            .get(start..start + n_synsets)?
+                            .iter()
+                            .filter_map(|t| t.parse().ok())
+                            .collect();
                         Some((lemma, offsets))
                     };
                     if let Some((lemma, offsets)) = parse() {
@@ -357,8 +390,12 @@ impl WordNet {
                         continue;
                     }
                     let tokens: Vec<&str> = line.split_whitespace().collect();
-                    let (Some(offset), Some(count)) = (tokens.first(), tokens.get(3)) else { continue };
-                    let (Ok(offset), Ok(count)) = (offset.parse::<u32>(), usize::from_str_radix(count, 16)) else { continue };
+                    let (Some(offset), Some(count)) = (tokens.first(), tokens.get(3)) else {
+                        continue;
+                    };
+                    let (Ok(offset), Ok(count)) = (offset.parse::<u32>(), usize::from_str_radix(count, 16)) else {
+                        continue;
+                    };
                     let names = (0..count)
                         .filter_map(|k| tokens.get(4 + 2 * k))
                         .map(|name| match name.find('(') {
@@ -427,7 +464,11 @@ impl WordNet {
 
 /// `_match_enums` on (original index, word) lists: greedy from the hypothesis end, each taking
 /// the last unmatched equal reference word. Returns matches and the unmatched remainders.
-fn match_enums(hyp: &[(usize, String)], reference: &[(usize, String)], out: &mut Vec<(usize, usize)>) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+fn match_enums(
+    hyp: &[(usize, String)],
+    reference: &[(usize, String)],
+    out: &mut Vec<(usize, usize)>,
+) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
     let mut positions: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (j, (_, word)) in reference.iter().enumerate() {
         positions.entry(word.as_str()).or_default().push(j);
@@ -451,14 +492,28 @@ fn remainders(
     ref_used: &[bool],
 ) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
     (
-        hyp.iter().zip(hyp_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
-        reference.iter().zip(ref_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
+        hyp.iter()
+            .zip(hyp_used)
+            .filter(|(_, &u)| !u)
+            .map(|(p, _)| p.clone())
+            .collect(),
+        reference
+            .iter()
+            .zip(ref_used)
+            .filter(|(_, &u)| !u)
+            .map(|(p, _)| p.clone())
+            .collect(),
     )
 }
 
 /// `_enum_wordnetsyn_match`: each remaining hypothesis word (from the end) takes, among its
 /// synonyms present in the reference, the one whose last unmatched position is largest.
-fn synonym_match(hyp: &[(usize, String)], reference: &[(usize, String)], wordnet: &WordNet, out: &mut Vec<(usize, usize)>) {
+fn synonym_match(
+    hyp: &[(usize, String)],
+    reference: &[(usize, String)],
+    wordnet: &WordNet,
+    out: &mut Vec<(usize, usize)>,
+) {
     let mut positions: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (j, (_, word)) in reference.iter().enumerate() {
         positions.entry(word.as_str()).or_default().push(j);
@@ -488,7 +543,8 @@ pub fn single_score(hyp: &[String], reference: &[String], wordnet: &WordNet, par
     let ref_enum: Vec<(usize, String)> = reference.iter().cloned().enumerate().collect();
     let mut matches = Vec::new();
     let (hyp_rest, ref_rest) = match_enums(&hyp_enum, &ref_enum, &mut matches);
-    let stem = |list: &[(usize, String)]| -> Vec<(usize, String)> { list.iter().map(|(k, w)| (*k, porter_stem(w))).collect() };
+    let stem =
+        |list: &[(usize, String)]| -> Vec<(usize, String)> { list.iter().map(|(k, w)| (*k, porter_stem(w))).collect() };
     let mut stem_matches = Vec::new();
     let (hyp_stem_rest, ref_stem_rest) = match_enums(&stem(&hyp_rest), &stem(&ref_rest), &mut stem_matches);
     // nltk hands the synonym stage the *stemmed* remainders (its quirk, reproduced).

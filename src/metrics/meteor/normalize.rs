@@ -40,7 +40,11 @@ impl NonbreakingPrefixes {
             if prefix.starts_with('#') {
                 continue;
             }
-            let kind = if tokens.next() == Some("#NUMERIC_ONLY#") { PrefixKind::NumericOnly } else { PrefixKind::Any };
+            let kind = if tokens.next() == Some("#NUMERIC_ONLY#") {
+                PrefixKind::NumericOnly
+            } else {
+                PrefixKind::Any
+            };
             prefixes.insert(prefix.to_string(), kind);
         }
         NonbreakingPrefixes { prefixes }
@@ -53,7 +57,8 @@ impl NonbreakingPrefixes {
 
 /// Java's `StringTokenizer` default delimiters: space, tab, newline, carriage return, form feed.
 pub fn java_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split([' ', '\t', '\n', '\r', '\u{c}']).filter(|token| !token.is_empty())
+    text.split([' ', '\t', '\n', '\r', '\u{c}'])
+        .filter(|token| !token.is_empty())
 }
 
 /// Java's `String.trim()`: strips every char <= U+0020 from both ends.
@@ -123,7 +128,12 @@ fn replace_all(pattern: &Regex, text: String, replacement: &str) -> String {
 }
 
 /// `Normalizer.normalizeLine` for the western languages the jar supports (en, cz, fr, es, de, ru).
-pub fn normalize_line(line: &str, language: Language, prefixes: &NonbreakingPrefixes, keep_punctuation: bool) -> String {
+pub fn normalize_line(
+    line: &str,
+    language: Language,
+    prefixes: &NonbreakingPrefixes,
+    keep_punctuation: bool,
+) -> String {
     let r = rules();
     let mut text = format!(" {line} ");
     text = replace_all(&r.sep_other, text, " ${1} ");
@@ -215,7 +225,12 @@ mod tests {
 
     #[test]
     fn splits_punctuation_and_contractions() {
-        let out = normalize_line("He said: \"I don't know...\" Mr. Smith, 1,000 U.S.-based.", Language::English, &english(), true);
+        let out = normalize_line(
+            "He said: \"I don't know...\" Mr. Smith, 1,000 U.S.-based.",
+            Language::English,
+            &english(),
+            true,
+        );
         assert_eq!(out, "He said : \" I don 't know ... \" Mr. Smith , 1,000 US based .");
     }
 

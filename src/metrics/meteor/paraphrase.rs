@@ -36,7 +36,10 @@ pub struct ParaphraseTable {
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> Error {
-    Error::InvalidOption(format!("cannot read METEOR paraphrase table {}: {error}", path.display()))
+    Error::InvalidOption(format!(
+        "cannot read METEOR paraphrase table {}: {error}",
+        path.display()
+    ))
 }
 
 /// Turn per-item (group, value) pairs, given in item order, into CSR offsets + values, keeping order.
@@ -119,8 +122,10 @@ impl ParaphraseTable {
             vocab_bytes.extend_from_slice(words[old as usize].as_bytes());
             vocab_offsets.push(vocab_bytes.len() as u32);
         }
-        let mut edges: Vec<(u32, u32, u32)> =
-            children.into_iter().map(|((parent, word), child)| (parent, new_id[word as usize], child)).collect();
+        let mut edges: Vec<(u32, u32, u32)> = children
+            .into_iter()
+            .map(|((parent, word), child)| (parent, new_id[word as usize], child))
+            .collect();
         edges.sort_unstable();
         let mut child_offsets = vec![0u32; node_count as usize + 1];
         for &(parent, _, _) in &edges {
@@ -229,7 +234,11 @@ impl ParaphraseTable {
             while remaining > 0 {
                 let take = remaining.min(chunk.len());
                 reader.read_exact(&mut chunk[..take]).map_err(|_| bad())?;
-                array.extend(chunk[..take].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+                array.extend(
+                    chunk[..take]
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
                 remaining -= take;
             }
             arrays.push(array);
@@ -276,7 +285,10 @@ impl ParaphraseTable {
     fn child(&self, node: u32, word: u32) -> Option<u32> {
         let range = self.child_offsets[node as usize] as usize..self.child_offsets[node as usize + 1] as usize;
         let words = &self.child_words[range.clone()];
-        words.binary_search(&word).ok().map(|i| self.child_nodes[range.start + i])
+        words
+            .binary_search(&word)
+            .ok()
+            .map(|i| self.child_nodes[range.start + i])
     }
 
     /// `getReferencePaths`: (phrase length, paraphrase index) for every table phrase that starts

@@ -88,11 +88,16 @@ impl SynonymDictionary {
             }
         }
         // A later record for the same word replaces an earlier one (Hashtable.put).
-        let mut records: Vec<(&str, &str, usize)> =
-            line_pairs(synsets_text).enumerate().map(|(k, (word, ids))| (word, ids, k)).collect();
+        let mut records: Vec<(&str, &str, usize)> = line_pairs(synsets_text)
+            .enumerate()
+            .map(|(k, (word, ids))| (word, ids, k))
+            .collect();
         records.sort_unstable_by(|a, b| a.0.cmp(b.0).then(b.2.cmp(&a.2)));
         records.dedup_by(|later, first| later.0 == first.0);
-        let mut words = SortedWords { offsets: vec![0], text: String::with_capacity(synsets_text.len() / 2) };
+        let mut words = SortedWords {
+            offsets: vec![0],
+            text: String::with_capacity(synsets_text.len() / 2),
+        };
         let mut id_offsets = vec![0u32];
         let mut ids = Vec::new();
         for (word, id_line, _) in records {
@@ -111,7 +116,12 @@ impl SynonymDictionary {
             ids.truncate(end);
             id_offsets.push(ids.len() as u32);
         }
-        SynonymDictionary { words, id_offsets, ids, bases }
+        SynonymDictionary {
+            words,
+            id_offsets,
+            ids,
+            bases,
+        }
     }
 
     fn synsets_of(&self, word: &str) -> &[u32] {
