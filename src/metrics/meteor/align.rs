@@ -141,10 +141,40 @@ fn compare(x: &Path, y: &Path) -> Ordering {
 }
 
 /// The best alignment's matches, indexed by reference start position.
-pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<Option<Match>> {
-    let (n1, n2) = (hyp.len(), reference.len());
-    let keys1: Vec<i32> = hyp.iter().map(|w| java_hash(w)).collect();
-    let keys2: Vec<i32> = reference.iter().map(|w| java_hash(w)).collect();
+/// Per-word lookups a line needs for the configured modules, computed once per line (a
+/// hypothesis is aligned with every reference).
+pub struct LineFeatures {
+    keys: Vec<i32>,
+    stems: Vec<i32>,
+    synsets: Vec<Vec<u32>>,
+    paraphrase_ids: Vec<u32>,
+}
+
+impl LineFeatures {
+    pub fn new(words: &[&str], matchers: &Matchers<'_>) -> LineFeatures {
+        let uses = |module: Module| matchers.modules.contains(&module);
+        LineFeatures {
+            keys: words.iter().map(|w| java_hash(w)).collect(),
+            stems: match (uses(Module::Stem), matchers.stemmer) {
+                (true, Some(stem)) => words.iter().map(|w| java_hash(&stem(w))).collect(),
+                _ => Vec::new(),
+            },
+            synsets: match (uses(Module::Synonym), matchers.synonyms) {
+                (true, Some(dictionary)) => words.iter().map(|w| dictionary.word_synsets(w)).collect(),
+                _ => Vec::new(),
+            },
+            paraphrase_ids: match (uses(Module::Paraphrase), matchers.paraphrases) {
+                (true, Some(table)) => words.iter().map(|w| table.word_id(w)).collect(),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+/// The best alignment's matches, indexed by reference start position.
+pub fn align(line1: &LineFeatures, line2: &LineFeatures, matchers: &Matchers<'_>) -> Vec<Option<Match>> {
+    let (n1, n2) = (line1.keys.len(), line2.keys.len());
+    let (keys1, keys2) = (&line1.keys, &line2.keys);
     let mut stage = Stage {
         matches: vec![Vec::new(); n2],
         coverage1: vec![0; n1],
@@ -170,9 +200,10 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
                 }
             }
             Module::Stem => {
-                let Some(stem) = matchers.stemmer else { continue };
-                let stems1: Vec<i32> = hyp.iter().map(|w| java_hash(&stem(w))).collect();
-                let stems2: Vec<i32> = reference.iter().map(|w| java_hash(&stem(w))).collect();
+                let (stems1, stems2) = (&line1.stems, &line2.stems);
+                if stems1.len() != n1 || stems2.len() != n2 {
+                    continue;
+                }
                 for j in 0..n2 {
                     for i in 0..n1 {
                         if stems1[i] == stems2[j] && keys1[i] != keys2[j] {
@@ -182,9 +213,10 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
                 }
             }
             Module::Synonym => {
-                let Some(dictionary) = matchers.synonyms else { continue };
-                let sets1: Vec<Vec<u32>> = hyp.iter().map(|w| dictionary.word_synsets(w)).collect();
-                let sets2: Vec<Vec<u32>> = reference.iter().map(|w| dictionary.word_synsets(w)).collect();
+                let (sets1, sets2) = (&line1.synsets, &line2.synsets);
+                if sets1.len() != n1 || sets2.len() != n2 {
+                    continue;
+                }
                 for j in 0..n2 {
                     for i in 0..n1 {
                         if keys1[i] != keys2[j] && share_synset(&sets1[i], &sets2[j]) {
@@ -195,7 +227,10 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
             }
             Module::Paraphrase => {
                 let Some(table) = matchers.paraphrases else { continue };
-                paraphrase_matches(table, stage_id, hyp, reference, &mut stage);
+                if line1.paraphrase_ids.len() != n1 || line2.paraphrase_ids.len() != n2 {
+                    continue;
+                }
+                paraphrase_matches(table, stage_id, &line1.paraphrase_ids, &line2.paraphrase_ids, &mut stage);
             }
         }
     }
@@ -236,9 +271,7 @@ pub fn align(hyp: &[&str], reference: &[&str], matchers: &Matchers<'_>) -> Vec<O
     matches
 }
 
-fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, hyp: &[&str], reference: &[&str], stage: &mut Stage) {
-    let line1: Vec<u32> = hyp.iter().map(|w| table.word_id(w)).collect();
-    let line2: Vec<u32> = reference.iter().map(|w| table.word_id(w)).collect();
+fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, line1: &[u32], line2: &[u32], stage: &mut Stage) {
     let mut nodes = Vec::new();
     let mut found = Vec::new();
     // Paraphrases of reference phrases found in the hypothesis.
@@ -431,7 +464,7 @@ mod tests {
         };
         let hyp = ["the", "cat", "sat", "on", "the", "mat"];
         let reference = ["on", "the", "mat", "the", "cat", "sat"];
-        let best = align(&hyp, &reference, &matchers);
+        let best = align(&LineFeatures::new(&hyp, &matchers), &LineFeatures::new(&reference, &matchers), &matchers);
         assert_eq!(count_and_chunks(&best), (6, 6, 2));
     }
 }

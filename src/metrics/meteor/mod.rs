@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet;
 
 use crate::error::{Error, Result};
 pub use align::Match;
-use align::{align, count_and_chunks, Matchers};
+use align::{align, count_and_chunks, LineFeatures, Matchers};
 use normalize::{java_len, java_tokens, normalize_line, NonbreakingPrefixes};
 pub use params::{Language, Module, Task};
 pub use paraphrase::ParaphraseTable;
@@ -253,8 +253,7 @@ impl Meteor {
         }
     }
 
-    /// Statistics of one preprocessed hypothesis against one preprocessed reference, with the alignment.
-    fn pair_stats(&self, hyp: &[&str], reference: &[&str]) -> (SegmentStats, Vec<Match>) {
+    fn with_matchers<T>(&self, body: impl FnOnce(&Matchers<'_>) -> T) -> T {
         let stem_fn = |word: &str| -> String {
             match &self.stemmer {
                 Some(stemmer) => stemmer.stem(word),
@@ -268,7 +267,18 @@ impl Meteor {
             paraphrases: self.paraphrases.as_deref(),
             beam_size: self.beam_size,
         };
-        let best = align(hyp, reference, &matchers);
+        body(&matchers)
+    }
+
+    /// Statistics of one preprocessed hypothesis against one preprocessed reference, with the alignment.
+    fn pair_stats(
+        &self,
+        hyp: &[&str],
+        hyp_features: &LineFeatures,
+        reference: &[&str],
+        matchers: &Matchers<'_>,
+    ) -> (SegmentStats, Vec<Match>) {
+        let best = align(hyp_features, &LineFeatures::new(reference, matchers), matchers);
         let is_function = |word: &str| self.function_words.contains(&word.to_lowercase());
         let function1: Vec<bool> = hyp.iter().map(|w| is_function(w)).collect();
         let function2: Vec<bool> = reference.iter().map(|w| is_function(w)).collect();
@@ -311,33 +321,36 @@ impl Meteor {
     pub fn segment(&self, hypothesis: &str, references: &[&str]) -> SegmentResult {
         let hyp_line = self.preprocess(hypothesis);
         let hyp: Vec<&str> = java_tokens(&hyp_line).collect();
-        let mut best: Option<SegmentResult> = None;
-        for (index, reference) in references.iter().enumerate() {
-            let ref_line = self.preprocess(reference);
-            let reference_tokens: Vec<&str> = java_tokens(&ref_line).collect();
-            let (stats, matches) = self.pair_stats(&hyp, &reference_tokens);
-            let score = self.score(&stats).score;
-            if best.as_ref().map_or(true, |b| score > b.score) {
-                best = Some(SegmentResult {
-                    stats,
-                    score,
-                    best_reference: index,
-                    hypothesis_tokens: Vec::new(),
-                    reference_tokens: reference_tokens.iter().map(|s| s.to_string()).collect(),
-                    matches,
-                });
+        self.with_matchers(|matchers| {
+            let hyp_features = LineFeatures::new(&hyp, matchers);
+            let mut best: Option<SegmentResult> = None;
+            for (index, reference) in references.iter().enumerate() {
+                let ref_line = self.preprocess(reference);
+                let reference_tokens: Vec<&str> = java_tokens(&ref_line).collect();
+                let (stats, matches) = self.pair_stats(&hyp, &hyp_features, &reference_tokens, matchers);
+                let score = self.score(&stats).score;
+                if best.as_ref().map_or(true, |b| score > b.score) {
+                    best = Some(SegmentResult {
+                        stats,
+                        score,
+                        best_reference: index,
+                        hypothesis_tokens: Vec::new(),
+                        reference_tokens: reference_tokens.iter().map(|s| s.to_string()).collect(),
+                        matches,
+                    });
+                }
             }
-        }
-        let mut result = best.unwrap_or(SegmentResult {
-            stats: [0.0; STATS_LEN],
-            score: 0.0,
-            best_reference: 0,
-            hypothesis_tokens: Vec::new(),
-            reference_tokens: Vec::new(),
-            matches: Vec::new(),
-        });
-        result.hypothesis_tokens = hyp.iter().map(|s| s.to_string()).collect();
-        result
+            let mut result = best.unwrap_or(SegmentResult {
+                stats: [0.0; STATS_LEN],
+                score: 0.0,
+                best_reference: 0,
+                hypothesis_tokens: Vec::new(),
+                reference_tokens: Vec::new(),
+                matches: Vec::new(),
+            });
+            result.hypothesis_tokens = hyp.iter().map(|s| s.to_string()).collect();
+            result
+        })
     }
 
     /// `MeteorScorer.computeMetrics`, with the same floating-point operation order.
