@@ -212,3 +212,26 @@ def test_cli_hooks_map_options_to_the_api():
     assert result.score == direct.score and str(result.signature) == str(direct.signature)
     lower = meteor_module.cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
     assert lower.signature.get("norm") == "lower" and lower.score == 1.0
+
+
+def test_paraphrase_table_from_environment(monkeypatch, tmp_path):
+    table = tmp_path / "paraphrase-en.gz"
+    table.write_bytes(b"")
+    monkeypatch.setenv(_meteor_resources.PARAPHRASE_ENV, str(tmp_path))
+    assert _meteor_resources.find_paraphrase_table("en") == table
+    monkeypatch.setenv(_meteor_resources.PARAPHRASE_ENV, str(table))
+    assert _meteor_resources.find_paraphrase_table("en") == table
+
+
+def test_tiny_paraphrase_table_is_loaded_and_cached(monkeypatch, tmp_path):
+    import gzip
+
+    table = tmp_path / "paraphrase-en.gz"
+    with gzip.open(table, "wt", encoding="utf-8") as handle:
+        handle.write("0.5\nbig house\nmansion\n0.2\nautomobile\ncar\n")
+    monkeypatch.setenv(_meteor_resources.CACHE_ENV, str(tmp_path / "cache"))
+    result = nlgmetrics.meteor(["a mansion"], ["a big house"], modules=["exact", "paraphrase"], paraphrase_path=str(table))
+    assert result.alignment(0).matches[-1] == (1, 1, 1, 2, "paraphrase")
+    assert list((tmp_path / "cache" / "meteor").glob("*.bin"))
+    again = _meteor_resources._core.MeteorParaphrases.load(str(table), str(next((tmp_path / "cache" / "meteor").glob("*.bin"))))
+    assert len(again) == 2

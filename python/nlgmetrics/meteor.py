@@ -4,6 +4,12 @@ The default (``preset="meteor15"``, ``language="en"`` with its ``rank`` task, ``
 ``-l en -norm``: its tokenizer and lowercasing, the exact / stem (Snowball) / synonym (WordNet) /
 paraphrase modules, the beam-40 alignment search, content/function word weighting (δ), and the
 system score computed from summed statistics (not the mean of segment scores).
+``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
+parametrised Banerjee & Lavie form; see :func:`meteor`.
+
+Known differences from the jar: Arabic (``ar-bw-red``, the jar's lookup-table stemmer) and the
+``-new`` language mode are not provided; newlines inside a segment are whitespace here, whereas
+the jar's line-based protocols would split the segment.
 
 >>> from nlgmetrics import meteor
 >>> result = meteor(["The cat sat on the mat."], [["The cat sat on the mat."]])
