@@ -60,6 +60,25 @@ fn to_csr(groups: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (offsets, values)
 }
 
+/// Fill `out` with little-endian u32s from `reader`.
+fn read_u32s<R: Read>(reader: &mut R, out: &mut [u32]) -> std::io::Result<()> {
+    #[cfg(target_endian = "little")]
+    {
+        // SAFETY: the byte view covers exactly `out`'s memory, and every bit pattern is a valid u32.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, std::mem::size_of_val(out)) };
+        reader.read_exact(bytes)
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let mut word = [0u8; 4];
+        for value in out.iter_mut() {
+            reader.read_exact(&mut word)?;
+            *value = u32::from_le_bytes(word);
+        }
+        Ok(())
+    }
+}
+
 impl ParaphraseTable {
     /// Parse a gzip'd table: records of three lines (probability, reference phrase, paraphrase).
     pub fn from_gzip(path: &Path) -> Result<ParaphraseTable> {
@@ -226,21 +245,10 @@ impl ParaphraseTable {
         let mut vocab_bytes = vec![0u8; n];
         reader.read_exact(&mut vocab_bytes).map_err(|_| bad())?;
         let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(9);
-        let mut chunk = vec![0u8; 1 << 16];
         for _ in 0..9 {
             let n = read_len(&mut reader)?;
-            let mut array = Vec::with_capacity(n);
-            let mut remaining = 4 * n;
-            while remaining > 0 {
-                let take = remaining.min(chunk.len());
-                reader.read_exact(&mut chunk[..take]).map_err(|_| bad())?;
-                array.extend(
-                    chunk[..take]
-                        .chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                );
-                remaining -= take;
-            }
+            let mut array = vec![0u32; n];
+            read_u32s(&mut reader, &mut array).map_err(|_| bad())?;
             arrays.push(array);
         }
         let mut it = arrays.into_iter();
