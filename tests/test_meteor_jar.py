@@ -133,18 +133,22 @@ def test_normalizer_matches_the_jar(shared_data, jar_cache, language, folder, su
     assert not differing, f"{len(differing)}/{len(lines)} lines differ, e.g. {lines[differing[0]]!r}"
 
 
-def test_stemmers_match_the_jar_on_real_vocabulary(shared_data, jar_cache):
-    english = set()
+@pytest.mark.parametrize("language", ["en", "de", "fr", "es", "ru", "it"])
+def test_stemmers_match_the_jar_on_real_vocabulary(shared_data, jar_cache, language):
+    # Real words from English and German system outputs; the other languages' Snowball stemmers are
+    # checked on the same vocabulary (their rules still fire on it). Known differences of the
+    # rust-stemmers versions from the jar's 2010 Snowball, not covered here: Finnish "-iden",
+    # Dutch/Danish R1 after multi-byte letters, Danish/Finnish undoubling of repeated emoji.
+    english, german = set(), set()
     for path in (shared_data / "mt" / "meteor_examples" / "xray").glob("*.hyp"):
         english.update(" ".join(read_lines(path)).lower().split())
-    german = set()
-    for path in list((shared_data / "mt" / "wmt22" / "en-de").glob("*.de"))[:4]:
+    for path in sorted((shared_data / "mt" / "wmt22" / "en-de").glob("*.de"))[:4]:
         german.update(" ".join(read_lines(path)).lower().split())
-    for language, words in (("en", sorted(english)), ("de", sorted(german))):
-        words = [w for w in words if not any(c.isdigit() or c in ",.-" for c in w)][:6000]
-        # The jar's Stemmer main stems each whitespace token; one word per line keeps the mapping.
-        expected = run_jar_stemmer(jar_cache, words, language)
-        assert _core.meteor_stem(language, words) == expected
+    words = sorted(english if language == "en" else german if language == "de" else english | german)
+    words = [w for w in words if not any(c.isdigit() or c in ",.-" for c in w)][::2][:6000]
+    # The jar's Stemmer main stems each whitespace token; one word per line keeps the mapping.
+    expected = run_jar_stemmer(jar_cache, words, language)
+    assert _core.meteor_stem(language, words) == expected
 
 
 def run_jar_stemmer(cache_dir, words, language):
