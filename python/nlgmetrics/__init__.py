@@ -15,3 +15,6 @@ __all__ += ["tokenize"]
 from .stats import confidence_interval, paired_test
 
 __all__ += ["paired_test", "confidence_interval"]
+from .meteor import MeteorResult, meteor
+
+__all__ += ["meteor", "MeteorResult"]

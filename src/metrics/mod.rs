@@ -4,3 +4,4 @@
 pub mod bleu;
 pub mod bleu_coco;
 pub mod bleu_nltk;
+pub mod meteor;

@@ -7,6 +7,7 @@ mod bleu;
 mod bleu_presets;
 mod errors;
 mod text;
+mod meteor;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -15,5 +16,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     text::register(m)?;
+    meteor::register(m)?;
     Ok(())
 }

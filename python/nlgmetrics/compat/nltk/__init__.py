@@ -12,3 +12,4 @@ from .bleu import (  # noqa: F401
     modified_precision,
     sentence_bleu,
 )
+from .meteor import meteor_score, single_meteor_score

@@ -5,3 +5,4 @@
 """
 
 from .bleu import Bleu  # noqa: F401
+from .meteor import Meteor

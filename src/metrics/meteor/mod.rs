@@ -1,0 +1,580 @@
+//! METEOR 1.5 (Denkowski & Lavie 2014), reproducing cmu-mtlab/meteor's `meteor-1.5.jar`:
+//! normalization, the exact/stem/synonym/paraphrase aligner with its beam search, the 23 sufficient
+//! statistics per segment, best-reference selection, and the system score from summed statistics.
+//!
+//! Pipeline: text → [`normalize`] → tokens → [`align`] → [`SegmentStats`] → [`ScoreParts`].
+
+pub mod align;
+pub mod nltk;
+pub mod normalize;
+pub mod params;
+pub mod paraphrase;
+pub mod synonyms;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use crate::error::{Error, Result};
+pub use align::Match;
+use align::{align, count_and_chunks, LineFeatures, Matchers};
+use normalize::{java_len, java_tokens, normalize_line, NonbreakingPrefixes};
+pub use params::{Language, Module, Task};
+pub use paraphrase::ParaphraseTable;
+pub use synonyms::SynonymDictionary;
+
+/// Number of sufficient statistics per segment (`MeteorStats.STATS_LENGTH`).
+pub const STATS_LEN: usize = 23;
+/// The statistics layout supports at most four module stages, as the jar's.
+pub const MAX_MODULES: usize = 4;
+
+/// The jar's sufficient statistics, in its `-ssOut` order: test length, reference length, test and
+/// reference function words, then per stage (test content, reference content, test function,
+/// reference function matches), chunks, test and reference matched words.
+pub type SegmentStats = [f64; STATS_LEN];
+
+pub const TEST_LENGTH: usize = 0;
+pub const REF_LENGTH: usize = 1;
+pub const TEST_FUNCTION_WORDS: usize = 2;
+pub const REF_FUNCTION_WORDS: usize = 3;
+pub const STAGE_OFFSET: usize = 4;
+pub const CHUNKS: usize = 20;
+pub const TEST_WORD_MATCHES: usize = 21;
+pub const REF_WORD_MATCHES: usize = 22;
+
+/// Text preprocessing (`Constants.NO_NORMALIZE`, `NORMALIZE_LC_ONLY`, `NORMALIZE_KEEP_PUNCT`, `NORMALIZE_NO_PUNCT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Normalization {
+    None,
+    LowerOnly,
+    Tokenize,
+    TokenizeNoPunct,
+}
+
+/// Per-segment (or corpus) derived values (`MeteorScorer.computeMetrics`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreParts {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub fmean: f64,
+    pub frag_penalty: f64,
+    pub score: f64,
+}
+
+/// How statistics become a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formula {
+    /// `MeteorScorer.computeMetrics` of METEOR 1.5 (δ-weighted content/function words, no
+    /// fragmentation penalty for a perfect match, perfect segments' chunks not summed).
+    Meteor15,
+    /// The textbook form (Banerjee & Lavie 2005): P and R over all words, Fmean = PR/(αP+(1−α)R),
+    /// Penalty = γ·(chunks/matches)^β, score = Fmean·(1−Penalty); every chunk counts.
+    Textbook,
+}
+
+/// A configured METEOR scorer with its (shared, read-only) resources.
+pub struct Meteor {
+    pub formula: Formula,
+    pub language: Language,
+    pub modules: Vec<Module>,
+    /// Scoring weight per module position.
+    pub weights: Vec<f64>,
+    /// α, β, γ, δ.
+    pub params: [f64; 4],
+    pub normalization: Normalization,
+    pub char_based: bool,
+    pub beam_size: usize,
+    prefixes: NonbreakingPrefixes,
+    function_words: FxHashSet<String>,
+    stemmer: Option<MeteorStemmer>,
+    synonyms: Option<Arc<SynonymDictionary>>,
+    paraphrases: Option<Arc<ParaphraseTable>>,
+}
+
+/// One segment's result: its statistics from the best reference, and that reference's alignment.
+pub struct SegmentResult {
+    pub stats: SegmentStats,
+    pub score: f64,
+    pub best_reference: usize,
+    pub hypothesis_tokens: Vec<String>,
+    pub reference_tokens: Vec<String>,
+    pub matches: Vec<Match>,
+}
+
+/// The Snowball stemmer the jar uses for a language (`Constants.newStemmer`).
+fn snowball(language: Language) -> Option<rust_stemmers::Algorithm> {
+    use rust_stemmers::Algorithm as A;
+    use Language::*;
+    Some(match language {
+        English => A::English,
+        French => A::French,
+        German => A::German,
+        Spanish => A::Spanish,
+        Portuguese => A::Portuguese,
+        Russian => A::Russian,
+        Danish => A::Danish,
+        Romanian => A::Romanian,
+        Hungarian => A::Hungarian,
+        Turkish => A::Turkish,
+        Finnish => A::Finnish,
+        Dutch => A::Dutch,
+        Italian => A::Italian,
+        Norwegian => A::Norwegian,
+        Swedish => A::Swedish,
+        Czech | ArabicBuckwalterReduced | Other => return None,
+    })
+}
+
+/// A Snowball stemmer matching the (2010) Snowball versions compiled into meteor-1.5.jar.
+pub struct MeteorStemmer {
+    stemmer: rust_stemmers::Stemmer,
+    language: Language,
+}
+
+impl MeteorStemmer {
+    pub fn stem(&self, word: &str) -> String {
+        let stem = self.stemmer.stem(word).into_owned();
+        // Newer Snowball German turns "-nisse(n)" into "-nis"; the jar's version keeps "-niss".
+        if self.language == Language::German && stem.ends_with("nis") {
+            let word = word.replace('ß', "ss");
+            if ["e", "em", "en", "ern", "er", "es"]
+                .iter()
+                .any(|ending| word.strip_suffix(ending).is_some_and(|rest| rest.ends_with("niss")))
+            {
+                return stem + "s";
+            }
+        }
+        stem
+    }
+}
+
+/// The language's Snowball stemmer, or None when the jar has none.
+pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
+    snowball(language).map(|algorithm| MeteorStemmer {
+        stemmer: rust_stemmers::Stemmer::create(algorithm),
+        language,
+    })
+}
+
+/// Everything needed to build a [`Meteor`]; resources are given as parsed data.
+pub struct MeteorOptions {
+    pub formula: Formula,
+    pub language: Language,
+    pub modules: Vec<Module>,
+    pub weights: Vec<f64>,
+    pub params: [f64; 4],
+    pub normalization: Normalization,
+    pub char_based: bool,
+    pub beam_size: usize,
+    pub function_words: Vec<String>,
+    pub nonbreaking_prefixes: Vec<String>,
+    pub synonyms: Option<Arc<SynonymDictionary>>,
+    pub paraphrases: Option<Arc<ParaphraseTable>>,
+}
+
+impl Meteor {
+    pub fn new(options: MeteorOptions) -> Result<Meteor> {
+        let invalid = |msg: String| Err(Error::InvalidOption(msg));
+        if options.modules.is_empty() || options.modules.len() > MAX_MODULES {
+            return invalid(format!(
+                "METEOR needs 1 to {MAX_MODULES} modules, got {}",
+                options.modules.len()
+            ));
+        }
+        for (i, module) in options.modules.iter().enumerate() {
+            if options.modules[..i].contains(module) {
+                return invalid(format!("METEOR module {:?} is listed twice", module.name()));
+            }
+        }
+        if options.weights.len() != options.modules.len() {
+            return invalid(format!(
+                "METEOR needs one weight per module: {} modules, {} weights",
+                options.modules.len(),
+                options.weights.len()
+            ));
+        }
+        if options.beam_size == 0 {
+            return invalid("METEOR beam size must be at least 1".into());
+        }
+        let mut stemmer = None;
+        for module in &options.modules {
+            match module {
+                Module::Stem => match stemmer_for(options.language) {
+                    Some(found) => stemmer = Some(found),
+                    None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
+                },
+                Module::Synonym if options.synonyms.is_none() => {
+                    return invalid(format!(
+                        "no METEOR synonym data for language {:?}",
+                        options.language.name()
+                    ))
+                }
+                Module::Paraphrase if options.paraphrases.is_none() => {
+                    return invalid("the METEOR paraphrase module needs a paraphrase table".into())
+                }
+                _ => {}
+            }
+        }
+        let needs_normalizer = matches!(
+            options.normalization,
+            Normalization::Tokenize | Normalization::TokenizeNoPunct
+        );
+        if needs_normalizer && !options.language.is_fully_supported() {
+            return invalid(format!(
+                "METEOR 1.5 has no normalizer for language {:?} (only en cz fr es de ru): pass norm=False (and lower=True)",
+                options.language.name()
+            ));
+        }
+        Ok(Meteor {
+            formula: options.formula,
+            language: options.language,
+            modules: options.modules,
+            weights: options.weights,
+            params: options.params,
+            normalization: options.normalization,
+            char_based: options.char_based,
+            beam_size: options.beam_size,
+            prefixes: NonbreakingPrefixes::from_lines(&options.nonbreaking_prefixes),
+            function_words: options.function_words.into_iter().collect(),
+            stemmer,
+            synonyms: options.synonyms,
+            paraphrases: options.paraphrases,
+        })
+    }
+
+    /// Normalize and lowercase a line as `MeteorScorer.getMeteorStats` does.
+    pub fn preprocess(&self, line: &str) -> String {
+        match self.normalization {
+            Normalization::None => line.to_string(),
+            Normalization::LowerOnly => line.to_lowercase(),
+            Normalization::Tokenize => normalize_line(line, self.language, &self.prefixes, true).to_lowercase(),
+            Normalization::TokenizeNoPunct => normalize_line(line, self.language, &self.prefixes, false).to_lowercase(),
+        }
+    }
+
+    fn with_matchers<T>(&self, body: impl FnOnce(&Matchers<'_>) -> T) -> T {
+        let stem_fn = |word: &str| -> String {
+            match &self.stemmer {
+                Some(stemmer) => stemmer.stem(word),
+                None => word.to_string(),
+            }
+        };
+        let matchers = Matchers {
+            modules: &self.modules,
+            stemmer: Some(&stem_fn),
+            synonyms: self.synonyms.as_deref(),
+            paraphrases: self.paraphrases.as_deref(),
+            beam_size: self.beam_size,
+        };
+        body(&matchers)
+    }
+
+    /// Statistics of one preprocessed hypothesis against one preprocessed reference, with the alignment.
+    fn pair_stats(
+        &self,
+        hyp: &[&str],
+        hyp_features: &LineFeatures,
+        reference: &[&str],
+        matchers: &Matchers<'_>,
+    ) -> (SegmentStats, Vec<Match>) {
+        let best = align(hyp_features, &LineFeatures::new(reference, matchers), matchers);
+        let is_function = |word: &str| self.function_words.contains(&word.to_lowercase());
+        let function1: Vec<bool> = hyp.iter().map(|w| is_function(w)).collect();
+        let function2: Vec<bool> = reference.iter().map(|w| is_function(w)).collect();
+        let size = |word: &str| if self.char_based { java_len(word) as f64 } else { 1.0 };
+        let mut stats = [0.0; STATS_LEN];
+        for (i, word) in hyp.iter().enumerate() {
+            stats[TEST_LENGTH] += size(word);
+            if function1[i] {
+                stats[TEST_FUNCTION_WORDS] += size(word);
+            }
+        }
+        for (j, word) in reference.iter().enumerate() {
+            stats[REF_LENGTH] += size(word);
+            if function2[j] {
+                stats[REF_FUNCTION_WORDS] += size(word);
+            }
+        }
+        let mut matches = Vec::new();
+        for m in best.iter().flatten() {
+            let base = STAGE_OFFSET + 4 * m.stage as usize;
+            for k in m.match_start..m.match_start + m.match_length {
+                let k = k as usize;
+                stats[base + if function1[k] { 2 } else { 0 }] += size(hyp[k]);
+            }
+            for k in m.start..m.start + m.length {
+                let k = k as usize;
+                stats[base + if function2[k] { 3 } else { 1 }] += size(reference[k]);
+            }
+            matches.push(*m);
+        }
+        let (matched1, matched2, chunks) = count_and_chunks(&best);
+        stats[CHUNKS] = chunks as f64;
+        stats[TEST_WORD_MATCHES] = matched1 as f64;
+        stats[REF_WORD_MATCHES] = matched2 as f64;
+        (stats, matches)
+    }
+
+    /// Score a hypothesis against its references: the statistics of the first reference with the
+    /// strictly highest score (`MeteorScorer.getMeteorStats(String, ArrayList)`).
+    pub fn segment(&self, hypothesis: &str, references: &[&str]) -> SegmentResult {
+        let hyp_line = self.preprocess(hypothesis);
+        let hyp: Vec<&str> = java_tokens(&hyp_line).collect();
+        self.with_matchers(|matchers| {
+            let hyp_features = LineFeatures::new(&hyp, matchers);
+            let mut best: Option<SegmentResult> = None;
+            for (index, reference) in references.iter().enumerate() {
+                let ref_line = self.preprocess(reference);
+                let reference_tokens: Vec<&str> = java_tokens(&ref_line).collect();
+                let (stats, matches) = self.pair_stats(&hyp, &hyp_features, &reference_tokens, matchers);
+                let score = self.score(&stats).score;
+                if best.as_ref().map_or(true, |b| score > b.score) {
+                    best = Some(SegmentResult {
+                        stats,
+                        score,
+                        best_reference: index,
+                        hypothesis_tokens: Vec::new(),
+                        reference_tokens: reference_tokens.iter().map(|s| s.to_string()).collect(),
+                        matches,
+                    });
+                }
+            }
+            let mut result = best.unwrap_or(SegmentResult {
+                stats: [0.0; STATS_LEN],
+                score: 0.0,
+                best_reference: 0,
+                hypothesis_tokens: Vec::new(),
+                reference_tokens: Vec::new(),
+                matches: Vec::new(),
+            });
+            result.hypothesis_tokens = hyp.iter().map(|s| s.to_string()).collect();
+            result
+        })
+    }
+
+    /// `MeteorScorer.computeMetrics`, with the same floating-point operation order.
+    pub fn score(&self, stats: &SegmentStats) -> ScoreParts {
+        match self.formula {
+            Formula::Meteor15 => score_stats(stats, &self.params, &self.weights),
+            Formula::Textbook => textbook_score(stats, &self.params, &self.weights),
+        }
+    }
+
+    /// Corpus statistics: summed as this formula's reference sums them.
+    pub fn aggregate<'a, I: IntoIterator<Item = &'a SegmentStats>>(&self, rows: I) -> SegmentStats {
+        match self.formula {
+            Formula::Meteor15 => aggregate(rows),
+            Formula::Textbook => {
+                let mut total = [0.0; STATS_LEN];
+                for row in rows {
+                    for k in 0..STATS_LEN {
+                        total[k] += row[k];
+                    }
+                }
+                total
+            }
+        }
+    }
+}
+
+/// The textbook parametrised METEOR (see [`Formula::Textbook`]); δ is not used.
+pub fn textbook_score(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> ScoreParts {
+    let [alpha, beta, gamma, _delta] = *params;
+    let (mut test_matches, mut ref_matches) = (0.0, 0.0);
+    for (i, weight) in weights[..weights.len().min(MAX_MODULES)].iter().enumerate() {
+        let base = STAGE_OFFSET + 4 * i;
+        test_matches += (stats[base] + stats[base + 2]) * weight;
+        ref_matches += (stats[base + 1] + stats[base + 3]) * weight;
+    }
+    let precision = test_matches / stats[TEST_LENGTH];
+    let recall = ref_matches / stats[REF_LENGTH];
+    let f1 = (2.0 * precision * recall) / (precision + recall);
+    let fmean = (precision * recall) / (alpha * precision + (1.0 - alpha) * recall);
+    let matches = (stats[TEST_WORD_MATCHES] + stats[REF_WORD_MATCHES]) / 2.0;
+    let frag_penalty = gamma * (stats[CHUNKS] / matches).powf(beta);
+    let raw = fmean * (1.0 - frag_penalty);
+    let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
+    ScoreParts {
+        precision,
+        recall,
+        f1,
+        fmean,
+        frag_penalty,
+        score,
+    }
+}
+
+/// Sum statistics as `MeteorStats.addStats`: chunks of perfect matches (all words matched in one
+/// chunk) are not added.
+pub fn aggregate<'a, I: IntoIterator<Item = &'a SegmentStats>>(rows: I) -> SegmentStats {
+    let mut total = [0.0; STATS_LEN];
+    for row in rows {
+        for k in 0..STATS_LEN {
+            if k != CHUNKS {
+                total[k] += row[k];
+            }
+        }
+        if !is_perfect(row) {
+            total[CHUNKS] += row[CHUNKS];
+        }
+    }
+    total
+}
+
+fn total_matches(stats: &SegmentStats) -> (f64, f64) {
+    let (mut test, mut reference) = (0.0, 0.0);
+    for stage in 0..MAX_MODULES {
+        let base = STAGE_OFFSET + 4 * stage;
+        test += stats[base];
+        test += stats[base + 2];
+        reference += stats[base + 1];
+        reference += stats[base + 3];
+    }
+    (test, reference)
+}
+
+fn is_perfect(stats: &SegmentStats) -> bool {
+    let (test, reference) = total_matches(stats);
+    test == stats[TEST_LENGTH] && reference == stats[REF_LENGTH] && stats[CHUNKS] == 1.0
+}
+
+/// The score from statistics, parameters (α, β, γ, δ) and per-stage weights.
+pub fn score_stats(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> ScoreParts {
+    let [alpha, beta, gamma, delta] = *params;
+    let test_weighted_length =
+        (delta * (stats[TEST_LENGTH] - stats[TEST_FUNCTION_WORDS])) + ((1.0 - delta) * stats[TEST_FUNCTION_WORDS]);
+    let ref_weighted_length =
+        (delta * (stats[REF_LENGTH] - stats[REF_FUNCTION_WORDS])) + ((1.0 - delta) * stats[REF_FUNCTION_WORDS]);
+    let stages = weights.len().min(MAX_MODULES);
+    let (mut test_weighted, mut ref_weighted) = (0.0, 0.0);
+    for (i, weight) in weights[..stages].iter().enumerate() {
+        test_weighted += stats[STAGE_OFFSET + 4 * i] * weight * delta;
+    }
+    for (i, weight) in weights[..stages].iter().enumerate() {
+        ref_weighted += stats[STAGE_OFFSET + 4 * i + 1] * weight * delta;
+    }
+    for (i, weight) in weights[..stages].iter().enumerate() {
+        test_weighted += stats[STAGE_OFFSET + 4 * i + 2] * weight * (1.0 - delta);
+    }
+    for (i, weight) in weights[..stages].iter().enumerate() {
+        ref_weighted += stats[STAGE_OFFSET + 4 * i + 3] * weight * (1.0 - delta);
+    }
+    let precision = test_weighted / test_weighted_length;
+    let recall = ref_weighted / ref_weighted_length;
+    let f1 = (2.0 * precision * recall) / (precision + recall);
+    let fmean = 1.0 / (((1.0 - alpha) / precision) + (alpha / recall));
+    let frag = if is_perfect(stats) {
+        0.0
+    } else {
+        stats[CHUNKS] / ((stats[TEST_WORD_MATCHES] + stats[REF_WORD_MATCHES]) / 2.0)
+    };
+    let frag_penalty = gamma * frag.powf(beta);
+    let raw = fmean * (1.0 - frag_penalty);
+    let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
+    ScoreParts {
+        precision,
+        recall,
+        f1,
+        fmean,
+        frag_penalty,
+        score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english_exact() -> Meteor {
+        let (params, weights) = params::task_tables(Language::English, Task::Rank);
+        Meteor::new(MeteorOptions {
+            formula: Formula::Meteor15,
+            language: Language::English,
+            modules: vec![Module::Exact, Module::Stem],
+            weights: weights[..2].to_vec(),
+            params,
+            normalization: Normalization::Tokenize,
+            char_based: false,
+            beam_size: 40,
+            function_words: vec!["the".into(), "a".into()],
+            nonbreaking_prefixes: vec![],
+            synonyms: None,
+            paraphrases: None,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn identical_sentence_scores_fmean() {
+        let meteor = english_exact();
+        let result = meteor.segment("The cat sat.", &["the cat sat ."]);
+        assert_eq!(result.stats[CHUNKS], 1.0);
+        assert!((result.score - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn stem_matches_and_empty_inputs() {
+        let meteor = english_exact();
+        let result = meteor.segment("cats running", &["a cat runs"]);
+        assert_eq!(result.stats[STAGE_OFFSET + 4 + 1], 2.0); // cats/cat, running/runs via stem
+        assert_eq!(meteor.segment("", &[""]).score, 0.0);
+        assert_eq!(meteor.segment("x", &[]).score, 0.0);
+    }
+
+    #[test]
+    fn textbook_form_penalises_even_a_perfect_match() {
+        let mut stats = [0.0; STATS_LEN];
+        stats[TEST_LENGTH] = 4.0;
+        stats[REF_LENGTH] = 4.0;
+        stats[STAGE_OFFSET] = 4.0;
+        stats[STAGE_OFFSET + 1] = 4.0;
+        stats[CHUNKS] = 1.0;
+        stats[TEST_WORD_MATCHES] = 4.0;
+        stats[REF_WORD_MATCHES] = 4.0;
+        let parts = textbook_score(&stats, &[0.9, 3.0, 0.5, 0.0], &[1.0]);
+        assert_eq!(parts.fmean, 1.0);
+        assert_eq!(parts.frag_penalty, 0.5 * (0.25f64).powf(3.0));
+        assert_eq!(score_stats(&stats, &[0.9, 3.0, 0.5, 0.5], &[1.0]).score, 1.0);
+    }
+
+    #[test]
+    fn rejects_bad_configuration() {
+        let mut options = MeteorOptions {
+            formula: Formula::Meteor15,
+            language: Language::Danish,
+            modules: vec![Module::Exact],
+            weights: vec![1.0],
+            params: [0.5; 4],
+            normalization: Normalization::Tokenize,
+            char_based: false,
+            beam_size: 40,
+            function_words: vec![],
+            nonbreaking_prefixes: vec![],
+            synonyms: None,
+            paraphrases: None,
+        };
+        assert!(Meteor::new(options_clone(&options)).is_err());
+        options.normalization = Normalization::LowerOnly;
+        options.modules = vec![Module::Exact, Module::Exact];
+        options.weights = vec![1.0, 1.0];
+        assert!(Meteor::new(options).is_err());
+    }
+
+    fn options_clone(o: &MeteorOptions) -> MeteorOptions {
+        MeteorOptions {
+            formula: o.formula,
+            language: o.language,
+            modules: o.modules.clone(),
+            weights: o.weights.clone(),
+            params: o.params,
+            normalization: o.normalization,
+            char_based: o.char_based,
+            beam_size: o.beam_size,
+            function_words: o.function_words.clone(),
+            nonbreaking_prefixes: o.nonbreaking_prefixes.clone(),
+            synonyms: o.synonyms.clone(),
+            paraphrases: o.paraphrases.clone(),
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! METEOR 1.5's `-norm` normalizer (a Moses-tokenizer derivative) and the jar's whitespace splitting.
+//!
+//! Behaviour learned from cmu-mtlab/meteor `src/edu/cmu/meteor/util/Normalizer.java`; regular
+//! expressions are rewritten for the `regex` crate with Java's ASCII meanings of `\s` and
+//! `\p{Digit}` spelled out. Applied rule by rule in the jar's order, each a left-to-right
+//! non-overlapping replacement like Java's `replaceAll`.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use rustc_hash::FxHashMap;
+
+use super::params::Language;
+
+/// The jar's Latin + Cyrillic letter ranges (`alpha`), and with digits (`alnum`).
+const ALPHA: &str = "A-Za-zŠŽšžŸÀ-ÖØ-öø-žЀ-ӿԀ-ԧꙀ-ꙮ꙾-ꚗᴀ-ᵿ";
+const ALNUM: &str = "0-9A-Za-zŠŽšžŸÀ-ÖØ-öø-žЀ-ӿԀ-ԧꙀ-ꙮ꙾-ꚗᴀ-ᵿ";
+
+/// Nonbreaking-prefix kinds (`Constants.NBP_ANY`, `NBP_NUM_ONLY`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefixKind {
+    Any,
+    NumericOnly,
+}
+
+/// A language's nonbreaking prefixes, parsed from the jar's `nonbreaking/<language>.prefixes` lines.
+#[derive(Debug, Default, Clone)]
+pub struct NonbreakingPrefixes {
+    prefixes: FxHashMap<String, PrefixKind>,
+}
+
+impl NonbreakingPrefixes {
+    /// Parse the raw lines as the jar does: first whitespace token, `#` comments skipped,
+    /// `#NUMERIC_ONLY#` as second token marks numeric-only prefixes; later lines win.
+    pub fn from_lines<S: AsRef<str>>(lines: &[S]) -> Self {
+        let mut prefixes = FxHashMap::default();
+        for line in lines {
+            let mut tokens = java_tokens(line.as_ref());
+            let Some(prefix) = tokens.next() else { continue };
+            if prefix.starts_with('#') {
+                continue;
+            }
+            let kind = if tokens.next() == Some("#NUMERIC_ONLY#") {
+                PrefixKind::NumericOnly
+            } else {
+                PrefixKind::Any
+            };
+            prefixes.insert(prefix.to_string(), kind);
+        }
+        NonbreakingPrefixes { prefixes }
+    }
+
+    fn get(&self, prefix: &str) -> Option<PrefixKind> {
+        self.prefixes.get(prefix).copied()
+    }
+}
+
+/// Java's `StringTokenizer` default delimiters: space, tab, newline, carriage return, form feed.
+pub fn java_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split([' ', '\t', '\n', '\r', '\u{c}'])
+        .filter(|token| !token.is_empty())
+}
+
+/// Java's `String.trim()`: strips every char <= U+0020 from both ends.
+fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= ' ')
+}
+
+/// Java's `String.length()`: UTF-16 code units.
+pub fn java_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+struct Rules {
+    sep_other: Regex,
+    multi_dot: Regex,
+    multi_dot2: Regex,
+    comma: Regex,
+    comma2: Regex,
+    comma3: Regex,
+    quote_norm: Regex,
+    quote_norm2: Regex,
+    rm_dash: Regex,
+    cont_en: Regex,
+    cont_en2: Regex,
+    cont_en3: Regex,
+    cont_en4: Regex,
+    cont_en5: Regex,
+    cont_fr2: Regex,
+    punct_strip: Regex,
+    white: Regex,
+    has_alpha: Regex,
+}
+
+fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let re = |pattern: String| Regex::new(&pattern).expect("METEOR normalizer pattern");
+        Rules {
+            // Java's \s (no UNICODE_CHARACTER_CLASS) is [ \t\n\x0B\f\r].
+            sep_other: re(format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")),
+            multi_dot: re(r"\.(\.+)".into()),
+            multi_dot2: re(r"DOTMULTI\.([^.])".into()),
+            comma: re(r"([^0-9]),([^0-9])".into()),
+            comma2: re(r"([0-9]),([^0-9])".into()),
+            comma3: re(r"([^0-9]),([0-9])".into()),
+            quote_norm: re("[`‘’]".into()),
+            quote_norm2: re("[“”]|''".into()),
+            rm_dash: re(format!(r"([{ALNUM}.])-([{ALNUM}])")),
+            cont_en: re(format!("([^{ALPHA}])'([^{ALPHA}])")),
+            cont_en2: re(format!("([^{ALPHA}0-9])'([{ALPHA}])")),
+            cont_en3: re(format!("([{ALPHA}])'([^{ALPHA}])")),
+            cont_en4: re(format!("([{ALPHA}])'([{ALPHA}])")),
+            cont_en5: re("([0-9])'(s)".into()),
+            cont_fr2: re(format!("([^{ALPHA}])'([{ALPHA}])")),
+            punct_strip: re(format!("[^{ALNUM}]")),
+            white: re("[ \u{2000}-\u{200a}\u{202f}\u{205f}\u{3000}\u{a0}]+".into()),
+            has_alpha: re(format!("[{ALPHA}]")),
+        }
+    })
+}
+
+fn replace_all(pattern: &Regex, text: String, replacement: &str) -> String {
+    match pattern.replace_all(&text, replacement) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(replaced) => replaced,
+    }
+}
+
+/// `Normalizer.normalizeLine` for the western languages the jar supports (en, cz, fr, es, de, ru).
+pub fn normalize_line(
+    line: &str,
+    language: Language,
+    prefixes: &NonbreakingPrefixes,
+    keep_punctuation: bool,
+) -> String {
+    let r = rules();
+    let mut text = format!(" {line} ");
+    text = replace_all(&r.sep_other, text, " ${1} ");
+
+    // Escape runs of dots so they survive tokenization whole.
+    text = replace_all(&r.multi_dot, text, " DOTMULTI${1}");
+    while text.contains("DOTMULTI.") {
+        text = replace_all(&r.multi_dot2, text, "DOTDOTMULTI ${1}");
+        text = text.replace("DOTMULTI.", "DOTDOTMULTI");
+    }
+
+    // Commas split except inside numbers.
+    text = replace_all(&r.comma, text, "${1} , ${2}");
+    text = replace_all(&r.comma2, text, "${1} , ${2}");
+    text = replace_all(&r.comma3, text, "${1} , ${2}");
+
+    // Quote and dash normalization (the jar's additions to Moses).
+    text = replace_all(&r.quote_norm, text, "'");
+    text = replace_all(&r.quote_norm2, text, " \" ");
+    text = text.replace('–', "-");
+    text = text.replace("--", "-");
+    text = replace_all(&r.rm_dash, text, "${1} ${2}");
+
+    match language {
+        Language::English => {
+            text = replace_all(&r.cont_en, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_en2, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_en4, text, "${1} '${2}");
+            text = replace_all(&r.cont_en5, text, "${1} '${2}");
+        }
+        Language::French => {
+            // The jar's r_cont_fr and r_cont_fr3 equal r_cont_en and r_cont_en3; fr4 equals en4.
+            text = replace_all(&r.cont_en, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_fr2, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
+            text = replace_all(&r.cont_en4, text, "${1}' ${2}");
+        }
+        _ => text = text.replace('\'', " ' "),
+    }
+
+    // Rebuild the line, splitting final dots unless the word is a nonbreaking prefix.
+    let words: Vec<&str> = java_tokens(&text).collect();
+    let mut rebuilt = String::with_capacity(text.len() + 8);
+    for (index, word) in words.iter().enumerate() {
+        let next = words.get(index + 1);
+        if java_len(word) > 1 && word.ends_with('.') {
+            let prefix = &word[..word.len() - 1];
+            let kind = prefixes.get(prefix);
+            let next_lower = next.is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()));
+            let next_digit = next.is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+            if prefix.contains('.') && r.has_alpha.is_match(prefix) {
+                // U.S. -> US: drop the dots of dotted abbreviations.
+                rebuilt.push_str(&word.replace('.', ""));
+            } else if kind == Some(PrefixKind::Any) || next_lower {
+                rebuilt.push_str(word);
+            } else if kind == Some(PrefixKind::NumericOnly) && next_digit {
+                rebuilt.push_str(word);
+            } else {
+                rebuilt.push_str(prefix);
+                rebuilt.push_str(" .");
+            }
+        } else {
+            rebuilt.push_str(word);
+        }
+        rebuilt.push(' ');
+    }
+    text = rebuilt;
+
+    while text.contains("DOTDOTMULTI") {
+        text = text.replace("DOTDOTMULTI", "DOTMULTI.");
+    }
+    text = text.replace("DOTMULTI", ".");
+
+    if !keep_punctuation {
+        text = replace_all(&r.punct_strip, text, " ");
+    }
+    text = replace_all(&r.white, text, " ");
+    java_trim(&text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn english() -> NonbreakingPrefixes {
+        NonbreakingPrefixes::from_lines(&["Mr", "No #NUMERIC_ONLY#", "#comment"])
+    }
+
+    #[test]
+    fn splits_punctuation_and_contractions() {
+        let out = normalize_line(
+            "He said: \"I don't know...\" Mr. Smith, 1,000 U.S.-based.",
+            Language::English,
+            &english(),
+            true,
+        );
+        assert_eq!(out, "He said : \" I don 't know ... \" Mr. Smith , 1,000 US based .");
+    }
+
+    #[test]
+    fn numeric_only_prefix() {
+        let p = english();
+        assert_eq!(normalize_line("No. 5", Language::English, &p, true), "No. 5");
+        assert_eq!(normalize_line("No. More", Language::English, &p, true), "No . More");
+    }
+
+    #[test]
+    fn strips_punctuation_when_asked() {
+        assert_eq!(normalize_line("a, b!", Language::English, &english(), false), "a b");
+    }
+}

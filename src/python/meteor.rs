@@ -1,0 +1,420 @@
+//! Bindings for `metrics::meteor`: a configured scorer, shared resources, batch scoring.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::metrics::meteor::{
+    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable, SegmentStats,
+    SynonymDictionary, Task, STATS_LEN,
+};
+
+/// A parsed WordNet synonym dictionary (shared between scorers).
+#[pyclass(module = "nlgmetrics._core", name = "MeteorSynonyms", frozen)]
+pub struct PySynonyms(Arc<SynonymDictionary>);
+
+#[pymethods]
+impl PySynonyms {
+    #[new]
+    fn new(py: Python<'_>, synsets: String, exceptions: String) -> Self {
+        PySynonyms(Arc::new(
+            py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions)),
+        ))
+    }
+
+    /// Read the two gzip'd files (synsets, exceptions) and parse them.
+    #[staticmethod]
+    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf) -> PyResult<Self> {
+        let read = |path: &PathBuf| -> Result<String, Error> {
+            let mut text = String::new();
+            let file = std::fs::File::open(path)
+                .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            std::io::Read::read_to_string(
+                &mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)),
+                &mut text,
+            )
+            .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            Ok(text)
+        };
+        let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
+            Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &read(&exceptions_gz)?))
+        })?;
+        Ok(PySynonyms(Arc::new(dictionary)))
+    }
+}
+
+/// A loaded paraphrase table (shared between scorers).
+#[pyclass(module = "nlgmetrics._core", name = "MeteorParaphrases", frozen)]
+pub struct PyParaphrases(Arc<ParaphraseTable>);
+
+#[pymethods]
+impl PyParaphrases {
+    /// Load from the binary cache when it exists, else parse the gzip'd table (and write the cache
+    /// when a cache path is given; a failed cache write is not an error).
+    #[staticmethod]
+    #[pyo3(signature = (gzip_path, cache_path=None))]
+    fn load(py: Python<'_>, gzip_path: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
+        let table = py.allow_threads(|| -> Result<ParaphraseTable, Error> {
+            if let Some(cache) = &cache_path {
+                if cache.is_file() {
+                    if let Ok(table) = ParaphraseTable::read_cache(cache) {
+                        return Ok(table);
+                    }
+                }
+            }
+            let table = ParaphraseTable::from_gzip(&gzip_path)?;
+            if let Some(cache) = &cache_path {
+                let _ = table.write_cache(cache);
+            }
+            Ok(table)
+        })?;
+        Ok(PyParaphrases(Arc::new(table)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// (α β γ δ), default modules and weights of a language/task.
+#[pyfunction]
+#[pyo3(signature = (language, task=None))]
+fn meteor_task_defaults(
+    language: &str,
+    task: Option<&str>,
+) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
+    let language = Language::parse(language)?;
+    // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
+    let task = match task {
+        Some(name) => Task::parse(name)?,
+        None => Task::default_for(language),
+    };
+    let (parameters, weights) = params::task_tables(language, task);
+    let modules = params::default_modules(language, task);
+    let weights = weights[..modules.len()].to_vec();
+    Ok((
+        language.short_name().to_string(),
+        task.name().to_string(),
+        parameters,
+        modules.iter().map(|m| m.name().to_string()).collect(),
+        weights,
+        task == Task::Utility,
+    ))
+}
+
+/// The language's file-name form (e.g. "english" for "en").
+#[pyfunction]
+fn meteor_language_name(language: &str) -> PyResult<String> {
+    Ok(Language::parse(language)?.name().to_string())
+}
+
+/// Snowball-stem words as the jar's stem module does (for inspection and parity tests).
+#[pyfunction]
+fn meteor_stem(language: &str, words: Vec<String>) -> PyResult<Vec<String>> {
+    let language = Language::parse(language)?;
+    let stemmer = crate::metrics::meteor::stemmer_for(language)
+        .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
+    Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+}
+
+#[pyclass(module = "nlgmetrics._core", name = "MeteorScorer", frozen)]
+pub struct PyMeteorScorer(Meteor);
+
+fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> {
+    let view = array.as_array();
+    if view.ncols() != STATS_LEN {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "METEOR statistics must have {STATS_LEN} columns, got {}",
+            view.ncols()
+        )));
+    }
+    Ok(view
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let mut stats = [0.0; STATS_LEN];
+            for (k, v) in row.iter().enumerate() {
+                stats[k] = *v;
+            }
+            stats
+        })
+        .collect())
+}
+
+#[pymethods]
+impl PyMeteorScorer {
+    #[new]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        language: &str,
+        modules: Vec<String>,
+        weights: Vec<f64>,
+        parameters: [f64; 4],
+        normalization: &str,
+        char_based: bool,
+        beam_size: usize,
+        function_words: Vec<String>,
+        nonbreaking_prefixes: Vec<String>,
+        synonyms: Option<PyRef<'_, PySynonyms>>,
+        paraphrases: Option<PyRef<'_, PyParaphrases>>,
+        formula: &str,
+    ) -> PyResult<Self> {
+        let formula = match formula {
+            "meteor15" => Formula::Meteor15,
+            "textbook" => Formula::Textbook,
+            other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
+        };
+        let normalization = match normalization {
+            "none" => Normalization::None,
+            "lower" => Normalization::LowerOnly,
+            "norm" => Normalization::Tokenize,
+            "norm_nopunct" => Normalization::TokenizeNoPunct,
+            other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
+        };
+        let modules = modules
+            .iter()
+            .map(|m| Module::parse(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let meteor = Meteor::new(MeteorOptions {
+            formula,
+            language: Language::parse(language)?,
+            modules,
+            weights,
+            params: parameters,
+            normalization,
+            char_based,
+            beam_size,
+            function_words,
+            nonbreaking_prefixes,
+            synonyms: synonyms.map(|s| s.0.clone()),
+            paraphrases: paraphrases.map(|p| p.0.clone()),
+        })?;
+        Ok(PyMeteorScorer(meteor))
+    }
+
+    /// Score every hypothesis against its references, in parallel.
+    /// Returns (statistics (n, 23), segment scores (n,), best reference index (n,)).
+    #[allow(clippy::type_complexity)]
+    fn score_batch<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: Vec<String>,
+        references: Vec<Vec<String>>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        if hypotheses.len() != references.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "{} hypotheses but {} reference lists",
+                hypotheses.len(),
+                references.len()
+            ))
+            .into());
+        }
+        let meteor = &self.0;
+        let results: Vec<(SegmentStats, f64, i64)> = py.allow_threads(|| {
+            hypotheses
+                .par_iter()
+                .zip(references.par_iter())
+                .with_min_len(8)
+                .map(|(hyp, refs)| {
+                    let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+                    let result = meteor.segment(hyp, &refs);
+                    (result.stats, result.score, result.best_reference as i64)
+                })
+                .collect()
+        });
+        let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
+        for (i, (row, _, _)) in results.iter().enumerate() {
+            for k in 0..STATS_LEN {
+                stats[[i, k]] = row[k];
+            }
+        }
+        let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
+        let best: Vec<i64> = results.iter().map(|r| r.2).collect();
+        Ok((
+            stats.into_pyarray_bound(py),
+            scores.into_pyarray_bound(py),
+            best.into_pyarray_bound(py),
+        ))
+    }
+
+    /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
+    fn score_rows<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let rows = stats_rows(&stats)?;
+        let mut out = Array2::<f64>::zeros((rows.len(), 6));
+        for (i, row) in rows.iter().enumerate() {
+            let p = self.0.score(row);
+            for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
+                .into_iter()
+                .enumerate()
+            {
+                out[[i, k]] = v;
+            }
+        }
+        Ok(out.into_pyarray_bound(py))
+    }
+
+    /// Summed statistics (chunks of perfect segments skipped, as the jar) and their
+    /// (precision, recall, f1, fmean, frag_penalty, score).
+    fn corpus<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, [f64; 6])> {
+        let rows = stats_rows(&stats)?;
+        let total = self.0.aggregate(rows.iter());
+        let p = self.0.score(&total);
+        Ok((
+            total.to_vec().into_pyarray_bound(py),
+            [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+        ))
+    }
+
+    /// The preprocessed tokens of a line.
+    fn tokenize(&self, line: &str) -> Vec<String> {
+        crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// One segment in detail: (hypothesis tokens, best reference tokens, best reference index,
+    /// matches as (hyp_start, hyp_len, ref_start, ref_len, module position), statistics, score).
+    #[allow(clippy::type_complexity)]
+    fn align(
+        &self,
+        hypothesis: &str,
+        references: Vec<String>,
+    ) -> (
+        Vec<String>,
+        Vec<String>,
+        usize,
+        Vec<(u32, u32, u32, u32, u8)>,
+        Vec<f64>,
+        f64,
+    ) {
+        let refs: Vec<&str> = references.iter().map(String::as_str).collect();
+        let r = self.0.segment(hypothesis, &refs);
+        let matches = r
+            .matches
+            .iter()
+            .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
+            .collect();
+        (
+            r.hypothesis_tokens,
+            r.reference_tokens,
+            r.best_reference,
+            matches,
+            r.stats.to_vec(),
+            r.score,
+        )
+    }
+}
+
+/// NLTK's WordNet (the parts `meteor_score` uses), parsed from the dictionary files.
+#[pyclass(module = "nlgmetrics._core", name = "NltkWordNet", frozen)]
+pub struct PyNltkWordNet(Arc<crate::metrics::meteor::nltk::WordNet>);
+
+#[pymethods]
+impl PyNltkWordNet {
+    /// `files`: (file name, text) of index.*, data.* and *.exc.
+    #[new]
+    fn new(py: Python<'_>, files: Vec<(String, String)>) -> Self {
+        PyNltkWordNet(Arc::new(
+            py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files)),
+        ))
+    }
+
+    /// nltk's synonym set of a word (lemma names without "_", plus the word).
+    fn synonyms(&self, word: &str) -> Vec<String> {
+        let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
+        names.sort();
+        names
+    }
+}
+
+/// `nltk.stem.PorterStemmer().stem` for each word.
+#[pyfunction]
+fn nltk_porter_stem(words: Vec<String>) -> Vec<String> {
+    words
+        .iter()
+        .map(|w| crate::metrics::meteor::nltk::porter_stem(w))
+        .collect()
+}
+
+/// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
+/// Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches, chunks).
+#[pyfunction]
+fn nltk_meteor_batch<'py>(
+    py: Python<'py>,
+    hypotheses: Vec<Vec<String>>,
+    references: Vec<Vec<Vec<String>>>,
+    wordnet: PyRef<'py, PyNltkWordNet>,
+    parameters: [f64; 3],
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+    if hypotheses.len() != references.len() {
+        return Err(Error::ShapeMismatch(format!(
+            "{} hypotheses but {} reference lists",
+            hypotheses.len(),
+            references.len()
+        ))
+        .into());
+    }
+    let wordnet = wordnet.0.clone();
+    let lower = |tokens: &Vec<String>| -> Vec<String> { tokens.iter().map(|t| t.to_lowercase()).collect() };
+    let results: Vec<(f64, [f64; 4])> = py.allow_threads(|| {
+        hypotheses
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(hyp, refs)| {
+                let hyp = lower(hyp);
+                let mut best: Option<(f64, [f64; 4])> = None;
+                for reference in refs {
+                    let reference = lower(reference);
+                    let (score, matches, chunks) =
+                        crate::metrics::meteor::nltk::single_score(&hyp, &reference, &wordnet, parameters);
+                    if best.map_or(true, |(b, _)| score > b) {
+                        best = Some((
+                            score,
+                            [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64],
+                        ));
+                    }
+                }
+                best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))
+            })
+            .collect()
+    });
+    let scores: Vec<f64> = results.iter().map(|r| r.0).collect();
+    let mut stats = Array2::<f64>::zeros((results.len(), 4));
+    for (i, (_, row)) in results.iter().enumerate() {
+        for k in 0..4 {
+            stats[[i, k]] = row[k];
+        }
+    }
+    Ok((scores.into_pyarray_bound(py), stats.into_pyarray_bound(py)))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNltkWordNet>()?;
+    m.add_function(wrap_pyfunction!(nltk_porter_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
+    m.add_class::<PySynonyms>()?;
+    m.add_class::<PyParaphrases>()?;
+    m.add_class::<PyMeteorScorer>()?;
+    m.add_function(wrap_pyfunction!(meteor_task_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_language_name, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_stem, m)?)?;
+    Ok(())
+}
