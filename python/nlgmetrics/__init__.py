@@ -6,5 +6,7 @@
 """
 
 from ._core import __version__
+from .qa import exact_match, normalize_answer, qa_scores, squad, token_f1
 
 __all__ = ["__version__"]
+__all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
