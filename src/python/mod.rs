@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod ptb;
 mod qa;
 
 /// The extension module `nlgmetrics._core`.
@@ -11,5 +12,6 @@ mod qa;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     qa::register(m)?;
+    ptb::register(m)?;
     Ok(())
 }
