@@ -3,3 +3,5 @@
 
 pub mod bleu;
 pub mod qa;
+pub mod cider;
+pub mod rouge_coco;

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod cider;
 mod errors;
 mod ptb;
 mod qa;
@@ -13,5 +14,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     qa::register(m)?;
     ptb::register(m)?;
+    cider::register(m)?;
     Ok(())
 }
