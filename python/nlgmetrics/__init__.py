@@ -6,7 +6,9 @@
 """
 
 from ._core import __version__
+from .captioning import caption_scores, cider, ptb_tokenize
 from .qa import exact_match, normalize_answer, qa_scores, squad, token_f1
 
 __all__ = ["__version__"]
+__all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
