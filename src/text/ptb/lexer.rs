@@ -224,16 +224,16 @@ impl<'a> Text<'a> {
         best - i
     }
 
-    /// HTHING (3.4.1) = [alnum][alnum.,\u00AD]* (-([alnum\u00AD]+ | ACRO2\.))+
+    /// HTHING (3.4.1, ASCII classes) = [A-Za-z0-9][A-Za-z0-9.,\u00AD]* (-([A-Za-z0-9\u00AD]+ | ACRO2\.))+
     fn hthing(&self, i: usize) -> usize {
-        if !self.is(i, is_alnum) {
+        if !self.is(i, |c| c.is_ascii_alphanumeric()) {
             return 0;
         }
-        let mut j = i + 1 + self.run(i + 1, |c| is_alnum(c) || matches!(c, '.' | ',' | '\u{AD}'));
+        let mut j = i + 1 + self.run(i + 1, |c| c.is_ascii_alphanumeric() || matches!(c, '.' | ',' | '\u{AD}'));
         let mut segments = 0;
         while self.at(j) == Some('-') {
             let s = j + 1;
-            let run = self.run(s, |c| is_alnum(c) || c == '\u{AD}');
+            let run = self.run(s, |c| c.is_ascii_alphanumeric() || c == '\u{AD}');
             let plain = run;
             let acro = self.acro(s, 1);
             let acro = if acro > 0 && self.at(s + acro) == Some('.') { acro + 1 } else { 0 };
@@ -625,6 +625,15 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         }).collect();
         offer(smiley + 1, smiley, Emit::Replace(text));
     }
+    let asian = asian_smiley(t, i);
+    if asian > 0 {
+        let text: String = t.c[i..i + asian].iter().map(|&c| match c {
+            '(' => "-LRB-".to_string(),
+            ')' => "-RRB-".to_string(),
+            other => other.to_string(),
+        }).collect();
+        offer(asian, asian, Emit::Replace(text));
+    }
     match c {
         '{' => offer(1, 1, Emit::Replace("-LCB-".into())),
         '}' => offer(1, 1, Emit::Replace("-RCB-".into())),
@@ -640,7 +649,8 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         let emit = if (3..=4).contains(&hyphens) { Emit::Replace("--".into()) } else { Emit::Text };
         offer(hyphens, hyphens, emit);
     }
-    let dots = t.run(i, |c| c == '.');
+    // LDOTS: three to five periods (3.4.1); a longer run continues with single periods.
+    let dots = t.run(i, |c| c == '.').min(5);
     if dots >= 3 {
         offer(dots, dots, Emit::Replace("...".into()));
     }
@@ -1220,4 +1230,25 @@ fn likely_url(t: &Text<'_>, i: usize) -> usize {
         }
     }
     end
+}
+
+/// ASIANSMILEY (the forms with an underscore or in parentheses), e.g. `^_^`, `(^-^)`.
+fn asian_smiley(t: &Text<'_>, i: usize) -> usize {
+    let eye = |c: char| matches!(c, '-' | '^' | 'x' | '=' | '~' | '<' | '>' | '\'');
+    let eye_no_dash = |c: char| matches!(c, '^' | 'x' | '=' | '~' | '<' | '>' | '\'');
+    if t.is(i, eye) && t.at(i + 1) == Some('_') && t.is(i + 2, eye) {
+        return 3;
+    }
+    if t.at(i) == Some('(') {
+        if t.is(i + 1, eye) {
+            let mid = usize::from(t.is(i + 2, |c| c == '_' || c == '.'));
+            if t.is(i + 2 + mid, eye) && t.at(i + 3 + mid) == Some(')') {
+                return 4 + mid;
+            }
+        }
+        if t.is(i + 1, eye_no_dash) && t.at(i + 2) == Some('-') && t.is(i + 3, |c| eye_no_dash(c) || c == '`') && t.at(i + 4) == Some(')') {
+            return 5;
+        }
+    }
+    0
 }
