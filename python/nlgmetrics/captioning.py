@@ -201,7 +201,7 @@ def caption_scores(
         except ImportError:
             notes.append("Bleu_1..4 left out: nlgmetrics.compat.pycocoevalcap.Bleu is not available in this build")
         else:
-            bleu, bleu_images = Bleu(4).compute_score(gts_tok, res_tok)
+            bleu, bleu_images = Bleu(4).compute_score(gts_tok, res_tok, verbose=0)
             for order in range(4):
                 name = f"Bleu_{order + 1}"
                 if name in wanted:
