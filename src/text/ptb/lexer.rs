@@ -66,6 +66,9 @@ enum Emit {
     Replace(String),
     /// Nothing (whitespace, deleted characters).
     Skip,
+    /// The matched text with its quotes normalised (`handleQuotes(text, probablyLeft)`), built only
+    /// if the candidate wins.
+    Quotes { probably_left: bool },
 }
 
 struct Candidate {
@@ -354,11 +357,11 @@ const ACRONYM_FOLLOWERS: &[&str] = &[
     "this", "we", "when", "while", "what", "who", "why", "yet", "you",
 ];
 
-fn listed(list: &[&str], word: &str, first_upper: bool) -> bool {
-    let lower = word.to_ascii_lowercase();
+fn listed(list: &[&str], word: &[char], first_upper: bool) -> bool {
+    let same = |entry: &str| entry.len() == word.len() && entry.chars().zip(word).all(|(e, &w)| w.to_ascii_lowercase() == e);
     list.iter().any(|&entry| match entry.strip_prefix('^') {
-        Some(rest) => first_upper && rest == lower,
-        None => entry == lower,
+        Some(rest) => first_upper && same(rest),
+        None => same(entry),
     })
 }
 
@@ -430,8 +433,9 @@ pub(super) fn lex(chars: &[char], end: usize) -> Vec<String> {
         let candidate = best_candidate(&t, i);
         let token = &chars[i..i + candidate.token];
         match candidate.emit {
-            Emit::Text => tokens.push(token.iter().collect::<String>().replace('\u{AD}', "")),
+            Emit::Text => tokens.push(token.iter().filter(|&&c| c != '\u{AD}').collect::<String>()),
             Emit::Replace(text) => tokens.push(text),
+            Emit::Quotes { probably_left } => tokens.push(map_quotes(token, probably_left)),
             Emit::Skip => {}
         }
         i += candidate.token.max(1);
@@ -440,6 +444,10 @@ pub(super) fn lex(chars: &[char], end: usize) -> Vec<String> {
 }
 
 fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
+    // No rule starts with whitespace: skip it without trying them (the hot path).
+    if t.is(i, |c| is_space_nl(c) || matches!(c, '\0' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}')) {
+        return Candidate { total: 1, token: 1, emit: Emit::Skip };
+    }
     let mut best: Option<Candidate> = None;
     let mut offer = |total: usize, token: usize, emit: Emit| {
         if total > 0 && token > 0 && best.as_ref().map_or(true, |b| total > b.total) {
@@ -526,11 +534,11 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     // REDAUX / SREDAUX followed by a non-letter.
     let r = t.redaux(i);
     if r > 0 && t.is(i + r, |c| !c.is_ascii_alphabetic()) {
-        offer(r + 1, r, Emit::Replace(map_quotes(&t.c[i..i + r], false)));
+        offer(r + 1, r, Emit::Quotes { probably_left: false });
     }
     let s = t.sredaux(i);
     if s > 0 && t.is(i + s, |c| !c.is_ascii_alphabetic()) {
-        offer(s + 1, s, Emit::Replace(map_quotes(&t.c[i..i + s], false)));
+        offer(s + 1, s, Emit::Quotes { probably_left: false });
     }
     // DATE, NUMBER, FRAC.
     if is_digit(c) || matches!(c, '-' | '+' | '.' | ',' | ':') {
@@ -565,7 +573,7 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
             let a = t.apos(i + head.len());
             if a > 0 && t.lit(i + head.len() + a, tail) {
                 let n = head.len() + a + tail.len();
-                offer(n, n, Emit::Replace(map_quotes(&t.c[i..i + n], false)));
+                offer(n, n, Emit::Quotes { probably_left: false });
             }
         }
     }
@@ -597,9 +605,9 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     };
     if dbl > 0 {
         if t.is(i + dbl, |c| c.is_ascii_alphanumeric() || c == '$') {
-            offer(dbl + 1, dbl, Emit::Replace(map_quotes(&t.c[i..i + dbl], true)));
+            offer(dbl + 1, dbl, Emit::Quotes { probably_left: true });
         }
-        offer(dbl, dbl, Emit::Replace(map_quotes(&t.c[i..i + dbl], false)));
+        offer(dbl, dbl, Emit::Quotes { probably_left: false });
     }
     if c == '\u{7F}' {
         offer(1, 1, Emit::Skip);
@@ -689,7 +697,7 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     offer(th, th, Emit::Text);
     let thing = t.thing(i);
     if thing > 0 {
-        offer(thing, thing, Emit::Replace(map_quotes(&t.c[i..i + thing], false)));
+        offer(thing, thing, Emit::Quotes { probably_left: false });
     }
     let thinga = thinga(t, i);
     if thinga > 0 {
@@ -705,17 +713,17 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     if q > 0 {
         // 3.4.1: only an ASCII ' or ` before an ASCII letter and a non-space reads as an opening quote.
         if matches!(c, '\'' | '`') && t.is(i + q, |c| c.is_ascii_alphabetic()) && t.is(i + q + 1, |c| !is_space_nl(c)) {
-            offer(q + 2, q, Emit::Replace(map_quotes(&t.c[i..i + q], true)));
+            offer(q + 2, q, Emit::Quotes { probably_left: true });
         }
-        offer(q, q, Emit::Replace(map_quotes(&t.c[i..i + q], false)));
+        offer(q, q, Emit::Quotes { probably_left: false });
     }
     let r = t.redaux(i);
     if r > 0 {
-        offer(r, r, Emit::Replace(map_quotes(&t.c[i..i + r], false)));
+        offer(r, r, Emit::Quotes { probably_left: false });
     }
     let s = t.sredaux(i);
     if s > 0 {
-        offer(s, s, Emit::Replace(map_quotes(&t.c[i..i + s], false)));
+        offer(s, s, Emit::Quotes { probably_left: false });
     }
     if t.lit(i, "<<") || t.lit(i, ">>") {
         offer(2, 2, Emit::Text);
@@ -829,7 +837,7 @@ fn apoword(t: &Text<'_>, i: usize, offer: &mut impl FnMut(usize, usize, Emit)) {
     if t.is(i, |c| c == 'y' || c == 'Y') {
         let b = t.apos(i + 1);
         if b > 0 && t.is(i + 1 + b, is_letter) {
-            offer(2 + b, 1 + b, Emit::Replace(map_quotes(&t.c[i..i + 1 + b], false)));
+            offer(2 + b, 1 + b, Emit::Quotes { probably_left: false });
         }
     }
 }
@@ -1131,28 +1139,28 @@ fn abbreviations(t: &Text<'_>, i: usize, word: usize, offer: &mut impl FnMut(usi
     }
     for stem in stems {
         if t.at(i + stem) != Some('.') {
-            if listed(ABBREV4, &t.c[i..i + stem].iter().collect::<String>(), first_upper) && t.is(i + stem, is_space) {
+            if t.is(i + stem, is_space) && listed(ABBREV4, &t.c[i..i + stem], first_upper) {
                 offer(stem + 1, stem, Emit::Text);
             }
             continue;
         }
-        let text: String = t.c[i..i + stem].iter().collect();
+        let text = &t.c[i..i + stem];
         let len = stem + 1;
         // ABBREV3 before a number.
-        if listed(ABBREV3, &text, first_upper) || (text == "Pt") {
+        if listed(ABBREV3, text, first_upper) || text == ['P', 't'] {
             let sp = usize::from(t.is(i + len, is_space_nl));
             if t.is(i + len + sp, is_digit) {
                 offer(len + sp + 1, len, Emit::Text);
             }
         }
         // (pt[eyEY]|co)\./{SPACE}(ltd|lim)
-        if matches!(text.to_ascii_lowercase().as_str(), "pte" | "pty" | "co")
+        if (listed(&["pte", "pty", "co"], text, false))
             && t.is(i + len, is_space)
             && (t.lit(i + len + 1, "ltd") || t.lit(i + len + 1, "lim"))
         {
             offer(len + 4, len, Emit::Text);
         }
-        if listed(ABBREV1, &text, first_upper) {
+        if listed(ABBREV1, text, first_upper) {
             // Before a sentence start (SENTEND1) or at the end of the text the period is reduplicated.
             let with_period: String = t.c[i..i + len].iter().collect();
             let sentence_end = t.is(i + len, is_space_nl)
@@ -1165,7 +1173,7 @@ fn abbreviations(t: &Text<'_>, i: usize, word: usize, offer: &mut impl FnMut(usi
                 offer(len + 2, len, Emit::Text);
             }
         }
-        if listed(ABBREV4, &text, first_upper) {
+        if listed(ABBREV4, text, first_upper) {
             offer(len, len, Emit::Text);
         }
     }
