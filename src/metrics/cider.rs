@@ -105,10 +105,17 @@ fn similarity(hyp: &Vector, reference: &Vector, options: &CiderOptions) -> Vec<f
     let penalty = std::f64::consts::E.powf(-(delta.powi(2)) / (2.0 * options.sigma.powi(2)));
     let mut values = Vec::with_capacity(hyp.weights.len());
     for (order, hyp_weights) in hyp.weights.iter().enumerate() {
-        let reference_map: FxHashMap<Key, f64> = reference.weights[order].iter().copied().collect();
+        let ref_weights = &reference.weights[order];
+        // Captions are short: a linear scan beats building a map; long ones get a map.
+        let reference_map: Option<FxHashMap<Key, f64>> =
+            (ref_weights.len() > 32).then(|| ref_weights.iter().copied().collect());
         let mut value = 0.0f64;
         for (key, hyp_weight) in hyp_weights {
-            let ref_weight = reference_map.get(key).copied().unwrap_or(0.0);
+            let ref_weight = match &reference_map {
+                Some(map) => map.get(key).copied(),
+                None => ref_weights.iter().find(|(k, _)| k == key).map(|&(_, w)| w),
+            }
+            .unwrap_or(0.0);
             value += if options.clipping { hyp_weight.min(ref_weight) * ref_weight } else { hyp_weight * ref_weight };
         }
         if hyp.norms[order] != 0.0 && reference.norms[order] != 0.0 {
