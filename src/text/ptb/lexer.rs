@@ -7,7 +7,7 @@
 //! probing the 3.4.1 jar; the quirks are deliberate (e.g. `cannot` → `can not`, `(` → `-LRB-`,
 //! `"P.I.N.K."` keeps its periods, `A. He` drops the period of a one-letter acronym).
 
-use super::tables::{DIGIT, LETTER};
+use super::tables::{DIGIT, JAR_SYMBOL, JAR_THING, JAR_WORD};
 
 fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
     let cp = c as u32;
@@ -24,23 +24,38 @@ fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
         .is_ok()
 }
 
-/// JFlex `[:letter:]` (plus the soft hyphen and combining marks the spec's LETTER adds).
+/// A character that joins words in the 3.4.1 lexer (probed table), or the soft hyphen.
+fn is_word_char(c: char) -> bool {
+    c == '\u{AD}' || in_ranges(JAR_WORD, c)
+}
+
+/// LETTER: the jar's word characters that are not decimal digits.
 fn is_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    c == '\u{AD}' || ('\u{300}'..='\u{36F}').contains(&c) || in_ranges(LETTER, c)
+    is_word_char(c) && !in_ranges(DIGIT, c)
 }
 
+/// DIGIT: decimal digits (general category Nd) the jar knows.
 fn is_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    in_ranges(DIGIT, c)
+    in_ranges(DIGIT, c) && is_word_char(c)
 }
 
 fn is_alnum(c: char) -> bool {
     is_letter(c) || is_digit(c)
+}
+
+/// `[\p{Alpha}\p{Digit}]` as THING sees it (narrower than LETTER: no combining marks etc.).
+fn is_thing_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    // The probe also joined THING's own hyphens; they separate parts, they are not part characters.
+    !matches!(c, '\u{58A}' | '\u{2010}' | '\u{2011}') && in_ranges(JAR_THING, c)
 }
 
 /// SPACE: characters skipped between tokens on a line.
@@ -115,7 +130,7 @@ impl<'a> Text<'a> {
     /// APOS = ['\u0092\u2019´] | &apos;
     fn apos(&self, i: usize) -> usize {
         match self.at(i) {
-            Some('\'' | '\u{92}' | '\u{2019}' | '\u{B4}') => 1,
+            Some('\'' | '\u{92}' | '\u{2019}') => 1,
             Some('&') if self.lit(i, "&apos;") => 6,
             _ => 0,
         }
@@ -194,14 +209,14 @@ impl<'a> Text<'a> {
             let mut starts = vec![j];
             if self.is(j, |c| matches!(c, 'd' | 'D' | 'o' | 'O' | 'l' | 'L')) {
                 let a = self.apos_etc(j + 1);
-                if a > 0 && self.is(j + 1 + a, is_alnum) {
+                if a > 0 && self.is(j + 1 + a, is_thing_char) {
                     starts.push(j + 1 + a + 1);
                 }
             }
             let mut ends = Vec::new();
             for s in starts {
                 let _ = first;
-                let run = self.run(s, is_alnum);
+                let run = self.run(s, is_thing_char);
                 if run > 0 {
                     ends.push(s + run);
                 }
@@ -382,9 +397,9 @@ fn ptb_quote(c: char, probably_left: bool) -> Option<&'static str> {
                 "''"
             }
         }
-        '\u{91}' | '\u{2018}' | '\u{201B}' | '\u{2039}' | '\u{82}' | '\u{8B}' => "`",
-        '\u{92}' | '\u{2019}' | '\u{203A}' | '\u{9B}' | '\u{B4}' => "'",
-        '\u{93}' | '\u{201C}' | '\u{AB}' | '\u{84}' => "``",
+        '\u{91}' | '\u{2018}' | '\u{201B}' | '\u{2039}' => "`",
+        '\u{92}' | '\u{2019}' | '\u{203A}' => "'",
+        '\u{93}' | '\u{201C}' | '\u{AB}' => "``",
         '\u{94}' | '\u{201D}' | '\u{BB}' => "''",
         _ => return None,
     })
@@ -409,19 +424,16 @@ fn map_quotes(token: &[char], probably_left: bool) -> String {
     chars.iter().map(|&c| ptb_quote(c, probably_left).map_or_else(|| c.to_string(), str::to_owned)).collect()
 }
 
+/// One-character symbol tokens: ASCII MISCSYMBOL, and the non-ASCII ones probed from the jar.
 fn is_misc_symbol(c: char) -> bool {
-    matches!(c, '+' | '%' | '&' | '~' | '^' | '|' | '\\')
-        || matches!(c as u32,
-            0xA6..=0xA9 | 0xAC | 0xAE..=0xB9 | 0xD7 | 0xF7 | 0x387 | 0x5BE | 0x5C0 | 0x5C3 | 0x5C6 | 0x5F3 | 0x5F4
-            | 0x600..=0x603 | 0x606..=0x60A | 0x60C | 0x614 | 0x61B | 0x61E | 0x66A | 0x66D | 0x703..=0x70D
-            | 0x7F6..=0x7F8 | 0x964 | 0x965 | 0xE4F | 0x1FBD | 0x2016 | 0x2017 | 0x2020..=0x2025 | 0x2030..=0x2038
-            | 0x203B | 0x203C | 0x203E..=0x2044 | 0x207A..=0x207F | 0x208A..=0x208E | 0x2100..=0x214F
-            | 0x2190..=0x21FF | 0x2200..=0x2BFF | 0x3001..=0x3006 | 0x3008..=0x3020 | 0x30FB | 0xFF01..=0xFF0F
-            | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65)
+    if c.is_ascii() {
+        return matches!(c, '+' | '%' | '&' | '~' | '^' | '|' | '\\');
+    }
+    in_ranges(JAR_SYMBOL, c)
 }
 
 fn is_quote_char(c: char) -> bool {
-    matches!(c, '`' | '\u{2018}'..='\u{201F}' | '\u{82}' | '\u{84}' | '\u{91}'..='\u{94}' | '\u{2039}' | '\u{203A}' | '\u{AB}' | '\u{BB}')
+    matches!(c, '`' | '\u{2018}'..='\u{201F}' | '\u{91}'..='\u{94}' | '\u{2039}' | '\u{203A}' | '\u{AB}' | '\u{BB}')
 }
 
 /// Tokenizes `chars[start..end]`; characters after `end` (the next line) serve only as lookahead.
@@ -433,7 +445,11 @@ pub(super) fn lex(chars: &[char], end: usize) -> Vec<String> {
         let candidate = best_candidate(&t, i);
         let token = &chars[i..i + candidate.token];
         match candidate.emit {
-            Emit::Text => tokens.push(token.iter().filter(|&&c| c != '\u{AD}').collect::<String>()),
+            Emit::Text => {
+                let text: String = token.iter().filter(|&&c| c != '\u{AD}').collect();
+                // A lone soft hyphen comes out as a hyphen.
+                tokens.push(if text.is_empty() { "-".to_string() } else { text });
+            }
             Emit::Replace(text) => tokens.push(text),
             Emit::Quotes { probably_left } => tokens.push(map_quotes(token, probably_left)),
             Emit::Skip => {}
@@ -586,9 +602,8 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         '#' => offer(1, 1, Emit::Text),
         '\u{A2}' => offer(1, 1, Emit::Replace("cents".into())),
         '\u{A3}' => offer(1, 1, Emit::Replace("#".into())),
-        '\u{80}' | '\u{20AC}' => offer(1, 1, Emit::Replace("$".into())),
-        '\u{A4}' | '\u{A5}' | '\u{20A0}' | '\u{20AA}' | '\u{20B9}' | '\u{60B}' | '\u{E3F}' | '\u{20A4}' | '\u{FFE0}'
-        | '\u{FFE1}' | '\u{FFE5}' | '\u{FFE6}' => offer(1, 1, Emit::Text),
+        '\u{80}' | '\u{A4}' | '\u{20A0}' | '\u{20AC}' => offer(1, 1, Emit::Replace("$".into())),
+        '\u{AD}' => offer(1, 1, Emit::Replace("-".into())),
         _ => {}
     }
     // Acronyms and abbreviations.
@@ -729,9 +744,6 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         offer(2, 2, Emit::Text);
     }
     if is_misc_symbol(c) {
-        offer(1, 1, Emit::Text);
-    }
-    if matches!(c, '\u{86}' | '\u{87}' | '\u{89}' | '\u{95}' | '\u{98}' | '\u{99}') {
         offer(1, 1, Emit::Text);
     }
     if t.lit(i, "&nbsp;") {
@@ -896,16 +908,13 @@ fn url_email_twitter(t: &Text<'_>, i: usize, offer: &mut impl FnMut(usize, usize
             offer(best, best, Emit::Text);
         }
     }
-    // TWITTER = [@\uFF20][a-zA-Z_][a-zA-Z_0-9]* | [#\uFF03]LETTER(LETTER|DIGIT|_)*(LETTER|DIGIT)
-    if t.is(i, |c| c == '@' || c == '\u{FF20}') && t.is(i + 1, |c| c.is_ascii_alphabetic() || c == '_') {
+    // TWITTER (3.4.1) = @[a-zA-Z_][a-zA-Z_0-9]* | #LETTER+
+    if t.at(i) == Some('@') && t.is(i + 1, |c| c.is_ascii_alphabetic() || c == '_') {
         let n = 2 + t.run(i + 2, |c| c.is_ascii_alphanumeric() || c == '_');
         offer(n, n, Emit::Text);
     }
-    if t.is(i, |c| c == '#' || c == '\u{FF03}') && t.is(i + 1, is_letter) {
-        let mut n = 2 + t.run(i + 2, |c| is_alnum(c) || c == '_');
-        while n > 2 && t.at(i + n - 1) == Some('_') {
-            n -= 1;
-        }
+    if t.at(i) == Some('#') && t.is(i + 1, is_letter) {
+        let n = 1 + t.run(i + 1, is_letter);
         offer(n, n, Emit::Text);
     }
 }
