@@ -108,6 +108,17 @@ def test_errors():
         nlgmetrics.caption_scores({1: ["a"]}, {1: ["a"]}, metrics=["SPICE"])
     with pytest.raises(TypeError, match="gts and res must be dicts"):
         nlgmetrics.caption_scores([["a"]], [["a"]])
+    with pytest.raises(ValueError, match="empty"):
+        nlgmetrics.caption_scores({}, {})
+
+
+def test_caption_scores_result():
+    result = nlgmetrics.caption_scores({1: ["A dog runs.", "A dog is running."]}, {1: [{"caption": "A dog runs!"}]},
+                                       metrics=["ROUGE_L", "CIDEr"])
+    assert list(result.to_dict()) == ["ROUGE_L", "CIDEr"]
+    assert result["ROUGE_L"] == 1.0
+    assert result.image_ids == (1,)
+    assert "tok:ptb-3.4.1" in str(result.signature)
 
 
 def test_odd_captions_are_valid():

@@ -152,6 +152,7 @@ class CaptionScores:
     image_scores: Dict[str, np.ndarray] = field(repr=False)
     image_ids: Tuple[Hashable, ...] = field(repr=False)
     notes: Tuple[str, ...] = ()
+    signature: Optional[Signature] = field(default=None, repr=False)
 
     def __getitem__(self, metric: str) -> float:
         return self.scores[metric]
@@ -225,4 +226,6 @@ def caption_scores(
         scores["CIDEr"] = np.mean(cider_images)
         image_scores["CIDEr"] = cider_images
     ordered = {name: scores[name] for name in CAPTION_METRICS if name in scores}
-    return CaptionScores(ordered, image_scores, tuple(ids), tuple(notes))
+    signature = Signature("COCO", (("preset", "pycocoevalcap-1.2"), ("tok", "ptb-3.4.1" if tokenize else "none"),
+                                   ("metrics", ",".join(ordered)), ("cider", "D,n:4,sigma:6"), ("rouge_beta", "1.2")))
+    return CaptionScores(ordered, image_scores, tuple(ids), tuple(notes), signature)
