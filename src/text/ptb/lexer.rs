@@ -205,7 +205,7 @@ impl<'a> Text<'a> {
 
     /// THING (3.4.1) = ([dDoOlL]{APOSETC}[alnum])? [alnum]+ ({HYPHEN} ([dDoOlL]{APOSETC}[alnum])? [alnum]+)*
     fn thing(&self, i: usize) -> usize {
-        let part = |j: usize, first: bool| -> Vec<usize> {
+        let part = |j: usize| -> Vec<usize> {
             let mut starts = vec![j];
             if self.is(j, |c| matches!(c, 'd' | 'D' | 'o' | 'O' | 'l' | 'L')) {
                 let a = self.apos_etc(j + 1);
@@ -215,7 +215,6 @@ impl<'a> Text<'a> {
             }
             let mut ends = Vec::new();
             for s in starts {
-                let _ = first;
                 let run = self.run(s, is_thing_char);
                 if run > 0 {
                     ends.push(s + run);
@@ -223,13 +222,13 @@ impl<'a> Text<'a> {
             }
             ends
         };
-        let mut frontier = part(i, true);
+        let mut frontier = part(i);
         let mut best = frontier.iter().copied().max().unwrap_or(i);
         while !frontier.is_empty() {
             let mut next = Vec::new();
             for &e in &frontier {
                 if self.is(e, |c| matches!(c, '-' | '_' | '\u{58A}' | '\u{2010}' | '\u{2011}')) {
-                    next.extend(part(e + 1, false));
+                    next.extend(part(e + 1));
                 }
             }
             next.sort_unstable();
