@@ -193,33 +193,14 @@ pub fn normalize_cmrc(text: &str) -> String {
     py_strip(&lowered).chars().filter(|&c| !is_cmrc_punct(c)).collect()
 }
 
-/// Approximates `nltk.word_tokenize` on the non-CJK runs CMRC hands it: whitespace split, then
-/// Treebank-style separation of quotes, brackets and `,;!?` and of a run-final period.
-fn word_tokenize_lite(run: &str, out: &mut Vec<String>) {
-    let words: Vec<&str> = py_split(run).collect();
-    let last = words.len().saturating_sub(1);
-    for (word_index, word) in words.iter().enumerate() {
-        let mut current = String::new();
-        let chars: Vec<char> = word.chars().collect();
-        for (i, &c) in chars.iter().enumerate() {
-            let final_period = c == '.' && word_index == last && i + 1 == chars.len() && !current.is_empty();
-            if matches!(c, ',' | ';' | '!' | '?' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>') || final_period {
-                if !current.is_empty() {
-                    out.push(std::mem::take(&mut current));
-                }
-                out.push(c.to_string());
-            } else {
-                current.push(c);
-            }
-        }
-        if !current.is_empty() {
-            out.push(current);
-        }
-    }
+/// `nltk.word_tokenize` on one run: NLTK's word tokenizer (its punkt sentence splitting is not
+/// reproduced; answers are single sentences).
+fn word_tokenize(run: &str, out: &mut Vec<String>) {
+    out.extend(super::nltk_word::nltk_word_tokenize(run));
 }
 
 /// CMRC 2018's `mixed_segmentation(text, rm_punc=True)`: CJK characters one by one, other runs as
-/// words (see `word_tokenize_lite`), `sp_char` removed.
+/// words (NLTK's word tokenizer), `sp_char` removed.
 pub fn segment_cmrc(text: &str) -> Vec<String> {
     let lowered = text.to_lowercase();
     let mut segments = Vec::new();
@@ -230,7 +211,7 @@ pub fn segment_cmrc(text: &str) -> Vec<String> {
         }
         if is_cjk_segment_char(c) {
             if !run.is_empty() {
-                word_tokenize_lite(&run, &mut segments);
+                word_tokenize(&run, &mut segments);
                 run.clear();
             }
             segments.push(c.to_string());
@@ -239,7 +220,7 @@ pub fn segment_cmrc(text: &str) -> Vec<String> {
         }
     }
     if !run.is_empty() {
-        word_tokenize_lite(&run, &mut segments);
+        word_tokenize(&run, &mut segments);
     }
     segments
 }
