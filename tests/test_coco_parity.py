@@ -57,6 +57,8 @@ TRICKY = [
     "a 😀 emoji 👍🏽 and ♥ heart ★ star → arrow ✓ check ¿verdad? ¡Sí! १२३ ٣٤٥ 12½ ５６ ＡＢＣ",
     "tab\tsep and \u200bzero width and soft\u00adhyphen \u00ad Ωmega ΣΑΣ ﬂower ǅ İstanbul",
     "x-yॣ b‑b ‑1 #manI1 #a_b ＃tag \x80 \x82 \x91x\x92 \x96 ´s 〈a〉 「b」",
+    "see photo.jpg. a file.txt, x3.5www.x. c.c b.h foo-bar/baz.pdf\" Calif.x Inc.com etc.x (http://a.b/c}",
+    "the U.N. and the E.U., N.Y.C. 3www.x.com <3www.x.com Ltd. Ltd.x +1/2gonna",
     "",
     "   ",
     "A",

@@ -607,6 +607,11 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     }
     // Acronyms and abbreviations.
     abbreviations(t, i, word, &mut offer);
+    // FILENAME (3.4.1) = [alnum]+([._][alnum]+)*\.{FILENAME_EXT} / ({SPACENL}|[.?!,"'<]), after the abbreviations.
+    let filename = filename(t, i);
+    if filename > 0 {
+        offer(filename + 1, filename, Emit::Text);
+    }
     // DBLQUOT, LESSTHAN, GREATERTHAN, SMILEY, brackets.
     let dbl = if c == '"' {
         1
@@ -854,11 +859,11 @@ fn apoword(t: &Text<'_>, i: usize, offer: &mut impl FnMut(usize, usize, Emit)) {
 }
 
 fn url_email_twitter(t: &Text<'_>, i: usize, offer: &mut impl FnMut(usize, usize, Emit)) {
-    // FULLURL (3.4.1) = scheme://[^ \t\n\f\r"<>|()]+[^ \t\n\f\r"<>|.!?(){},-]
+    // FULLURL (3.4.1) = scheme://[^ \t\n\f\r"<>|(){}]+[^ \t\n\f\r"<>|.!?(){},-]
     for scheme in ["ftp", "svn", "svn+ssh", "http", "https", "mailto"] {
         if t.lit(i, scheme) && t.lit(i + scheme.len(), "://") {
             let start = i + scheme.len() + 3;
-            let run = t.run(start, |c| !matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')'));
+            let run = t.run(start, |c| !matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '{' | '}'));
             let mut end = start + run;
             while end > start + 1 && t.is(end - 1, |c| matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '-')) {
                 end -= 1;
@@ -1267,4 +1272,38 @@ fn asian_smiley(t: &Text<'_>, i: usize) -> usize {
         }
     }
     0
+}
+
+const FILENAME_EXT: &[&str] = &[
+    "bat", "bmp", "bz2", "c", "class", "cgi", "cpp", "dll", "doc", "docx", "exe", "gif", "gz", "h", "htm", "html",
+    "jar", "java", "jpeg", "jpg", "mov", "mp3", "pdf", "php", "pl", "png", "ppt", "ps", "py", "sql", "tar", "txt",
+    "wav", "x", "xml", "zip", "3gp", "wma", "wmv", "avi", "flv", "mp4", "mpg",
+];
+
+/// FILENAME with its trailing context: the longest `name.ext` followed by a space or `.?!,"'<`.
+fn filename(t: &Text<'_>, i: usize) -> usize {
+    let alnum = |c: char| is_thing_char(c);
+    let first = t.run(i, alnum);
+    if first == 0 {
+        return 0;
+    }
+    let mut best = 0;
+    let mut j = i + first;
+    loop {
+        // Try ".ext" here.
+        if t.at(j) == Some('.') {
+            for ext in FILENAME_EXT {
+                let end = j + 1 + ext.len();
+                if t.lit(j + 1, ext) && t.is(end, |c| is_space_nl(c) || matches!(c, '.' | '?' | '!' | ',' | '"' | '\'' | '<')) {
+                    best = best.max(end - i);
+                }
+            }
+        }
+        if t.is(j, |c| matches!(c, '.' | '_')) && t.is(j + 1, alnum) {
+            j += 1 + t.run(j + 1, alnum);
+        } else {
+            break;
+        }
+    }
+    best
 }
