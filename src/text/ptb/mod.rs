@@ -6,6 +6,8 @@
 //! [`coco_tokenize_lines`] tokenizes a whole batch in that order, exactly as the jar would.
 
 mod lexer;
+mod rules;
+mod scan;
 mod tables;
 
 use rayon::prelude::*;
