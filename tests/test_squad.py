@@ -127,7 +127,7 @@ def test_errors():
     with pytest.raises(TypeError, match="predictions must be a dict"):
         nlgmetrics.squad(["x"], _toy())
     with pytest.raises(TypeError, match=r"predictions\['a'\] must be str"):
-        nlgmetrics.squad({"a": 3}, _toy()[:1] and [{"paragraphs": [{"qas": [_toy()[0]["paragraphs"][0]["qas"][0]]}]}])
+        nlgmetrics.squad({"a": 3}, [{"paragraphs": [{"qas": [{"id": "a", "answers": [{"text": "x"}]}]}]}])
     with pytest.raises(ValueError, match="no gold answer"):
         nlgmetrics.squad({"b": "x"}, _toy())
     with pytest.raises(ValueError, match="needs a prediction for every question"):
