@@ -18,3 +18,8 @@ __all__ += ["paired_test", "confidence_interval"]
 from .meteor import MeteorResult, meteor
 
 __all__ += ["meteor", "MeteorResult"]
+from .captioning import caption_scores, cider, ptb_tokenize
+from .qa import exact_match, normalize_answer, qa_scores, squad, token_f1
+
+__all__ += ["caption_scores", "cider", "ptb_tokenize"]
+__all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]

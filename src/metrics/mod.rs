@@ -5,3 +5,6 @@ pub mod bleu;
 pub mod bleu_coco;
 pub mod bleu_nltk;
 pub mod meteor;
+pub mod qa;
+pub mod cider;
+pub mod rouge_coco;

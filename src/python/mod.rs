@@ -8,6 +8,9 @@ mod bleu_presets;
 mod errors;
 mod text;
 mod meteor;
+mod cider;
+mod ptb;
+mod qa;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -17,5 +20,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu_presets::register(m)?;
     text::register(m)?;
     meteor::register(m)?;
+    qa::register(m)?;
+    ptb::register(m)?;
+    cider::register(m)?;
     Ok(())
 }

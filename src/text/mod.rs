@@ -3,3 +3,4 @@
 pub mod sacrebleu;
 
 pub use sacrebleu::BleuTokenizer;
+pub mod ptb;

@@ -6,3 +6,6 @@
 
 from .bleu import Bleu  # noqa: F401
 from .meteor import Meteor
+from .cider import Cider  # noqa: F401
+from .rouge import Rouge  # noqa: F401
+from .tokenizer import PTBTokenizer  # noqa: F401

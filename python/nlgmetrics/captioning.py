@@ -1,0 +1,231 @@
+"""The COCO caption suite, natively: PTB tokenization, CIDEr(-D), ROUGE-L, and all metrics in one call.
+
+Every number reproduces pycocoevalcap 1.2 exactly (its tokenizer is the Stanford PTBTokenizer of
+CoreNLP 3.4.1, reimplemented here without Java).
+
+>>> import nlgmetrics
+>>> nlgmetrics.ptb_tokenize(['A man (in red) is "jumping".'])
+['a man -lrb- in red -rrb- is jumping']
+>>> gts = {1: ["A dog runs on the grass.", "A brown dog is running."], 2: ["Two people ride bikes."]}
+>>> res = {1: ["A dog is running."], 2: ["People riding bikes."]}
+>>> round(float(nlgmetrics.caption_scores(gts, res, metrics=("ROUGE_L", "CIDEr"))["ROUGE_L"]), 4)
+0.7143
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from ._signature import Signature
+from ._validate import hypotheses_list, references_lists
+
+CAPTION_METRICS = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
+
+
+def ptb_tokenize(captions: Sequence[str]) -> List[str]:
+    """pycocoevalcap's tokenized form of each caption (PTB tokens, lower case, punctuation removed).
+
+    The captions are tokenized as one batch in this order, like pycocoevalcap's one-file jar run:
+    a caption's last token may depend on the start of the next one (e.g. ``plan b.`` before ``A …``).
+    Newlines inside a caption are spaces, as in pycocoevalcap.
+    """
+    lines = hypotheses_list(captions, "captions")
+    return _core.ptb_coco_tokenize([line.replace("\n", " ") for line in lines])
+
+
+def _caption_text(item: Any, where: str) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Mapping) and "caption" in item:
+        text = item["caption"]
+        if isinstance(text, str):
+            return text
+        raise TypeError(f"{where}['caption'] must be str, got {type(text).__name__}")
+    raise TypeError(f"{where} must be a str or a dict with a 'caption', got {type(item).__name__}")
+
+
+def tokenize_caption_dict(captions_for_image: Mapping[Hashable, Sequence[Any]], argument: str = "captions") -> Dict[Hashable, List[str]]:
+    """``{image: [caption or {"caption": …}, …]}`` → ``{image: [tokenized caption, …]}``, one batch.
+
+    Images with no caption are left out, as pycocoevalcap's PTBTokenizer does.
+    """
+    if not isinstance(captions_for_image, Mapping):
+        raise TypeError(f"{argument} must be a dict mapping image id to a list of captions, got {type(captions_for_image).__name__}")
+    keys: List[Hashable] = []
+    lines: List[str] = []
+    for key, items in captions_for_image.items():
+        if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+            raise TypeError(f"{argument}[{key!r}] must be a list of captions, got {type(items).__name__}")
+        for index, item in enumerate(items):
+            keys.append(key)
+            lines.append(_caption_text(item, f"{argument}[{key!r}][{index}]").replace("\n", " "))
+    tokenized = _core.ptb_coco_tokenize(lines)
+    out: Dict[Hashable, List[str]] = {}
+    for key, line in zip(keys, tokenized):
+        out.setdefault(key, []).append(line)
+    return out
+
+
+def _aligned(gts: Mapping, res: Mapping) -> Tuple[List[Hashable], List[str], List[List[str]]]:
+    """Image ids (in ``gts`` order), one hypothesis each, their references; pycocoevalcap's checks."""
+    if not isinstance(gts, Mapping) or not isinstance(res, Mapping):
+        raise TypeError("gts and res must be dicts mapping image id to a list of captions")
+    if gts.keys() != res.keys():
+        missing = [k for k in gts if k not in res][:3]
+        extra = [k for k in res if k not in gts][:3]
+        raise ValueError(f"gts and res must have the same image ids (only in gts: {missing}, only in res: {extra})")
+    ids = list(gts.keys())
+    hypotheses: List[str] = []
+    references: List[List[str]] = []
+    for key in ids:
+        hypo, refs = res[key], gts[key]
+        if isinstance(hypo, str) or not isinstance(hypo, Sequence) or len(hypo) != 1:
+            raise ValueError(f"res[{key!r}] must be a list holding exactly one caption")
+        if isinstance(refs, str) or not isinstance(refs, Sequence) or len(refs) == 0:
+            raise ValueError(f"gts[{key!r}] must be a non-empty list of captions")
+        hypotheses.append(_caption_text(hypo[0], f"res[{key!r}][0]"))
+        references.append([_caption_text(ref, f"gts[{key!r}][{i}]") for i, ref in enumerate(refs)])
+    return ids, hypotheses, references
+
+
+@dataclass(frozen=True)
+class CiderResult:
+    """Corpus CIDEr (mean of the image scores, pycocoevalcap's scale: ×10) and per-image scores."""
+
+    score: float
+    image_scores: np.ndarray = field(repr=False)
+    signature: Signature = field(repr=False)
+
+    def to_dict(self) -> dict:
+        return {"CIDEr": self.score}
+
+    def __str__(self) -> str:
+        return f"CIDEr = {self.score:.4f}  ({self.signature})"
+
+
+def cider(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    *,
+    tokenize: bool = True,
+    variant: str = "cider-d",
+    n: int = 4,
+    sigma: float = 6.0,
+) -> CiderResult:
+    """CIDEr-D as pycocoevalcap (``variant="cider-d"``) or the original CIDEr (``variant="cider"``:
+    no clipping, no length penalty; still ×10 like pycocoevalcap). Document frequencies come from
+    the given references. ``tokenize=True`` applies pycocoevalcap's PTB tokenization first.
+
+    >>> round(cider(["a dog runs", "a cat sleeps"], [["a dog runs"], ["a cat sleeps"]]).score, 3)
+    7.5
+    """
+    if variant not in ("cider-d", "cider"):
+        raise ValueError(f"variant must be 'cider-d' or 'cider', got {variant!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
+        raise ValueError(f"n must be an int between 1 and 4, got {n!r}")
+    hyps = hypotheses_list(hypotheses)
+    refs = references_lists(references, len(hyps))
+    if not hyps:
+        raise ValueError("hypotheses is empty")
+    if tokenize:
+        hyps = ptb_tokenize(hyps)
+        flat = ptb_tokenize([r for group in refs for r in group])
+        refs, start = [], 0
+        for group in references_lists(references, len(hyps)):
+            refs.append(flat[start:start + len(group)])
+            start += len(group)
+    penalized = variant == "cider-d"
+    scores = _core.cider_image_scores(hyps, refs, n, float(sigma), penalized, penalized)
+    fields = (("variant", variant), ("n", str(n)), ("sigma", repr(float(sigma))), ("tok", "ptb" if tokenize else "none"))
+    return CiderResult(float(np.mean(scores)), scores, Signature("CIDEr", fields))
+
+
+@dataclass(frozen=True)
+class CaptionScores:
+    """All COCO caption metrics of one system, keyed as pycocoevalcap's ``COCOEvalCap.eval``."""
+
+    scores: Dict[str, float]
+    image_scores: Dict[str, np.ndarray] = field(repr=False)
+    image_ids: Tuple[Hashable, ...] = field(repr=False)
+    notes: Tuple[str, ...] = ()
+    signature: Optional[Signature] = field(default=None, repr=False)
+
+    def __getitem__(self, metric: str) -> float:
+        return self.scores[metric]
+
+    def to_dict(self) -> dict:
+        return dict(self.scores)
+
+    def __str__(self) -> str:
+        return "  ".join(f"{name} = {value:.4f}" for name, value in self.scores.items())
+
+
+def caption_scores(
+    gts: Mapping[Hashable, Sequence[Any]],
+    res: Mapping[Hashable, Sequence[Any]],
+    *,
+    tokenize: bool = True,
+    metrics: Optional[Sequence[str]] = None,
+) -> CaptionScores:
+    """Bleu_1–4, METEOR, ROUGE_L and CIDEr in one call, as pycocoevalcap's COCOEvalCap computes them.
+
+    ``gts``/``res`` map image id → list of captions (strings or ``{"caption": …}`` dicts, as
+    ``coco.imgToAnns``); ``res`` holds one caption per image. With ``tokenize=True`` each dict is
+    PTB-tokenized as one batch (as COCOEvalCap does). BLEU and METEOR come from the
+    ``nlgmetrics.compat.pycocoevalcap`` facades ``Bleu`` and ``Meteor``; when one is not available the
+    keys are left out and ``notes`` says so.
+    """
+    wanted = CAPTION_METRICS if metrics is None else tuple(metrics)
+    unknown = [m for m in wanted if m not in CAPTION_METRICS]
+    if unknown:
+        raise ValueError(f"unknown caption metric(s) {unknown}; choose from {', '.join(CAPTION_METRICS)}")
+    ids, _, _ = _aligned(gts, res)
+    if not ids:
+        raise ValueError("gts and res are empty")
+    if tokenize:
+        gts_tok = tokenize_caption_dict(gts, "gts")
+        res_tok = tokenize_caption_dict(res, "res")
+    else:
+        gts_tok = {k: [_caption_text(c, f"gts[{k!r}]") for c in v] for k, v in gts.items()}
+        res_tok = {k: [_caption_text(c, f"res[{k!r}]") for c in v] for k, v in res.items()}
+    ids, hyps, refs = _aligned(gts_tok, res_tok)
+    scores: Dict[str, float] = {}
+    image_scores: Dict[str, np.ndarray] = {}
+    notes: List[str] = []
+    if any(m.startswith("Bleu") for m in wanted):
+        try:
+            from .compat.pycocoevalcap import Bleu  # type: ignore[attr-defined]
+        except ImportError:
+            notes.append("Bleu_1..4 left out: nlgmetrics.compat.pycocoevalcap.Bleu is not available in this build")
+        else:
+            bleu, bleu_images = Bleu(4).compute_score(gts_tok, res_tok, verbose=0)
+            for order in range(4):
+                name = f"Bleu_{order + 1}"
+                if name in wanted:
+                    scores[name] = bleu[order]
+                    image_scores[name] = np.asarray(bleu_images[order])
+    if "METEOR" in wanted:
+        try:
+            from .compat.pycocoevalcap import Meteor  # type: ignore[attr-defined]
+        except ImportError:
+            notes.append("METEOR left out: nlgmetrics.compat.pycocoevalcap.Meteor is not available in this build")
+        else:
+            meteor, meteor_images = Meteor().compute_score(gts_tok, res_tok)
+            scores["METEOR"] = meteor
+            image_scores["METEOR"] = np.asarray(meteor_images)
+    if "ROUGE_L" in wanted:
+        rouge_images = _core.rouge_l_coco_image_scores(hyps, refs, 1.2)
+        scores["ROUGE_L"] = np.mean(rouge_images)
+        image_scores["ROUGE_L"] = rouge_images
+    if "CIDEr" in wanted:
+        cider_images = _core.cider_image_scores(hyps, refs, 4, 6.0, True, True)
+        scores["CIDEr"] = np.mean(cider_images)
+        image_scores["CIDEr"] = cider_images
+    ordered = {name: scores[name] for name in CAPTION_METRICS if name in scores}
+    signature = Signature("COCO", (("preset", "pycocoevalcap-1.2"), ("tok", "ptb-3.4.1" if tokenize else "none"),
+                                   ("metrics", ",".join(ordered)), ("cider", "D,n:4,sigma:6"), ("rouge_beta", "1.2")))
+    return CaptionScores(ordered, image_scores, tuple(ids), tuple(notes), signature)
