@@ -18,6 +18,8 @@ class CliMetric:
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     score: Callable[[Sequence[str], Sequence[Sequence[str]], argparse.Namespace], Any]
+    # Extra decimals in text output: 2 for metrics on a 0–1 scale, so they show as many digits as 0–100 ones.
+    extra_decimals: int = 0
 
 
 def _bleu_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,6 +75,18 @@ def _ter_score(hypotheses, references, args):
     )
 
 
+def _meteor_arguments(parser: argparse.ArgumentParser) -> None:
+    from .meteor import cli_arguments
+
+    cli_arguments(parser)
+
+
+def _meteor_score(hypotheses, references, args):
+    from .meteor import cli_score
+
+    return cli_score(hypotheses, references, args)
+
+
 def _module_exists(name: str) -> bool:
     import importlib.util
 
@@ -83,6 +97,10 @@ _ALL = [
     CliMetric("bleu", "BLEU (sacreBLEU by default; presets nltk, coco)", _bleu_arguments, _bleu_score),
     CliMetric("chrf", "chrF / chrF++ (sacreBLEU)", _chrf_arguments, _chrf_score),
     CliMetric("ter", "TER (sacreBLEU's tercom port)", _ter_arguments, _ter_score),
+    CliMetric("meteor", "METEOR 1.5 (the official jar's numbers; presets nltk, textbook)", _meteor_arguments, _meteor_score, 2),
 ]
+
+# Options the `sample` command adds per metric: the bundled sample is German.
+SAMPLE_OPTIONS = {"meteor": ["-l", "de", "-m", "exact", "stem"]}
 
 METRICS = {metric.name: metric for metric in _ALL if _module_exists(metric.name)}

@@ -17,7 +17,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import __version__
-from ._cli_metrics import METRICS
+from ._cli_metrics import METRICS, SAMPLE_OPTIONS
 from ._io import InputFileError, read_aligned
 from ._table import format_table
 from ._paired_metrics import BUILDERS
@@ -124,7 +124,8 @@ def _render_corpus(names: Sequence[str], results: Sequence, metric_name: str, ar
         rows = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
     header = ["System", metric_name.upper(), "Details"]
-    rows = [[name, f"{result.score:.{args.width}f}", str(result)] for name, result in zip(names, results)]
+    decimals = args.width + METRICS[metric_name].extra_decimals
+    rows = [[name, f"{result.score:.{decimals}f}", str(result)] for name, result in zip(names, results)]
     return format_table(header, rows) + f"\nSignature: {results[0].signature}"
 
 
@@ -135,7 +136,8 @@ def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
     lines = []
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
-        lines.extend(f"{prefix}{index}\t{score:.{args.width}f}" for index, score in enumerate(result.segment_scores, 1))
+        decimals = args.width + METRICS[args.command].extra_decimals
+        lines.extend(f"{prefix}{index}\t{score:.{decimals}f}" for index, score in enumerate(result.segment_scores, 1))
     return "\n".join(lines)
 
 
@@ -146,14 +148,14 @@ def run_sample(args) -> str:
     systems, references = read_aligned([paths["systems"][name] for name in names], [paths["reference"]])
     columns = {}
     for metric in METRICS.values():
-        defaults = build_parser().parse_args([metric.name, "-r", paths["reference"]])
+        defaults = build_parser().parse_args([metric.name, "-r", paths["reference"], *SAMPLE_OPTIONS.get(metric.name, [])])
         columns[metric.name] = [metric.score(hypotheses, references, defaults) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
             {name: {metric: {"score": results[i].score, "signature": str(results[i].signature)} for metric, results in columns.items()}
              for i, name in enumerate(names)}, indent=1, ensure_ascii=False)
     header = ["System"] + [columns[m][0].signature.metric for m in columns]
-    rows = [[name] + [f"{columns[m][i].score:.{args.width}f}" for m in columns] for i, name in enumerate(names)]
+    rows = [[name] + [f"{columns[m][i].score:.{args.width + METRICS[m].extra_decimals}f}" for m in columns] for i, name in enumerate(names)]
     signatures = "\n".join(f"  {columns[m][0].signature}" for m in columns)
     return (f"WMT17 newstest2017 en→de, first {len(references)} segments, {len(names)} systems\n\n"
             + format_table(header, rows) + f"\n\nSignatures:\n{signatures}")
