@@ -2,3 +2,4 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
+pub mod rouge;

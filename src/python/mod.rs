@@ -4,10 +4,12 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod rouge;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    rouge::register(m)?;
     Ok(())
 }

@@ -1,0 +1,275 @@
+//! ROUGE (Lin 2004): N, L, Lsum — segment statistics and scores.
+//!
+//! Each variant of each segment yields `Counts { hits, candidate_total, reference_total }`; a score
+//! is a pure function of them. The `rouge_score` preset reproduces google-research rouge_score
+//! 0.1.2 (`rouge_score/rouge_scorer.py`): per-reference scores and, with several references, the
+//! reference with the highest F per variant (`score_multi`).
+
+mod lcs;
+mod ngram;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::ngram::Vocab;
+use crate::text::rouge::RougeTokenizer;
+
+pub use lcs::{lcs_length, summary_lcs_hits_rouge_score};
+pub use ngram::ngram_counts;
+
+/// One ROUGE variant, parsed from its name (`rouge1`…`rouge9`, `rougeL`, `rougeLsum`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Variant {
+    /// ROUGE-N, n in 1..=9.
+    Ngram(usize),
+    /// Sentence-level LCS over the whole text.
+    L,
+    /// Summary-level union LCS over newline-separated sentences.
+    Lsum,
+}
+
+impl Variant {
+    pub fn parse(name: &str) -> Result<Self> {
+        let invalid = || {
+            Error::InvalidOption(format!(
+                "invalid ROUGE variant {name:?}: expected rouge1…rouge9, rougeL or rougeLsum"
+            ))
+        };
+        match name {
+            "rougeL" => Ok(Self::L),
+            "rougeLsum" => Ok(Self::Lsum),
+            _ => {
+                let digits = name.strip_prefix("rouge").ok_or_else(invalid)?;
+                match digits.as_bytes() {
+                    [digit @ b'1'..=b'9'] => Ok(Self::Ngram((digit - b'0') as usize)),
+                    _ => Err(invalid()),
+                }
+            }
+        }
+    }
+}
+
+/// Overlap statistics of one variant for one (candidate, reference) pair.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Counts {
+    pub hits: f64,
+    pub candidate_total: f64,
+    pub reference_total: f64,
+}
+
+impl Counts {
+    fn from_usize((hits, candidate_total, reference_total): (usize, usize, usize)) -> Self {
+        Counts {
+            hits: hits as f64,
+            candidate_total: candidate_total as f64,
+            reference_total: reference_total as f64,
+        }
+    }
+
+    /// rouge_score's `(precision, recall, fmeasure)`: 0 for an empty side, F = 2PR/(P+R).
+    pub fn rouge_score_prf(&self) -> [f64; 3] {
+        let precision = if self.candidate_total > 0.0 {
+            self.hits / self.candidate_total
+        } else {
+            0.0
+        };
+        let recall = if self.reference_total > 0.0 {
+            self.hits / self.reference_total
+        } else {
+            0.0
+        };
+        [precision, recall, rouge_score_fmeasure(precision, recall)]
+    }
+}
+
+/// `scoring.fmeasure` of rouge_score, with its operation order.
+pub fn rouge_score_fmeasure(precision: f64, recall: f64) -> f64 {
+    if precision + recall > 0.0 {
+        2.0 * precision * recall / (precision + recall)
+    } else {
+        0.0
+    }
+}
+
+/// Everything that changes a `rouge_score`-preset number.
+#[derive(Debug, Clone)]
+pub struct RougeScoreOptions {
+    pub variants: Vec<Variant>,
+    pub tokenizer: RougeTokenizer,
+    pub stem: bool,
+}
+
+/// A text's tokens as ids: whole text and per newline-separated sentence (for `rougeLsum`).
+struct Tokenized {
+    all: Vec<u32>,
+    sentences: Vec<Vec<u32>>,
+}
+
+/// Appends the whole-text tokens, then one entry per sentence, to `storage`.
+fn tokenize_text(
+    text: &str,
+    options: &RougeScoreOptions,
+    needs_all: bool,
+    needs_sentences: bool,
+    storage: &mut Vec<Vec<String>>,
+) {
+    if needs_all {
+        storage.push(options.tokenizer.tokenize(text, options.stem));
+    } else {
+        storage.push(Vec::new());
+    }
+    if needs_sentences {
+        // rouge_score: `text.split("\n")`, empty strings dropped (empty-token sentences never matter).
+        for sentence in text.split('\n').filter(|s| !s.is_empty()) {
+            storage.push(options.tokenizer.tokenize(sentence, options.stem));
+        }
+    }
+}
+
+/// Scores of one segment under the `rouge_score` preset: for each variant, the counts and
+/// `[P, R, F]` of the reference with the highest F (first on ties, as `np.argmax`).
+pub fn rouge_score_segment(
+    options: &RougeScoreOptions,
+    candidate: &str,
+    references: &[String],
+) -> Vec<(Counts, [f64; 3])> {
+    let needs_sentences = options.variants.contains(&Variant::Lsum);
+    let needs_all = options.variants.iter().any(|v| *v != Variant::Lsum);
+    let mut storage: Vec<Vec<String>> = Vec::new();
+    let mut bounds = Vec::with_capacity(references.len() + 1);
+    for text in std::iter::once(candidate).chain(references.iter().map(String::as_str)) {
+        let start = storage.len();
+        tokenize_text(text, options, needs_all, needs_sentences, &mut storage);
+        bounds.push((start, storage.len()));
+    }
+    let mut vocab = Vocab::default();
+    let ids: Vec<Vec<u32>> = storage
+        .iter()
+        .map(|tokens| vocab.ids(tokens.iter().map(String::as_str)))
+        .collect();
+    let texts: Vec<Tokenized> = bounds
+        .iter()
+        .map(|&(start, end)| Tokenized {
+            all: ids[start].clone(),
+            sentences: ids[start + 1..end].to_vec(),
+        })
+        .collect();
+    let (candidate, references) = texts.split_first().expect("candidate present");
+
+    options
+        .variants
+        .iter()
+        .map(|variant| {
+            let mut best: Option<(Counts, [f64; 3])> = None;
+            for reference in references {
+                let counts = Counts::from_usize(match variant {
+                    Variant::Ngram(n) => ngram_counts(&candidate.all, &reference.all, *n),
+                    Variant::L => (
+                        lcs_length(&reference.all, &candidate.all),
+                        candidate.all.len(),
+                        reference.all.len(),
+                    ),
+                    Variant::Lsum => (
+                        summary_lcs_hits_rouge_score(&reference.sentences, &candidate.sentences),
+                        candidate.sentences.iter().map(Vec::len).sum(),
+                        reference.sentences.iter().map(Vec::len).sum(),
+                    ),
+                });
+                let prf = counts.rouge_score_prf();
+                if best.map_or(true, |(_, best_prf)| prf[2] > best_prf[2]) {
+                    best = Some((counts, prf));
+                }
+            }
+            best.unwrap_or_default()
+        })
+        .collect()
+}
+
+/// `rouge_score_segment` over a batch, in parallel. `references[i]` must be non-empty.
+pub fn rouge_score_batch(
+    options: &RougeScoreOptions,
+    candidates: &[String],
+    references: &[Vec<String>],
+) -> Result<Vec<Vec<(Counts, [f64; 3])>>> {
+    if candidates.len() != references.len() {
+        return Err(Error::ShapeMismatch(format!(
+            "{} predictions but {} reference entries",
+            candidates.len(),
+            references.len()
+        )));
+    }
+    if let Some(index) = references.iter().position(Vec::is_empty) {
+        return Err(Error::ShapeMismatch(format!(
+            "references[{index}] is empty"
+        )));
+    }
+    Ok(candidates
+        .par_iter()
+        .zip(references.par_iter())
+        .map(|(candidate, refs)| rouge_score_segment(options, candidate, refs))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(variant: &str, candidate: &str, reference: &str) -> [f64; 3] {
+        let options = RougeScoreOptions {
+            variants: vec![Variant::parse(variant).unwrap()],
+            tokenizer: RougeTokenizer::RougeScore,
+            stem: false,
+        };
+        rouge_score_segment(&options, candidate, &[reference.to_string()])[0].1
+    }
+
+    #[test]
+    fn seed_examples_from_the_issue() {
+        let r1 = score(
+            "rouge1",
+            "the cat was found under the bed",
+            "the cat was under the bed",
+        );
+        assert_eq!(r1[1], 1.0);
+        let r2 = score(
+            "rouge2",
+            "the cat was found under the bed",
+            "the cat was under the bed",
+        );
+        assert_eq!(r2[1], 0.8);
+        let l = score(
+            "rougeL",
+            "police kill the gunman",
+            "police killed the gunman",
+        );
+        assert_eq!(l[1], 0.75);
+        let r1 = score(
+            "rouge1",
+            "the cat the cat is on the mat",
+            "the cat sat on the mat",
+        );
+        assert_eq!(r1[0], 0.625);
+        assert_eq!(
+            score(
+                "rouge2",
+                "the cat the cat is on the mat",
+                "the cat sat on the mat"
+            )[2],
+            0.5
+        );
+    }
+
+    #[test]
+    fn variant_names() {
+        assert_eq!(Variant::parse("rouge9").unwrap(), Variant::Ngram(9));
+        for bad in ["rouge0", "rougeX", "rouge10", "rouge", "ROUGE1", "rougel"] {
+            assert!(Variant::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn empty_texts_score_zero() {
+        assert_eq!(score("rougeLsum", "", "a b"), [0.0; 3]);
+        assert_eq!(score("rouge1", "a", ""), [0.0; 3]);
+    }
+}

@@ -1,0 +1,154 @@
+//! ROUGE tokenizers and stemmers.
+//!
+//! - `rouge_score`: google-research rouge_score 0.1.2 (`rouge_score/tokenize.py`): Python's
+//!   `str.lower()`, every character outside `[a-z0-9]` is a separator, NLTK's Porter stemmer on
+//!   tokens longer than 3 characters.
+//! - `unicode` (our default): the same tokens on ASCII text, but letters, marks and digits of every
+//!   script are kept, and Han / Hiragana / Katakana characters are one token each.
+
+mod porter;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::error::{Error, Result};
+
+pub use porter::porter_stem;
+
+/// Which tokenizer turns a text into ROUGE tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RougeTokenizer {
+    /// rouge_score 0.1.2's ASCII-only tokenizer.
+    RougeScore,
+    /// Unicode-aware: same tokens as `RougeScore` on ASCII input, meaningful tokens for every script.
+    Unicode,
+}
+
+impl RougeTokenizer {
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "rouge_score" => Ok(Self::RougeScore),
+            "unicode" => Ok(Self::Unicode),
+            other => Err(Error::InvalidOption(format!(
+                "unknown ROUGE tokenizer {other:?} (expected \"unicode\" or \"rouge_score\")"
+            ))),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::RougeScore => "rouge_score",
+            Self::Unicode => "unicode",
+        }
+    }
+
+    /// The tokens of `text`; with `stem`, NLTK's Porter stemmer on (ASCII) tokens longer than 3.
+    pub fn tokenize(&self, text: &str, stem: bool) -> Vec<String> {
+        let mut tokens = match self {
+            Self::RougeScore => rouge_score_tokens(text),
+            Self::Unicode => unicode_tokens(text),
+        };
+        if stem {
+            for token in tokens.iter_mut() {
+                // rouge_score stems only words longer than 3 characters (`tokenize.py`).
+                if token.len() > 3 && token.is_ascii() {
+                    *token = porter_stem(token);
+                }
+            }
+            // rouge_score drops tokens that no longer match `^[a-z0-9]+$` (never happens for Porter output).
+            tokens.retain(|token| !token.is_empty());
+        }
+        tokens
+    }
+}
+
+/// rouge_score's tokens: runs of `[a-z0-9]` in `text.lower()`.
+///
+/// Python's `str.lower()` maps exactly two non-ASCII characters to ASCII letters: U+212A KELVIN
+/// SIGN → "k", and U+0130 (İ) → "i" + U+0307 (a combining mark, hence a separator after the "i").
+fn rouge_score_tokens(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            'a'..='z' | '0'..='9' => current.push(c),
+            'A'..='Z' => current.push(c.to_ascii_lowercase()),
+            '\u{212A}' => current.push('k'),
+            '\u{130}' => {
+                current.push('i');
+                tokens.push(std::mem::take(&mut current));
+            }
+            _ => {
+                if !current.is_empty() {
+                    tokens.push(std::mem::take(&mut current));
+                }
+            }
+        }
+    }
+    if !current.is_empty() {
+        tokens.push(current);
+    }
+    tokens
+}
+
+/// One Han, Hiragana or Katakana character, or a run of letters / marks / digits of other scripts.
+static UNICODE_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[\p{Han}\p{Hiragana}\p{Katakana}]|[[\p{L}\p{M}\p{N}]--[\p{Han}\p{Hiragana}\p{Katakana}]]+")
+        .expect("valid regex")
+});
+
+fn unicode_tokens(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    UNICODE_TOKEN
+        .find_iter(&lower)
+        .map(|m| m.as_str().to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rouge_score_drops_non_ascii_and_lowercases() {
+        let tokens = RougeTokenizer::RougeScore.tokenize("The cat's café, 42!", false);
+        assert_eq!(tokens, vec!["the", "cat", "s", "caf", "42"]);
+        assert_eq!(
+            RougeTokenizer::RougeScore.tokenize("İstanbul \u{212A}m", false),
+            vec!["i", "stanbul", "km"]
+        );
+    }
+
+    #[test]
+    fn unicode_keeps_every_script_and_splits_cjk() {
+        let tokens = RougeTokenizer::Unicode.tokenize("Straße 北京大学 Привет, मैं", false);
+        assert_eq!(
+            tokens,
+            vec!["straße", "北", "京", "大", "学", "привет", "मैं"]
+        );
+    }
+
+    #[test]
+    fn unicode_equals_rouge_score_on_ascii() {
+        let text = "The quick-brown FOX jumped over 2 lazy dogs; it's running!";
+        for stem in [false, true] {
+            assert_eq!(
+                RougeTokenizer::Unicode.tokenize(text, stem),
+                RougeTokenizer::RougeScore.tokenize(text, stem)
+            );
+        }
+    }
+
+    #[test]
+    fn stems_only_long_tokens() {
+        assert_eq!(
+            RougeTokenizer::RougeScore.tokenize("dies cats ran", true),
+            vec!["die", "cat", "ran"]
+        );
+        assert_eq!(
+            RougeTokenizer::RougeScore.tokenize("was has", true),
+            vec!["was", "has"]
+        );
+    }
+}
