@@ -6,5 +6,6 @@
 """
 
 from ._core import __version__
+from .rouge import RougeResult, rouge
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "rouge", "RougeResult"]

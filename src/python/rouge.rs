@@ -3,7 +3,9 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 
-use crate::metrics::rouge::{rouge_score_batch, RougeScoreOptions, Variant};
+use rayon::prelude::*;
+
+use crate::metrics::rouge::{rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText, Variant};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
 
 fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
@@ -31,10 +33,16 @@ fn rouge_score_stats<'py>(
         stem,
     };
     let segments = py.allow_threads(|| rouge_score_batch(&options, &predictions, &references))?;
-    let shape = [segments.len(), options.variants.len(), 3];
+    to_arrays(py, &segments, options.variants.len())
+}
+
+type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
+
+fn to_arrays<'py>(py: Python<'py>, segments: &[Vec<(Counts, [f64; 3])>], n_variants: usize) -> PyResult<StatArrays<'py>> {
+    let shape = [segments.len(), n_variants, 3];
     let mut counts = Vec::with_capacity(shape.iter().product());
     let mut scores = Vec::with_capacity(shape.iter().product());
-    for segment in &segments {
+    for segment in segments {
         for (count, prf) in segment {
             counts.extend_from_slice(&[count.hits, count.candidate_total, count.reference_total]);
             scores.extend_from_slice(prf);
@@ -43,6 +51,37 @@ fn rouge_score_stats<'py>(
     let counts = PyArray1::from_vec_bound(py, counts).reshape(shape)?;
     let scores = PyArray1::from_vec_bound(py, scores).reshape(shape)?;
     Ok((counts, scores))
+}
+
+/// Like `rouge_score_stats` for texts tokenized by the caller: each text is `(tokens, sentence_tokens)`.
+#[pyfunction]
+#[pyo3(signature = (predictions, references, variants))]
+fn rouge_score_stats_tokens<'py>(
+    py: Python<'py>,
+    predictions: Vec<(Vec<String>, Vec<Vec<String>>)>,
+    references: Vec<Vec<(Vec<String>, Vec<Vec<String>>)>>,
+    variants: Vec<String>,
+) -> PyResult<StatArrays<'py>> {
+    let variants = parse_variants(&variants)?;
+    if predictions.len() != references.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{} predictions but {} reference entries",
+            predictions.len(),
+            references.len()
+        )));
+    }
+    let to_text = |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
+    let predictions: Vec<TokenizedText> = predictions.into_iter().map(to_text).collect();
+    let references: Vec<Vec<TokenizedText>> =
+        references.into_iter().map(|refs| refs.into_iter().map(to_text).collect()).collect();
+    let segments: Vec<_> = py.allow_threads(|| {
+        predictions
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
+            .collect()
+    });
+    to_arrays(py, &segments, variants.len())
 }
 
 /// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").
@@ -71,6 +110,7 @@ fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> Vec<String> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_score_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_score_stats_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem_words, m)?)?;
     Ok(())

@@ -99,76 +99,68 @@ pub struct RougeScoreOptions {
     pub stem: bool,
 }
 
-/// A text's tokens as ids: whole text and per newline-separated sentence (for `rougeLsum`).
-struct Tokenized {
+/// A text's tokens: whole text (every variant but `rougeLsum`) and per sentence (`rougeLsum`).
+#[derive(Debug, Clone, Default)]
+pub struct TokenizedText {
+    pub all: Vec<String>,
+    pub sentences: Vec<Vec<String>>,
+}
+
+impl TokenizedText {
+    /// Tokenizes `text`, its sentences being rouge_score's `text.split("\n")` with empty strings
+    /// dropped (sentences without tokens never change a score).
+    pub fn new(text: &str, tokenizer: RougeTokenizer, stem: bool, needs_all: bool, needs_sentences: bool) -> Self {
+        let all = if needs_all { tokenizer.tokenize(text, stem) } else { Vec::new() };
+        let sentences = if needs_sentences {
+            text.split('\n').filter(|s| !s.is_empty()).map(|s| tokenizer.tokenize(s, stem)).collect()
+        } else {
+            Vec::new()
+        };
+        TokenizedText { all, sentences }
+    }
+}
+
+/// Token ids of one text, interned in the segment's vocabulary.
+struct TextIds {
     all: Vec<u32>,
     sentences: Vec<Vec<u32>>,
 }
 
-/// Appends the whole-text tokens, then one entry per sentence, to `storage`.
-fn tokenize_text(
-    text: &str,
-    options: &RougeScoreOptions,
-    needs_all: bool,
-    needs_sentences: bool,
-    storage: &mut Vec<Vec<String>>,
-) {
-    if needs_all {
-        storage.push(options.tokenizer.tokenize(text, options.stem));
-    } else {
-        storage.push(Vec::new());
-    }
-    if needs_sentences {
-        // rouge_score: `text.split("\n")`, empty strings dropped (empty-token sentences never matter).
-        for sentence in text.split('\n').filter(|s| !s.is_empty()) {
-            storage.push(options.tokenizer.tokenize(sentence, options.stem));
-        }
-    }
-}
-
 /// Scores of one segment under the `rouge_score` preset: for each variant, the counts and
 /// `[P, R, F]` of the reference with the highest F (first on ties, as `np.argmax`).
-pub fn rouge_score_segment(
-    options: &RougeScoreOptions,
-    candidate: &str,
-    references: &[String],
-) -> Vec<(Counts, [f64; 3])> {
+pub fn rouge_score_segment(options: &RougeScoreOptions, candidate: &str, references: &[String]) -> Vec<(Counts, [f64; 3])> {
     let needs_sentences = options.variants.contains(&Variant::Lsum);
     let needs_all = options.variants.iter().any(|v| *v != Variant::Lsum);
-    let mut storage: Vec<Vec<String>> = Vec::new();
-    let mut bounds = Vec::with_capacity(references.len() + 1);
-    for text in std::iter::once(candidate).chain(references.iter().map(String::as_str)) {
-        let start = storage.len();
-        tokenize_text(text, options, needs_all, needs_sentences, &mut storage);
-        bounds.push((start, storage.len()));
+    let tokenize = |text: &str| TokenizedText::new(text, options.tokenizer, options.stem, needs_all, needs_sentences);
+    let candidate = tokenize(candidate);
+    let references: Vec<TokenizedText> = references.iter().map(|text| tokenize(text)).collect();
+    rouge_score_segment_tokens(&options.variants, &candidate, &references)
+}
+
+/// `rouge_score_segment` on texts tokenized elsewhere (e.g. by a user's Python tokenizer).
+pub fn rouge_score_segment_tokens(
+    variants: &[Variant],
+    candidate: &TokenizedText,
+    references: &[TokenizedText],
+) -> Vec<(Counts, [f64; 3])> {
+    fn intern<'a>(vocab: &mut Vocab<'a>, text: &'a TokenizedText) -> TextIds {
+        TextIds {
+            all: text.all.iter().map(|t| vocab.id(t)).collect(),
+            sentences: text.sentences.iter().map(|s| s.iter().map(|t| vocab.id(t)).collect()).collect(),
+        }
     }
     let mut vocab = Vocab::default();
-    let ids: Vec<Vec<u32>> = storage
-        .iter()
-        .map(|tokens| vocab.ids(tokens.iter().map(String::as_str)))
-        .collect();
-    let texts: Vec<Tokenized> = bounds
-        .iter()
-        .map(|&(start, end)| Tokenized {
-            all: ids[start].clone(),
-            sentences: ids[start + 1..end].to_vec(),
-        })
-        .collect();
-    let (candidate, references) = texts.split_first().expect("candidate present");
+    let candidate = intern(&mut vocab, candidate);
+    let references: Vec<TextIds> = references.iter().map(|text| intern(&mut vocab, text)).collect();
 
-    options
-        .variants
+    variants
         .iter()
         .map(|variant| {
             let mut best: Option<(Counts, [f64; 3])> = None;
-            for reference in references {
+            for reference in &references {
                 let counts = Counts::from_usize(match variant {
                     Variant::Ngram(n) => ngram_counts(&candidate.all, &reference.all, *n),
-                    Variant::L => (
-                        lcs_length(&reference.all, &candidate.all),
-                        candidate.all.len(),
-                        reference.all.len(),
-                    ),
+                    Variant::L => (lcs_length(&reference.all, &candidate.all), candidate.all.len(), reference.all.len()),
                     Variant::Lsum => (
                         summary_lcs_hits_rouge_score(&reference.sentences, &candidate.sentences),
                         candidate.sentences.iter().map(Vec::len).sum(),

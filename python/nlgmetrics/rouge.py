@@ -1,0 +1,263 @@
+"""ROUGE (Lin 2004): rouge1…rouge9, rougeL, rougeLsum — identical to rouge_score 0.1.2.
+
+>>> import nlgmetrics
+>>> result = nlgmetrics.rouge(["the cat the cat is on the mat"], ["the cat sat on the mat"])
+>>> result.rouge1
+RougeScore(precision=0.625, recall=0.8333333333333334, fmeasure=0.7142857142857143)
+>>> result["rouge2"].fmeasure
+0.5
+>>> result.segment(0)["rougeL"].fmeasure
+0.7142857142857143
+
+Presets name the reference implementation whose numbers are reproduced:
+
+- ``"rouge_score"`` (default): google-research rouge_score 0.1.2 (``RougeScorer.score`` /
+  ``score_multi``): per-document P/R/F, with several references the one with the highest F per
+  variant; the corpus score is the mean over documents (rouge_score's ``BootstrapAggregator`` "mid"
+  is a bootstrap percentile of that mean, available with ``bootstrap=``).
+
+Tokenizers: ``"unicode"`` (default) gives exactly rouge_score's tokens on ASCII text and keeps the
+letters, marks and digits of every script (Han, Hiragana and Katakana one character per token), so
+Chinese or Russian summaries never silently score 0; ``"rouge_score"`` is rouge_score's own
+ASCII-only tokenizer, for bit-identical results on any input. ``stemmer=True`` is NLTK's Porter
+stemmer (the one rouge_score uses) on ASCII tokens longer than 3 characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._rouge_bootstrap import bootstrap_percentiles, check_bootstrap_options
+from ._signature import Signature
+from ._validate import hypotheses_list, references_lists
+
+__all__ = ["rouge", "RougeResult", "RougeScore", "RougeInterval", "DEFAULT_VARIANTS", "PRESETS", "TOKENIZERS"]
+
+DEFAULT_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+PRESETS = ("rouge_score",)
+TOKENIZERS = ("unicode", "rouge_score")
+
+
+class RougeScore(NamedTuple):
+    """Precision, recall and F-measure of one variant (same fields as rouge_score's ``Score``)."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+class RougeInterval(NamedTuple):
+    """Bootstrap percentiles (same fields as rouge_score's ``AggregateScore``)."""
+
+    low: RougeScore
+    mid: RougeScore
+    high: RougeScore
+
+
+@dataclass(frozen=True, eq=False)
+class RougeResult:
+    """Corpus and per-document ROUGE scores.
+
+    - ``result.rouge1`` / ``result["rouge1"]``: corpus :class:`RougeScore` (mean over documents);
+    - ``segment_scores``: float64 array ``(documents, variants, 3)`` of (P, R, F);
+    - ``statistics``: float64 array ``(documents, variants, 3)`` of (hits, prediction total,
+      reference total) of the chosen reference;
+    - ``segment(i)``: ``{variant: RougeScore}`` for document ``i``;
+    - ``intervals``: ``{variant: RougeInterval}`` when ``bootstrap`` was requested, else None.
+    """
+
+    variants: Tuple[str, ...]
+    scores: Dict[str, RougeScore]
+    segment_scores: np.ndarray
+    statistics: np.ndarray
+    signature: Signature
+    intervals: Optional[Dict[str, RougeInterval]] = field(default=None)
+
+    def __getitem__(self, variant: str) -> RougeScore:
+        return self.scores[variant]
+
+    def __getattr__(self, name: str) -> RougeScore:
+        scores = self.__dict__.get("scores")
+        if scores is not None and name in scores:
+            return scores[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute or variant {name!r}")
+
+    def __len__(self) -> int:
+        return int(self.segment_scores.shape[0])
+
+    def segment(self, index: int) -> Dict[str, RougeScore]:
+        """Per-variant scores of document ``index`` (negative indices count from the end)."""
+        row = self.segment_scores[index]
+        return {variant: RougeScore(*map(float, row[k])) for k, variant in enumerate(self.variants)}
+
+    def per_segment(self, variant: str) -> np.ndarray:
+        """``(documents, 3)`` array of (P, R, F) of one variant."""
+        if variant not in self.scores:
+            raise KeyError(f"variant {variant!r} was not computed (have {list(self.variants)})")
+        return self.segment_scores[:, self.variants.index(variant), :]
+
+    def to_hf(self) -> Dict[str, float]:
+        """Hugging Face ``evaluate`` ``rouge`` shape: ``{variant: F}`` (mean F over documents)."""
+        return {variant: score.fmeasure for variant, score in self.scores.items()}
+
+    def to_dict(self) -> dict:
+        out: dict = {variant: score._asdict() for variant, score in self.scores.items()}
+        if self.intervals is not None:
+            out["intervals"] = {
+                variant: {bound: getattr(interval, bound)._asdict() for bound in ("low", "mid", "high")}
+                for variant, interval in self.intervals.items()
+            }
+        out["signature"] = str(self.signature)
+        return out
+
+    def __str__(self) -> str:
+        lines = [
+            f"{variant}: P {score.precision:.4f} R {score.recall:.4f} F {score.fmeasure:.4f}"
+            for variant, score in self.scores.items()
+        ]
+        lines.append(str(self.signature))
+        return "\n".join(lines)
+
+
+def _variant_list(variants) -> list:
+    if isinstance(variants, str):
+        variants = [variants]
+    try:
+        names = list(variants)
+    except TypeError:
+        raise TypeError(f"variants must be a list of variant names, got {type(variants).__name__}") from None
+    if not names:
+        raise ValueError("variants is empty: ask for at least one ROUGE variant, e.g. ['rouge1']")
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(f"variants[{index}] must be str, got {type(name).__name__}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"variants has duplicates: {names}")
+    return names
+
+
+def _stem_choice(stemmer) -> bool:
+    if stemmer is None or stemmer is False or stemmer == "none":
+        return False
+    if stemmer is True or stemmer == "porter":
+        return True
+    raise ValueError(f"stemmer must be True/False, 'porter' or 'none', got {stemmer!r}")
+
+
+def split_sentences_nltk(text: str) -> str:
+    """rouge_score's ``split_summaries=True``: ``nltk.sent_tokenize`` (needs NLTK's punkt data),
+    sentences joined by newlines (newlines inside a sentence become spaces: same tokens)."""
+    import nltk
+
+    return "\n".join(sentence.replace("\n", " ") for sentence in nltk.sent_tokenize(text))
+
+
+def rouge(
+    predictions: Iterable[str],
+    references: Iterable[Union[str, Sequence[str]]],
+    variants: Sequence[str] = DEFAULT_VARIANTS,
+    preset: str = "rouge_score",
+    stemmer: Union[bool, str, None] = False,
+    tokenizer: str = "unicode",
+    split_summaries: bool = False,
+    multi_ref: str = "max",
+    alpha: Optional[float] = None,
+    bootstrap: int = 0,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> RougeResult:
+    """ROUGE scores of ``predictions`` against ``references`` (``references[i]``: a str or a list).
+
+    ``variants``: ``rouge1``…``rouge9``, ``rougeL`` (LCS over the whole text), ``rougeLsum``
+    (summary-level union LCS over newline-separated sentences). ``multi_ref="max"`` keeps, per
+    variant, the reference with the highest F (rouge_score's ``score_multi``). ``alpha=None`` uses
+    rouge_score's F = 2PR/(P+R); a number in [0, 1] uses F = PR/((1-alpha)P + alpha R).
+    ``bootstrap=n`` adds rouge_score ``BootstrapAggregator``-style percentile intervals
+    (``confidence``) drawn from ``np.random.RandomState(seed)``: identical to rouge_score's
+    aggregator after ``np.random.seed(seed)`` when variants are added in the same order.
+
+    >>> r = rouge(["police kill the gunman"], [["police killed the gunman", "the gunman was shot"]],
+    ...           variants=["rougeL"])
+    >>> r.rougeL.recall
+    0.75
+    """
+    predictions = hypotheses_list(predictions, argument="predictions")
+    reference_lists = references_lists(references, n_hypotheses=len(predictions), argument="references")
+    names = _variant_list(variants)
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}: expected one of {list(PRESETS)}")
+    if tokenizer not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {tokenizer!r}: expected one of {list(TOKENIZERS)}")
+    stem = _stem_choice(stemmer)
+    if multi_ref != "max":
+        raise ValueError(f"multi_ref={multi_ref!r} is not available with preset {preset!r} (use 'max')")
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1):
+        raise ValueError(f"alpha must be None or a number in [0, 1], got {alpha!r}")
+    if bootstrap:
+        check_bootstrap_options(confidence, bootstrap)
+
+    if split_summaries and "rougeLsum" in names:
+        # Only rougeLsum sees sentence boundaries; the other variants' tokens are unchanged.
+        predictions = [split_sentences_nltk(text) for text in predictions]
+        reference_lists = [[split_sentences_nltk(text) for text in refs] for refs in reference_lists]
+
+    statistics, segment_scores = _core.rouge_score_stats(predictions, reference_lists, names, tokenizer, stem)
+    if alpha is not None:
+        segment_scores = _with_alpha(segment_scores, float(alpha))
+    return _result(names, statistics, segment_scores, preset, tokenizer, stem, alpha, reference_lists,
+                   split_summaries, bootstrap, confidence, seed)
+
+
+def _with_alpha(segment_scores: np.ndarray, alpha: float) -> np.ndarray:
+    precision, recall = segment_scores[..., 0], segment_scores[..., 1]
+    denominator = (1 - alpha) * precision + alpha * recall
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fmeasure = np.where(denominator > 0, precision * recall / np.where(denominator > 0, denominator, 1), 0.0)
+    out = segment_scores.copy()
+    out[..., 2] = fmeasure
+    return out
+
+
+def _result(names, statistics, segment_scores, preset, tokenizer, stem, alpha, reference_lists,
+            split_summaries, bootstrap, confidence, seed) -> RougeResult:
+    n_docs = segment_scores.shape[0]
+    # Mean of each contiguous (P, R or F) column: the same pairwise sum as np.mean(list_of_scores).
+    means = np.zeros((len(names), 3))
+    if n_docs:
+        for k in range(len(names)):
+            for j in range(3):
+                means[k, j] = np.mean(np.ascontiguousarray(segment_scores[:, k, j]))
+    scores = {name: RougeScore(*map(float, means[k])) for k, name in enumerate(names)}
+    intervals = None
+    if bootstrap and n_docs:
+        random_state = np.random.RandomState(seed)
+        intervals = {}
+        for k, name in enumerate(names):
+            bounds = bootstrap_percentiles(segment_scores[:, k, :], bootstrap, confidence, random_state)
+            intervals[name] = RougeInterval(*(RougeScore(*map(float, bounds[j])) for j in range(3)))
+    ref_counts = {len(refs) for refs in reference_lists}
+    fields = [
+        ("preset", preset),
+        ("variants", ",".join(names)),
+        ("tok", tokenizer),
+        ("stem", "porter-nltk" if stem else "none"),
+        ("nrefs", str(ref_counts.pop()) if len(ref_counts) == 1 else "var"),
+        ("multi_ref", "max"),
+        ("f", "2PR/(P+R)" if alpha is None else f"alpha={alpha}"),
+    ]
+    if split_summaries:
+        fields.append(("split", "nltk"))
+    if bootstrap:
+        fields.append(("bootstrap", f"{bootstrap},c={confidence},seed={seed}"))
+    return RougeResult(
+        variants=tuple(names),
+        scores=scores,
+        segment_scores=segment_scores,
+        statistics=statistics,
+        signature=Signature("ROUGE", tuple(fields)),
+        intervals=intervals,
+    )
