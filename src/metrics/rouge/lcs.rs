@@ -40,7 +40,7 @@ fn fill_table(reference: &[u32], candidate: &[u32], table: &mut Vec<u32>) {
 
 /// The reference positions of one LCS, chosen exactly as rouge_score's `_backtrack_norec`:
 /// from the bottom-right, take a match; else move left only when that cell is strictly larger.
-fn lcs_reference_positions(
+pub(crate) fn lcs_reference_positions(
     reference: &[u32],
     candidate: &[u32],
     table: &mut Vec<u32>,

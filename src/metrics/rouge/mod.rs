@@ -7,6 +7,7 @@
 
 mod lcs;
 mod ngram;
+pub mod rouge155;
 
 use rayon::prelude::*;
 

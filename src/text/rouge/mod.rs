@@ -7,6 +7,7 @@
 //!   script are kept, and Han / Hiragana / Katakana characters are one token each.
 
 mod porter;
+pub mod rouge155;
 
 use std::sync::LazyLock;
 
