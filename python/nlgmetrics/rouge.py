@@ -30,7 +30,7 @@ from typing import Dict, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _rouge155
 from ._rouge_bootstrap import bootstrap_percentiles, check_bootstrap_options
 from ._signature import Signature
 from ._validate import hypotheses_list, references_lists
@@ -38,7 +38,7 @@ from ._validate import hypotheses_list, references_lists
 __all__ = ["rouge", "RougeResult", "RougeScore", "RougeInterval", "DEFAULT_VARIANTS", "PRESETS", "TOKENIZERS"]
 
 DEFAULT_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-PRESETS = ("rouge_score",)
+PRESETS = ("rouge_score", "rouge155")
 TOKENIZERS = ("unicode", "rouge_score")
 
 
@@ -99,6 +99,10 @@ class RougeResult:
         if variant not in self.scores:
             raise KeyError(f"variant {variant!r} was not computed (have {list(self.variants)})")
         return self.segment_scores[:, self.variants.index(variant), :]
+
+    def report(self, system: str = "X") -> str:
+        """ROUGE-1.5.5.pl's report lines (preset ``rouge155`` only)."""
+        return _rouge155.report(self, system)
 
     def to_hf(self) -> Dict[str, float]:
         """Hugging Face ``evaluate`` ``rouge`` shape: ``{variant: F}`` (mean F over documents)."""
@@ -162,13 +166,18 @@ def rouge(
     variants: Sequence[str] = DEFAULT_VARIANTS,
     preset: str = "rouge_score",
     stemmer: Union[bool, str, None] = False,
-    tokenizer: str = "unicode",
+    tokenizer: Optional[str] = None,
     split_summaries: bool = False,
-    multi_ref: str = "max",
+    multi_ref: Optional[str] = None,
     alpha: Optional[float] = None,
-    bootstrap: int = 0,
+    bootstrap: Optional[int] = None,
     confidence: float = 0.95,
     seed: int = 0,
+    remove_stopwords: bool = False,
+    word_limit: Optional[int] = None,
+    byte_limit: Optional[int] = None,
+    wordnet_exceptions: bool = True,
+    eval_ids: str = "spl",
 ) -> RougeResult:
     """ROUGE scores of ``predictions`` against ``references`` (``references[i]``: a str or a list).
 
@@ -180,23 +189,52 @@ def rouge(
     (``confidence``) drawn from ``np.random.RandomState(seed)``: identical to rouge_score's
     aggregator after ``np.random.seed(seed)`` when variants are added in the same order.
 
+    ``tokenizer`` (rouge_score preset): ``"unicode"`` (default) or ``"rouge_score"``.
+
+    ``preset="rouge155"`` reproduces ROUGE-1.5.5.pl (see ``nlgmetrics._rouge155``): variants also
+    ``rougeW-<w>``, ``rougeS<d>``, ``rougeSU<d>``, ``rougeS*``, ``rougeSU*``; options
+    ``remove_stopwords`` (-s), ``word_limit`` (-l), ``byte_limit`` (-b), ``multi_ref`` "A" | "B" |
+    "max" (-f), ``alpha`` (-p, default 0.5), ``bootstrap`` (-r, default 1000), ``confidence`` (-c),
+    ``wordnet_exceptions`` (stemming looks up WordNet-2.0's exception list first), ``eval_ids``.
+    Corpus scores are ROUGE-1.5.5's printed averages; ``result.report()`` prints its report.
+
     >>> r = rouge(["police kill the gunman"], [["police killed the gunman", "the gunman was shot"]],
     ...           variants=["rougeL"])
     >>> r.rougeL.recall
     0.75
+    >>> r = rouge(["the cat sat on the mat"], ["the cat was on the mat"], variants=["rougeSU4", "rougeW-1.2"],
+    ...           preset="rouge155", bootstrap=10)
+    >>> r.rougeSU4.fmeasure, r["rougeW-1.2"].recall
+    (0.7, 0.5209)
     """
     predictions = hypotheses_list(predictions, argument="predictions")
     reference_lists = references_lists(references, n_hypotheses=len(predictions), argument="references")
     names = _variant_list(variants)
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}: expected one of {list(PRESETS)}")
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1):
+        raise ValueError(f"alpha must be None or a number in [0, 1], got {alpha!r}")
+    if preset == "rouge155":
+        return _rouge155_result(predictions, reference_lists, names, stemmer, tokenizer, split_summaries, multi_ref,
+                                alpha, bootstrap, confidence, remove_stopwords, word_limit, byte_limit,
+                                wordnet_exceptions, eval_ids)
+    for option, value, default in [("remove_stopwords", remove_stopwords, False), ("word_limit", word_limit, None),
+                                   ("byte_limit", byte_limit, None), ("wordnet_exceptions", wordnet_exceptions, True),
+                                   ("eval_ids", eval_ids, "spl")]:
+        if value != default:
+            raise ValueError(f"{option} is a ROUGE-1.5.5 option: use preset='rouge155'")
+    for name in names:
+        if name.startswith(("rougeW", "rougeS")):
+            raise ValueError(f"invalid ROUGE variant {name!r} for preset 'rouge_score' (rouge_score has no "
+                             "ROUGE-W/S/SU): use preset='rouge155'")
+    tokenizer = "unicode" if tokenizer is None else tokenizer
+    multi_ref = "max" if multi_ref is None else multi_ref
+    bootstrap = 0 if bootstrap is None else bootstrap
     if tokenizer not in TOKENIZERS:
         raise ValueError(f"unknown tokenizer {tokenizer!r}: expected one of {list(TOKENIZERS)}")
     stem = _stem_choice(stemmer)
     if multi_ref != "max":
         raise ValueError(f"multi_ref={multi_ref!r} is not available with preset {preset!r} (use 'max')")
-    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1):
-        raise ValueError(f"alpha must be None or a number in [0, 1], got {alpha!r}")
     if bootstrap:
         check_bootstrap_options(confidence, bootstrap)
 
@@ -210,6 +248,54 @@ def rouge(
         segment_scores = _with_alpha(segment_scores, float(alpha))
     return _result(names, statistics, segment_scores, preset, tokenizer, stem, alpha, reference_lists,
                    split_summaries, bootstrap, confidence, seed)
+
+
+def _rouge155_result(predictions, reference_lists, names, stemmer, tokenizer, split_summaries, multi_ref, alpha,
+                     bootstrap, confidence, remove_stopwords, word_limit, byte_limit, wordnet_exceptions,
+                     eval_ids) -> RougeResult:
+    if tokenizer not in (None, "rouge155"):
+        raise ValueError(f"preset 'rouge155' uses ROUGE-1.5.5's own tokenization, not tokenizer={tokenizer!r}")
+    if split_summaries:
+        raise ValueError("split_summaries is a rouge_score option; rouge155 reads one sentence per line")
+    for name in names:
+        if not _rouge155.VARIANT_155_RE.match(name):
+            raise ValueError(f"invalid ROUGE variant {name!r}: expected rouge1…rouge9, rougeL, rougeLsum, "
+                             "rougeW-<weight>, rougeS<d>, rougeSU<d>, rougeS* or rougeSU*")
+    multi_ref = "A" if multi_ref is None else multi_ref
+    if multi_ref not in _rouge155.MULTI_REF_155:
+        raise ValueError(f"multi_ref must be one of {list(_rouge155.MULTI_REF_155)}, got {multi_ref!r}")
+    if eval_ids not in _rouge155.EVAL_IDS:
+        raise ValueError(f"eval_ids must be one of {list(_rouge155.EVAL_IDS)}, got {eval_ids!r}")
+    if word_limit is not None and byte_limit is not None:
+        raise ValueError("give word_limit or byte_limit, not both (ROUGE-1.5.5 -l / -b)")
+    word_limit = _rouge155.check_limit(word_limit, "word_limit")
+    byte_limit = _rouge155.check_limit(byte_limit, "byte_limit")
+    samples = 1000 if bootstrap is None else bootstrap
+    check_bootstrap_options(confidence, samples)
+    alpha = 0.5 if alpha is None else float(alpha)
+    stem = _stem_choice(stemmer)
+    segment_scores, corpus = _rouge155.compute(
+        predictions, reference_lists, names, stem=stem, wordnet_exceptions=bool(wordnet_exceptions),
+        remove_stopwords=bool(remove_stopwords), word_limit=word_limit, byte_limit=byte_limit,
+        multi_ref=multi_ref, alpha=alpha, samples=samples, confidence=confidence, eval_ids=eval_ids)
+    scores, intervals = {}, {}
+    for k, name in enumerate(names):
+        # corpus[k] rows: R, P, F; columns: average, low, high.
+        bound = [RougeScore(float(corpus[k, 1, j]), float(corpus[k, 0, j]), float(corpus[k, 2, j])) for j in range(3)]
+        scores[name] = bound[0]
+        intervals[name] = RougeInterval(low=bound[1], mid=bound[0], high=bound[2])
+    ref_counts = {len(refs) for refs in reference_lists}
+    nrefs = str(ref_counts.pop()) if len(ref_counts) == 1 else "var"
+    fields = _rouge155.signature_fields(names, stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit,
+                                        multi_ref, alpha, samples, confidence, eval_ids, nrefs)
+    return RougeResult(
+        variants=tuple(names),
+        scores=scores,
+        segment_scores=segment_scores,
+        statistics=segment_scores[..., [1, 0, 2]],
+        signature=Signature("ROUGE", tuple(fields)),
+        intervals=intervals,
+    )
 
 
 def _with_alpha(segment_scores: np.ndarray, alpha: float) -> np.ndarray:
