@@ -5,9 +5,13 @@ use pyo3::prelude::*;
 
 use rayon::prelude::*;
 
-use crate::metrics::rouge::{rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText, Variant};
 use crate::metrics::rouge::rouge155::{
-    rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef, Rouge155Options,
+    rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef,
+    Rouge155Options,
+};
+use crate::metrics::rouge::{
+    rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText,
+    Variant,
 };
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
@@ -42,7 +46,11 @@ fn rouge_score_stats<'py>(
 
 type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
 
-fn to_arrays<'py>(py: Python<'py>, segments: &[Vec<(Counts, [f64; 3])>], n_variants: usize) -> PyResult<StatArrays<'py>> {
+fn to_arrays<'py>(
+    py: Python<'py>,
+    segments: &[Vec<(Counts, [f64; 3])>],
+    n_variants: usize,
+) -> PyResult<StatArrays<'py>> {
     let shape = [segments.len(), n_variants, 3];
     let mut counts = Vec::with_capacity(shape.iter().product());
     let mut scores = Vec::with_capacity(shape.iter().product());
@@ -74,10 +82,13 @@ fn rouge_score_stats_tokens<'py>(
             references.len()
         )));
     }
-    let to_text = |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
+    let to_text =
+        |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
     let predictions: Vec<TokenizedText> = predictions.into_iter().map(to_text).collect();
-    let references: Vec<Vec<TokenizedText>> =
-        references.into_iter().map(|refs| refs.into_iter().map(to_text).collect()).collect();
+    let references: Vec<Vec<TokenizedText>> = references
+        .into_iter()
+        .map(|refs| refs.into_iter().map(to_text).collect())
+        .collect();
     let segments: Vec<_> = py.allow_threads(|| {
         predictions
             .par_iter()
@@ -105,12 +116,19 @@ fn rouge155_stats<'py>(
     multi_ref: &str,
     alpha: f64,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
-    let measures = measures.iter().map(|m| Measure155::parse(m)).collect::<crate::error::Result<Vec<_>>>()?;
+    let measures = measures
+        .iter()
+        .map(|m| Measure155::parse(m))
+        .collect::<crate::error::Result<Vec<_>>>()?;
     let multi_ref = match multi_ref {
         "A" => MultiRef::Average,
         "B" => MultiRef::Best,
         "max" => MultiRef::MaxF,
-        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("multi_ref must be 'A', 'B' or 'max', got {other:?}"))),
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "multi_ref must be 'A', 'B' or 'max', got {other:?}"
+            )))
+        }
     };
     if predictions.len() != references.len() {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -120,7 +138,13 @@ fn rouge155_stats<'py>(
         )));
     }
     let options = Rouge155Options {
-        text: Rouge155TextOptions { stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit },
+        text: Rouge155TextOptions {
+            stem,
+            wordnet_exceptions,
+            remove_stopwords,
+            word_limit,
+            byte_limit,
+        },
         multi_ref,
         alpha,
     };
@@ -149,10 +173,16 @@ fn rouge155_bootstrap<'py>(
     let array = scores.as_array();
     let (n_docs, n_measures, width) = array.dim();
     if width != 3 {
-        return Err(pyo3::exceptions::PyValueError::new_err("scores must have shape (segments, measures, 3)"));
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "scores must have shape (segments, measures, 3)",
+        ));
     }
     let per_measure: Vec<Vec<[f64; 3]>> = (0..n_measures)
-        .map(|k| (0..n_docs).map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]]).collect())
+        .map(|k| {
+            (0..n_docs)
+                .map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]])
+                .collect()
+        })
         .collect();
     let results: Vec<[[f64; 3]; 3]> = py.allow_threads(|| {
         per_measure
@@ -191,8 +221,17 @@ fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> Vec<String> {
 /// ROUGE-1.5.5's `MorphStem` (WordNet-2.0 exceptions optional, then its Porter stemmer) on each word.
 #[pyfunction]
 #[pyo3(signature = (words, wordnet_exceptions))]
-fn rouge155_stem_words(py: Python<'_>, words: Vec<String>, wordnet_exceptions: bool) -> Vec<String> {
-    py.allow_threads(|| words.iter().map(|word| morph_stem(word, wordnet_exceptions)).collect())
+fn rouge155_stem_words(
+    py: Python<'_>,
+    words: Vec<String>,
+    wordnet_exceptions: bool,
+) -> Vec<String> {
+    py.allow_threads(|| {
+        words
+            .iter()
+            .map(|word| morph_stem(word, wordnet_exceptions))
+            .collect()
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -10,10 +10,11 @@ mod ngram;
 pub mod rouge155;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::ngram::Vocab;
-use crate::text::rouge::RougeTokenizer;
+use crate::text::rouge::{RougeTokenizer, TokenBuffer};
 
 pub use lcs::{lcs_length, summary_lcs_hits_rouge_score};
 pub use ngram::ngram_counts;
@@ -110,10 +111,32 @@ pub struct TokenizedText {
 impl TokenizedText {
     /// Tokenizes `text`, its sentences being rouge_score's `text.split("\n")` with empty strings
     /// dropped (sentences without tokens never change a score).
-    pub fn new(text: &str, tokenizer: RougeTokenizer, stem: bool, needs_all: bool, needs_sentences: bool) -> Self {
-        let all = if needs_all { tokenizer.tokenize(text, stem) } else { Vec::new() };
-        let sentences = if needs_sentences {
-            text.split('\n').filter(|s| !s.is_empty()).map(|s| tokenizer.tokenize(s, stem)).collect()
+    pub fn new(
+        text: &str,
+        tokenizer: RougeTokenizer,
+        stem: bool,
+        needs_all: bool,
+        needs_sentences: bool,
+    ) -> Self {
+        if !needs_sentences {
+            let all = if needs_all {
+                tokenizer.tokenize(text, stem)
+            } else {
+                Vec::new()
+            };
+            return TokenizedText {
+                all,
+                sentences: Vec::new(),
+            };
+        }
+        let sentences: Vec<Vec<String>> = text
+            .split('\n')
+            .filter(|s| !s.is_empty())
+            .map(|s| tokenizer.tokenize(s, stem))
+            .collect();
+        // "\n" separates tokens in both tokenizers, so the whole text's tokens are the sentences' tokens.
+        let all = if needs_all {
+            sentences.concat()
         } else {
             Vec::new()
         };
@@ -129,13 +152,56 @@ struct TextIds {
 
 /// Scores of one segment under the `rouge_score` preset: for each variant, the counts and
 /// `[P, R, F]` of the reference with the highest F (first on ties, as `np.argmax`).
-pub fn rouge_score_segment(options: &RougeScoreOptions, candidate: &str, references: &[String]) -> Vec<(Counts, [f64; 3])> {
+pub fn rouge_score_segment(
+    options: &RougeScoreOptions,
+    candidate: &str,
+    references: &[String],
+) -> Vec<(Counts, [f64; 3])> {
     let needs_sentences = options.variants.contains(&Variant::Lsum);
-    let needs_all = options.variants.iter().any(|v| *v != Variant::Lsum);
-    let tokenize = |text: &str| TokenizedText::new(text, options.tokenizer, options.stem, needs_all, needs_sentences);
+    let tokenize = |text: &str| {
+        let mut buffer = TokenBuffer::default();
+        if needs_sentences {
+            // rouge_score: `text.split("\n")`, empty strings dropped; "\n" also separates tokens,
+            // so the whole text's tokens are the sentences' tokens.
+            for sentence in text.split('\n').filter(|s| !s.is_empty()) {
+                buffer.start_sentence();
+                options
+                    .tokenizer
+                    .tokenize_into(sentence, options.stem, &mut buffer);
+            }
+        } else {
+            buffer.start_sentence();
+            options
+                .tokenizer
+                .tokenize_into(text, options.stem, &mut buffer);
+        }
+        buffer
+    };
     let candidate = tokenize(candidate);
-    let references: Vec<TokenizedText> = references.iter().map(|text| tokenize(text)).collect();
-    rouge_score_segment_tokens(&options.variants, &candidate, &references)
+    let references: Vec<TokenBuffer> = references.iter().map(|text| tokenize(text)).collect();
+    fn intern<'a>(vocab: &mut FxHashMap<&'a str, u32>, text: &'a TokenBuffer) -> TextIds {
+        let all: Vec<u32> = text
+            .tokens()
+            .map(|t| {
+                let next = vocab.len() as u32;
+                *vocab.entry(t).or_insert(next)
+            })
+            .collect();
+        let sentences = text
+            .sentence_ranges()
+            .into_iter()
+            .map(|range| all[range].to_vec())
+            .collect();
+        TextIds { all, sentences }
+    }
+    let capacity = candidate.len() + references.iter().map(TokenBuffer::len).sum::<usize>();
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
+    let candidate = intern(&mut vocab, &candidate);
+    let references: Vec<TextIds> = references
+        .iter()
+        .map(|text| intern(&mut vocab, text))
+        .collect();
+    score_ids(&options.variants, &candidate, &references)
 }
 
 /// `rouge_score_segment` on texts tokenized elsewhere (e.g. by a user's Python tokenizer).
@@ -147,21 +213,40 @@ pub fn rouge_score_segment_tokens(
     fn intern<'a>(vocab: &mut Vocab<'a>, text: &'a TokenizedText) -> TextIds {
         TextIds {
             all: text.all.iter().map(|t| vocab.id(t)).collect(),
-            sentences: text.sentences.iter().map(|s| s.iter().map(|t| vocab.id(t)).collect()).collect(),
+            sentences: text
+                .sentences
+                .iter()
+                .map(|s| s.iter().map(|t| vocab.id(t)).collect())
+                .collect(),
         }
     }
     let mut vocab = Vocab::default();
     let candidate = intern(&mut vocab, candidate);
-    let references: Vec<TextIds> = references.iter().map(|text| intern(&mut vocab, text)).collect();
+    let references: Vec<TextIds> = references
+        .iter()
+        .map(|text| intern(&mut vocab, text))
+        .collect();
+    score_ids(variants, &candidate, &references)
+}
 
+/// Per variant, the counts and P/R/F of the reference with the highest F.
+fn score_ids(
+    variants: &[Variant],
+    candidate: &TextIds,
+    references: &[TextIds],
+) -> Vec<(Counts, [f64; 3])> {
     variants
         .iter()
         .map(|variant| {
             let mut best: Option<(Counts, [f64; 3])> = None;
-            for reference in &references {
+            for reference in references {
                 let counts = Counts::from_usize(match variant {
                     Variant::Ngram(n) => ngram_counts(&candidate.all, &reference.all, *n),
-                    Variant::L => (lcs_length(&reference.all, &candidate.all), candidate.all.len(), reference.all.len()),
+                    Variant::L => (
+                        lcs_length(&reference.all, &candidate.all),
+                        candidate.all.len(),
+                        reference.all.len(),
+                    ),
                     Variant::Lsum => (
                         summary_lcs_hits_rouge_score(&reference.sentences, &candidate.sentences),
                         candidate.sentences.iter().map(Vec::len).sum(),

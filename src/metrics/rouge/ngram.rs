@@ -1,22 +1,103 @@
 //! ROUGE-N: clipped n-gram overlap between a candidate and a reference.
 
-use crate::ngram::{clipped_matches, count_ngrams, ngram_total};
+use std::cmp::Ordering;
+
+use crate::ngram::ngram_total;
 
 /// `(hits, candidate n-grams, reference n-grams)` for order `n`; hits = Σ min(count_ref, count_cand)
-/// (rouge_score `_score_ngrams`, ROUGE-1.5.5 `ngramScore`).
+/// (rouge_score `_score_ngrams`, ROUGE-1.5.5 `ngramScore`). Ids are small dense integers
+/// (interned per segment): unigrams are counted in arrays, longer n-grams by sorting and merging.
 pub fn ngram_counts(candidate: &[u32], reference: &[u32], n: usize) -> (usize, usize, usize) {
     let candidate_total = ngram_total(candidate.len(), n);
     let reference_total = ngram_total(reference.len(), n);
     if candidate_total == 0 || reference_total == 0 {
         return (0, candidate_total, reference_total);
     }
-    let hits = clipped_matches(&count_ngrams(candidate, n), &count_ngrams(reference, n)) as usize;
+    let large_ids = candidate.iter().chain(reference).any(|&id| id >= 1 << 20);
+    let hits = if n == 1 && !large_ids {
+        unigram_hits(candidate, reference)
+    } else {
+        sorted_hits(candidate, reference, n)
+    };
     (hits, candidate_total, reference_total)
+}
+
+fn unigram_hits(candidate: &[u32], reference: &[u32]) -> usize {
+    let size = candidate
+        .iter()
+        .chain(reference)
+        .copied()
+        .max()
+        .unwrap_or(0) as usize
+        + 1;
+    let mut counts = vec![0i32; size];
+    for &id in reference {
+        counts[id as usize] += 1;
+    }
+    let mut hits = 0;
+    for &id in candidate {
+        // Each candidate occurrence matches while reference occurrences remain: Σ min(counts).
+        if counts[id as usize] > 0 {
+            counts[id as usize] -= 1;
+            hits += 1;
+        }
+    }
+    hits
+}
+
+fn sorted_hits(candidate: &[u32], reference: &[u32], n: usize) -> usize {
+    let mut a: Vec<&[u32]> = candidate.windows(n).collect();
+    let mut b: Vec<&[u32]> = reference.windows(n).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    // Merge: equal n-grams pair up one to one, which is Σ min(count_a, count_b).
+    let (mut i, mut j, mut hits) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                hits += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    hits
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn matches_hash_counting() {
+        use crate::ngram::{clipped_matches, count_ngrams};
+        let mut state = 7u64;
+        let mut next = |modulus: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % modulus) as u32
+        };
+        for round in 0..300 {
+            let alphabet = 2 + (round % 5) as u64;
+            let a: Vec<u32> = (0..next(60)).map(|_| next(alphabet)).collect();
+            let b: Vec<u32> = (0..next(60)).map(|_| next(alphabet)).collect();
+            for n in 1..5 {
+                let expected = clipped_matches(&count_ngrams(&a, n), &count_ngrams(&b, n)) as usize;
+                assert_eq!(ngram_counts(&a, &b, n).0, expected, "round {round} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_ids_are_fine() {
+        assert_eq!(
+            ngram_counts(&[u32::MAX, 1], &[1, u32::MAX, u32::MAX], 1),
+            (2, 2, 3)
+        );
+    }
 
     #[test]
     fn bigram_overlap() {

@@ -12,7 +12,9 @@ use rustc_hash::FxHashMap;
 use super::lcs::lcs_reference_positions;
 use crate::error::{Error, Result};
 use crate::ngram::{count_ngrams, Vocab};
-use crate::text::rouge::rouge155::{read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions};
+use crate::text::rouge::rouge155::{
+    read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions,
+};
 
 /// A ROUGE-1.5.5 measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,7 +26,10 @@ pub enum Measure155 {
     /// `-w weight`: ROUGE-W.
     W(f64),
     /// `-2 d [-u]`: skip bigrams with at most `d` gaps (`None` = unlimited, `-2 -1`), plus unigrams with `-u`.
-    S { max_skip: Option<usize>, unigrams: bool },
+    S {
+        max_skip: Option<usize>,
+        unigrams: bool,
+    },
 }
 
 impl Measure155 {
@@ -39,15 +44,27 @@ impl Measure155 {
         let rest = name.strip_prefix("rouge").ok_or_else(|| invalid(""))?;
         match rest {
             "L" | "Lsum" => return Ok(Self::L),
-            "S*" => return Ok(Self::S { max_skip: None, unigrams: false }),
-            "SU*" => return Ok(Self::S { max_skip: None, unigrams: true }),
+            "S*" => {
+                return Ok(Self::S {
+                    max_skip: None,
+                    unigrams: false,
+                })
+            }
+            "SU*" => {
+                return Ok(Self::S {
+                    max_skip: None,
+                    unigrams: true,
+                })
+            }
             _ => {}
         }
         if let [digit @ b'1'..=b'9'] = rest.as_bytes() {
             return Ok(Self::N((digit - b'0') as usize));
         }
         if let Some(weight) = rest.strip_prefix("W-") {
-            let weight: f64 = weight.parse().map_err(|_| invalid(" (weight is not a number)"))?;
+            let weight: f64 = weight
+                .parse()
+                .map_err(|_| invalid(" (weight is not a number)"))?;
             if !(weight.is_finite() && weight > 0.0) {
                 return Err(invalid(" (ROUGE-W weight must be greater than 0)"));
             }
@@ -61,7 +78,10 @@ impl Measure155 {
             return Err(invalid(""));
         }
         let max_skip = digits.parse().map_err(|_| invalid(""))?;
-        Ok(Self::S { max_skip: Some(max_skip), unigrams })
+        Ok(Self::S {
+            max_skip: Some(max_skip),
+            unigrams,
+        })
     }
 }
 
@@ -100,7 +120,11 @@ struct Text155 {
 /// `(model count, hit, peer count, model score used by -f B)` of one model.
 type ModelStats = (f64, f64, f64, f64);
 
-fn skip_bigrams(tokens: &[u32], max_skip: Option<usize>, unigrams: bool) -> FxHashMap<(u32, u32), u32> {
+fn skip_bigrams(
+    tokens: &[u32],
+    max_skip: Option<usize>,
+    unigrams: bool,
+) -> FxHashMap<(u32, u32), u32> {
     let mut grams: FxHashMap<(u32, u32), u32> = FxHashMap::default();
     // Perl loops i over 0..$#m_tokens, so with -u the last token's unigram is never counted.
     for i in 0..tokens.len().saturating_sub(1) {
@@ -119,7 +143,10 @@ fn skip_bigrams(tokens: &[u32], max_skip: Option<usize>, unigrams: bool) -> FxHa
 }
 
 fn clipped<K: std::hash::Hash + Eq>(model: &FxHashMap<K, u32>, peer: &FxHashMap<K, u32>) -> f64 {
-    model.iter().map(|(gram, &count)| count.min(peer.get(gram).copied().unwrap_or(0)) as f64).sum()
+    model
+        .iter()
+        .map(|(gram, &count)| count.min(peer.get(gram).copied().unwrap_or(0)) as f64)
+        .sum()
 }
 
 fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
@@ -163,7 +190,8 @@ fn wlcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], weight: f64) -> Vec<bool
                 let here = i * cols + j;
                 if model_sentence[i - 1] == peer_sentence[j - 1] {
                     let k = l[(i - 1) * cols + j - 1];
-                    c[here] = c[(i - 1) * cols + j - 1] + (k as f64 + 1.0).powf(weight) - (k as f64).powf(weight);
+                    c[here] = c[(i - 1) * cols + j - 1] + (k as f64 + 1.0).powf(weight)
+                        - (k as f64).powf(weight);
                     b[here] = 0;
                     l[here] = k + 1;
                 } else if c[(i - 1) * cols + j] >= c[i * cols + j - 1] {
@@ -191,15 +219,27 @@ fn wlcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], weight: f64) -> Vec<bool
     mask
 }
 
-fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, table: &mut Vec<u32>) -> ModelStats {
+fn model_stats(
+    measure: Measure155,
+    model: &Text155,
+    peer: &Text155,
+    table: &mut Vec<u32>,
+) -> ModelStats {
     match measure {
         Measure155::N(n) => {
             let model_grams = count_ngrams(&model.tokens, n);
             let peer_grams = count_ngrams(&peer.tokens, n);
             let model_count = (model.tokens.len() + 1).saturating_sub(n) as f64;
             let peer_count = (peer.tokens.len() + 1).saturating_sub(n) as f64;
-            let hit: f64 = model_grams.iter().map(|(g, &c)| c.min(peer_grams.get(g).copied().unwrap_or(0)) as f64).sum();
-            let score = if model_count != 0.0 { round5(hit / model_count) } else { 0.0 };
+            let hit: f64 = model_grams
+                .iter()
+                .map(|(g, &c)| c.min(peer_grams.get(g).copied().unwrap_or(0)) as f64)
+                .sum();
+            let score = if model_count != 0.0 {
+                round5(hit / model_count)
+            } else {
+                0.0
+            };
             (model_count, hit, peer_count, score)
         }
         Measure155::S { max_skip, unigrams } => {
@@ -208,7 +248,11 @@ fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, table: &mut
             let model_count = model_grams.values().sum::<u32>() as f64;
             let peer_count = peer_grams.values().sum::<u32>() as f64;
             let hit = clipped(&model_grams, &peer_grams);
-            let score = if model_count != 0.0 { round5(hit / model_count) } else { 0.0 };
+            let score = if model_count != 0.0 {
+                round5(hit / model_count)
+            } else {
+                0.0
+            };
             (model_count, hit, peer_count, score)
         }
         Measure155::L => {
@@ -220,7 +264,11 @@ fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, table: &mut
                 let mask = lcs_mask(sentence, &peer.sentences, table);
                 for (position, _) in mask.iter().enumerate().filter(|(_, &hit)| hit) {
                     let token = sentence[position];
-                    let (Some(m), Some(p)) = (model_left.get_mut(&token), peer_left.get_mut(&token)) else { continue };
+                    let (Some(m), Some(p)) =
+                        (model_left.get_mut(&token), peer_left.get_mut(&token))
+                    else {
+                        continue;
+                    };
                     if *m > 0 && *p > 0 {
                         hit += 1.0;
                         *m -= 1;
@@ -244,11 +292,17 @@ fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, table: &mut
                         continue;
                     }
                     let token = sentence[position];
-                    let (Some(m), Some(p)) = (model_left.get_mut(&token), peer_left.get_mut(&token)) else { continue };
+                    let (Some(m), Some(p)) =
+                        (model_left.get_mut(&token), peer_left.get_mut(&token))
+                    else {
+                        continue;
+                    };
                     if *m > 0 && *p > 0 {
                         run += 1;
                         // A run closes where the *mask* ends, even if a later masked token fails clipping.
-                        if position + 1 < sentence.len() && !mask[position + 1] || position + 1 == sentence.len() {
+                        if position + 1 < sentence.len() && !mask[position + 1]
+                            || position + 1 == sentence.len()
+                        {
                             hit += (run as f64).powf(weight);
                             run = 0;
                         }
@@ -258,25 +312,52 @@ fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, table: &mut
                 }
             }
             // Perl dies on a zero base ("Illegal division by zero"); we score 0.
-            let score = if base > 0.0 { (hit / base).powf(1.0 / weight) } else { 0.0 };
+            let score = if base > 0.0 {
+                (hit / base).powf(1.0 / weight)
+            } else {
+                0.0
+            };
             // computeWLCSScore weights the (already weighted) model base again, and the peer count.
-            (base.powf(weight), hit, (peer.tokens.len() as f64).powf(weight), score)
+            (
+                base.powf(weight),
+                hit,
+                (peer.tokens.len() as f64).powf(weight),
+                score,
+            )
         }
     }
 }
 
 /// Per-document `[R, P, F]` of one measure (5-decimal values, as ROUGE-1.5.5 prints with `-d`).
-fn segment_measure(measure: Measure155, options: &Rouge155Options, peer: &Text155, models: &[Text155], table: &mut Vec<u32>) -> [f64; 3] {
+fn segment_measure(
+    measure: Measure155,
+    options: &Rouge155Options,
+    peer: &Text155,
+    models: &[Text155],
+    table: &mut Vec<u32>,
+) -> [f64; 3] {
     let finish = |(count, hit, count_p): (f64, f64, f64)| -> [f64; 3] {
         let ratio = |x: f64| match measure {
             Measure155::W(weight) => x.powf(1.0 / weight),
             _ => x,
         };
-        let recall = if count != 0.0 { round5(ratio(hit / count)) } else { 0.0 };
-        let precision = if count_p != 0.0 { round5(ratio(hit / count_p)) } else { 0.0 };
+        let recall = if count != 0.0 {
+            round5(ratio(hit / count))
+        } else {
+            0.0
+        };
+        let precision = if count_p != 0.0 {
+            round5(ratio(hit / count_p))
+        } else {
+            0.0
+        };
         let alpha = options.alpha;
         let denominator = (1.0 - alpha) * precision + alpha * recall;
-        let f = if denominator > 0.0 { round5((precision * recall) / denominator) } else { 0.0 };
+        let f = if denominator > 0.0 {
+            round5((precision * recall) / denominator)
+        } else {
+            0.0
+        };
         [recall, precision, f]
     };
     match options.multi_ref {
@@ -314,25 +395,45 @@ fn segment_measure(measure: Measure155, options: &Rouge155Options, peer: &Text15
 }
 
 /// Per-measure `[R, P, F]` of one document against its references (models).
-pub fn rouge155_segment(measures: &[Measure155], options: &Rouge155Options, peer: &str, models: &[String]) -> Vec<[f64; 3]> {
-    let needs_sentences = measures.iter().any(|m| matches!(m, Measure155::L | Measure155::W(_)));
+pub fn rouge155_segment(
+    measures: &[Measure155],
+    options: &Rouge155Options,
+    peer: &str,
+    models: &[String],
+) -> Vec<[f64; 3]> {
+    let needs_sentences = measures
+        .iter()
+        .any(|m| matches!(m, Measure155::L | Measure155::W(_)));
     let read = |text: &str| {
         let tokens = read_text_tokens(text, &options.text);
-        let sentences = if needs_sentences { read_text_lcs_sentences(text, &options.text) } else { Vec::new() };
+        let sentences = if needs_sentences {
+            read_text_lcs_sentences(text, &options.text)
+        } else {
+            Vec::new()
+        };
         (tokens, sentences)
     };
     let raw_peer = read(peer);
     let raw_models: Vec<_> = models.iter().map(|m| read(m)).collect();
-    fn intern<'a>(vocab: &mut Vocab<'a>, (tokens, sentences): &'a (Vec<String>, Vec<Vec<String>>)) -> Text155 {
+    fn intern<'a>(
+        vocab: &mut Vocab<'a>,
+        (tokens, sentences): &'a (Vec<String>, Vec<Vec<String>>),
+    ) -> Text155 {
         let tokens = tokens.iter().map(|t| vocab.id(t)).collect();
-        let sentences = sentences.iter().map(|s| s.iter().map(|t| vocab.id(t)).collect()).collect();
+        let sentences = sentences
+            .iter()
+            .map(|s| s.iter().map(|t| vocab.id(t)).collect())
+            .collect();
         Text155 { tokens, sentences }
     }
     let mut vocab = Vocab::default();
     let peer = intern(&mut vocab, &raw_peer);
     let models: Vec<Text155> = raw_models.iter().map(|m| intern(&mut vocab, m)).collect();
     let mut table = Vec::new();
-    measures.iter().map(|&m| segment_measure(m, options, &peer, &models, &mut table)).collect()
+    measures
+        .iter()
+        .map(|&m| segment_measure(m, options, &peer, &models, &mut table))
+        .collect()
 }
 
 /// Perl's `srand(seed)` + `rand()`: drand48 (Perl ≥ 5.20 ships its own, identical everywhere).
@@ -352,12 +453,21 @@ impl PerlRand {
 /// `scores` are the per-document values in input order. Perl resamples its instances sorted by
 /// test ID as strings: with `-z SPL` file lists the IDs are "1.X", "2.X", … (`spl_ids`, so the
 /// order is 1, 10, 100, …); with zero-padded IDs (e.g. an XML config) it is the input order.
-pub fn rouge155_bootstrap(scores: &[[f64; 3]], samples: usize, confidence: f64, spl_ids: bool) -> Result<[[f64; 3]; 3]> {
+pub fn rouge155_bootstrap(
+    scores: &[[f64; 3]],
+    samples: usize,
+    confidence: f64,
+    spl_ids: bool,
+) -> Result<[[f64; 3]; 3]> {
     if samples == 0 {
-        return Err(Error::InvalidOption("the number of bootstrap samples must be positive".into()));
+        return Err(Error::InvalidOption(
+            "the number of bootstrap samples must be positive".into(),
+        ));
     }
     if !(0.0..=100.0).contains(&confidence) {
-        return Err(Error::InvalidOption(format!("confidence must be within 0 and 100, got {confidence}")));
+        return Err(Error::InvalidOption(format!(
+            "confidence must be within 0 and 100, got {confidence}"
+        )));
     }
     // Perl sorts the instance keys "1.X", "2.X", … as strings.
     let mut order: Vec<usize> = (0..scores.len()).collect();
@@ -366,7 +476,11 @@ pub fn rouge155_bootstrap(scores: &[[f64; 3]], samples: usize, confidence: f64, 
     }
     let instances: Vec<[f64; 3]> = order.iter().map(|&i| scores[i]).collect();
     let n = instances.len();
-    let mut means: [Vec<f64>; 3] = [Vec::with_capacity(samples), Vec::with_capacity(samples), Vec::with_capacity(samples)];
+    let mut means: [Vec<f64>; 3] = [
+        Vec::with_capacity(samples),
+        Vec::with_capacity(samples),
+        Vec::with_capacity(samples),
+    ];
     for seed in 0..samples {
         let mut rng = PerlRand::new(seed as u32);
         let mut sum = [0.0f64; 3];
@@ -389,7 +503,13 @@ pub fn rouge155_bootstrap(scores: &[[f64; 3]], samples: usize, confidence: f64, 
     for k in 0..3 {
         let sorted = &mut means[k];
         sorted.sort_by(|a, b| a.total_cmp(b));
-        let at = |i: i64| if i >= 0 && (i as usize) < sorted.len() { sorted[i as usize] } else { 0.0 };
+        let at = |i: i64| {
+            if i >= 0 && (i as usize) < sorted.len() {
+                sorted[i as usize]
+            } else {
+                0.0
+            }
+        };
         let average = round5(sorted.iter().fold(0.0, |acc, x| acc + x) / r);
         let low = round5(at(lower_a) + (at(lower_a + 1) - at(lower_a)) * ratio);
         let high = round5(at(upper_a) + (at(upper_a + 1) - at(upper_a)) * ratio);
@@ -403,7 +523,11 @@ mod tests {
     use super::*;
 
     fn options() -> Rouge155Options {
-        Rouge155Options { text: Rouge155TextOptions::default(), multi_ref: MultiRef::Average, alpha: 0.5 }
+        Rouge155Options {
+            text: Rouge155TextOptions::default(),
+            multi_ref: MultiRef::Average,
+            alpha: 0.5,
+        }
     }
 
     #[test]
@@ -412,15 +536,28 @@ mod tests {
         let grams = skip_bigrams(&[0, 1, 2, 3], None, false);
         assert_eq!(grams.values().sum::<u32>(), 6);
         // SU: + unigrams of all tokens but the last (ROUGE-1.5.5 quirk).
-        assert_eq!(skip_bigrams(&[0, 1, 2, 3], None, true).values().sum::<u32>(), 9);
+        assert_eq!(
+            skip_bigrams(&[0, 1, 2, 3], None, true)
+                .values()
+                .sum::<u32>(),
+            9
+        );
     }
 
     #[test]
     fn measure_names() {
-        assert_eq!(Measure155::parse("rougeSU4").unwrap(), Measure155::S { max_skip: Some(4), unigrams: true });
+        assert_eq!(
+            Measure155::parse("rougeSU4").unwrap(),
+            Measure155::S {
+                max_skip: Some(4),
+                unigrams: true
+            }
+        );
         assert_eq!(Measure155::parse("rougeW-1.2").unwrap(), Measure155::W(1.2));
         assert_eq!(Measure155::parse("rougeLsum").unwrap(), Measure155::L);
-        for bad in ["rougeW-0", "rougeW-x", "rougeS", "rougeSx", "rouge0", "rougeX", "rougeW-"] {
+        for bad in [
+            "rougeW-0", "rougeW-x", "rougeS", "rougeSx", "rouge0", "rougeX", "rougeW-",
+        ] {
             assert!(Measure155::parse(bad).is_err(), "{bad}");
         }
     }
@@ -433,7 +570,12 @@ mod tests {
 
     #[test]
     fn rounds_recall_and_precision_before_f() {
-        let scores = rouge155_segment(&[Measure155::N(1)], &options(), "a b c d e f g h i j k l m n o p q r s", &["a".to_string()]);
+        let scores = rouge155_segment(
+            &[Measure155::N(1)],
+            &options(),
+            "a b c d e f g h i j k l m n o p q r s",
+            &["a".to_string()],
+        );
         // R = 1, P = 1/19 = 0.05263 (rounded), F from the rounded values.
         assert_eq!(scores[0][0], 1.0);
         assert_eq!(scores[0][1], 0.05263);
