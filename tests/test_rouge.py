@@ -225,3 +225,40 @@ def test_unicode_tokenizer_on_wmt22(shared_data, pair, lang, system):
     # Same results on the ASCII-only segments, whichever tokenizer.
     ascii_rows = [i for i, (h, r) in enumerate(zip(hyps, refs)) if h.isascii() and r.isascii()]
     assert np.array_equal(ours.segment_scores[ascii_rows], ascii_only.segment_scores[ascii_rows])
+
+
+def test_jieba_word_segmentation_on_wmt22_chinese(shared_data):
+    pytest.importorskip("jieba")
+    folder = shared_data / "mt" / "wmt22" / "en-zh"
+    refs = read_lines(folder / "generaltest2022.en-zh.ref.A.zh")[::4]
+    hyps = read_lines(folder / "generaltest2022.en-zh.hyp.Online-B.zh")[::4]
+    words = nlgmetrics.rouge(hyps, refs, tokenizer="jieba")
+    chars = nlgmetrics.rouge(hyps, refs)
+    assert "tok:jieba" in str(words.signature)
+    for variant in words.variants:
+        # Word matches are rarer than character matches, but far from zero.
+        assert 0.2 < words[variant].fmeasure < chars[variant].fmeasure < 0.95, variant
+    # ASCII-only segments: jieba changes nothing.
+    ascii_rows = [i for i, (h, r) in enumerate(zip(hyps, refs)) if h.isascii() and r.isascii()]
+    assert np.array_equal(words.segment_scores[ascii_rows], chars.segment_scores[ascii_rows])
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=ascii_text)
+def test_jieba_equals_unicode_on_ascii(text):
+    pytest.importorskip("jieba")
+    a = nlgmetrics.rouge([text], [text + " x"], tokenizer="jieba", stemmer=True)
+    b = nlgmetrics.rouge([text], [text + " x"], tokenizer="unicode", stemmer=True)
+    assert np.array_equal(a.segment_scores, b.segment_scores)
+
+
+def test_split_summaries_behaves_like_rouge_score():
+    # rouge_score's split_summaries uses nltk.sent_tokenize (needs NLTK's punkt data): same result or same error.
+    target, prediction = "One cat sat. Then it left.", "A cat sat. It left then."
+    try:
+        expected = rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction)
+    except LookupError:
+        with pytest.raises(LookupError):
+            compat_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction)
+        return
+    assert compat_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction) == expected

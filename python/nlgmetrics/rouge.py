@@ -39,7 +39,7 @@ __all__ = ["rouge", "RougeResult", "RougeScore", "RougeInterval", "DEFAULT_VARIA
 
 DEFAULT_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 PRESETS = ("rouge_score", "rouge155")
-TOKENIZERS = ("unicode", "rouge_score")
+TOKENIZERS = ("unicode", "rouge_score", "jieba")
 
 
 class RougeScore(NamedTuple):
@@ -152,6 +152,19 @@ def _stem_choice(stemmer) -> bool:
     raise ValueError(f"stemmer must be True/False, 'porter' or 'none', got {stemmer!r}")
 
 
+def _jieba_segmented(texts):
+    """Texts with jieba's word boundaries made explicit by spaces (newlines kept), for the
+    ``unicode_words`` tokenizer: Chinese words stay whole, other scripts tokenize as ``unicode``."""
+    try:
+        import jieba
+    except ImportError:
+        raise ImportError("tokenizer='jieba' needs the jieba package: pip install 'nlgmetrics[zh]'") from None
+    import logging
+
+    jieba.setLogLevel(logging.WARNING)
+    return [" ".join(jieba.cut(text)) for text in texts]
+
+
 def split_sentences_nltk(text: str) -> str:
     """rouge_score's ``split_summaries=True``: ``nltk.sent_tokenize`` (needs NLTK's punkt data),
     sentences joined by newlines (newlines inside a sentence become spaces: same tokens)."""
@@ -189,7 +202,8 @@ def rouge(
     (``confidence``) drawn from ``np.random.RandomState(seed)``: identical to rouge_score's
     aggregator after ``np.random.seed(seed)`` when variants are added in the same order.
 
-    ``tokenizer`` (rouge_score preset): ``"unicode"`` (default) or ``"rouge_score"``.
+    ``tokenizer`` (rouge_score preset): ``"unicode"`` (default), ``"rouge_score"``, or ``"jieba"``
+    (Chinese word segmentation by jieba, ``pip install 'nlgmetrics[zh]'``; other scripts as ``unicode``).
 
     ``preset="rouge155"`` reproduces ROUGE-1.5.5.pl (see ``nlgmetrics._rouge155``): variants also
     ``rougeW-<w>``, ``rougeS<d>``, ``rougeSU<d>``, ``rougeS*``, ``rougeSU*``; options
@@ -243,7 +257,14 @@ def rouge(
         predictions = [split_sentences_nltk(text) for text in predictions]
         reference_lists = [[split_sentences_nltk(text) for text in refs] for refs in reference_lists]
 
-    statistics, segment_scores = _core.rouge_score_stats(predictions, reference_lists, names, tokenizer, stem)
+    core_tokenizer = tokenizer
+    if tokenizer == "jieba":
+        predictions = _jieba_segmented(predictions)
+        counts = [len(refs) for refs in reference_lists]
+        flat = iter(_jieba_segmented([ref for refs in reference_lists for ref in refs]))
+        reference_lists = [[next(flat) for _ in range(count)] for count in counts]
+        core_tokenizer = "unicode_words"
+    statistics, segment_scores = _core.rouge_score_stats(predictions, reference_lists, names, core_tokenizer, stem)
     if alpha is not None:
         segment_scores = _with_alpha(segment_scores, float(alpha))
     return _result(names, statistics, segment_scores, preset, tokenizer, stem, alpha, reference_lists,

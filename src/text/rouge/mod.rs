@@ -24,6 +24,9 @@ pub enum RougeTokenizer {
     RougeScore,
     /// Unicode-aware: same tokens as `RougeScore` on ASCII input, meaningful tokens for every script.
     Unicode,
+    /// Like `Unicode`, but Han/Kana runs stay whole: for text already segmented into words by
+    /// spaces (e.g. by jieba), whose word boundaries it keeps.
+    UnicodeWords,
 }
 
 impl RougeTokenizer {
@@ -31,8 +34,9 @@ impl RougeTokenizer {
         match name {
             "rouge_score" => Ok(Self::RougeScore),
             "unicode" => Ok(Self::Unicode),
+            "unicode_words" => Ok(Self::UnicodeWords),
             other => Err(Error::InvalidOption(format!(
-                "unknown ROUGE tokenizer {other:?} (expected \"unicode\" or \"rouge_score\")"
+                "unknown ROUGE tokenizer {other:?} (expected \"unicode\", \"unicode_words\" or \"rouge_score\")"
             ))),
         }
     }
@@ -41,6 +45,7 @@ impl RougeTokenizer {
         match self {
             Self::RougeScore => "rouge_score",
             Self::Unicode => "unicode",
+            Self::UnicodeWords => "unicode_words",
         }
     }
 
@@ -48,7 +53,8 @@ impl RougeTokenizer {
     pub fn tokenize(&self, text: &str, stem: bool) -> Vec<String> {
         let mut tokens = match self {
             Self::RougeScore => rouge_score_tokens(text),
-            Self::Unicode => unicode_tokens(text),
+            Self::Unicode => unicode_tokens(text, &UNICODE_TOKEN),
+            Self::UnicodeWords => unicode_tokens(text, &UNICODE_WORD),
         };
         if stem {
             for token in tokens.iter_mut() {
@@ -178,9 +184,10 @@ impl RougeTokenizer {
                 }
                 out.finish_token(start, stem);
             }
-            Self::Unicode => {
+            Self::Unicode | Self::UnicodeWords => {
+                let pattern: &Regex = if *self == Self::Unicode { &UNICODE_TOKEN } else { &UNICODE_WORD };
                 let lower = text.to_lowercase();
-                for m in UNICODE_TOKEN.find_iter(&lower) {
+                for m in pattern.find_iter(&lower) {
                     let start = out.buffer.len();
                     out.buffer.push_str(m.as_str());
                     out.finish_token(start, stem);
@@ -248,12 +255,13 @@ static UNICODE_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-fn unicode_tokens(text: &str) -> Vec<String> {
+/// A run of letters / marks / digits of any script (Han included): words of pre-segmented text.
+static UNICODE_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}]+").expect("valid regex"));
+
+fn unicode_tokens(text: &str, pattern: &Regex) -> Vec<String> {
     let lower = text.to_lowercase();
-    UNICODE_TOKEN
-        .find_iter(&lower)
-        .map(|m| m.as_str().to_string())
-        .collect()
+    pattern.find_iter(&lower).map(|m| m.as_str().to_string()).collect()
 }
 
 #[cfg(test)]
@@ -280,6 +288,12 @@ mod tests {
     }
 
     #[test]
+    fn unicode_words_keeps_segmented_han_words() {
+        let tokens = RougeTokenizer::UnicodeWords.tokenize("北京 大学 的 Students", false);
+        assert_eq!(tokens, vec!["北京", "大学", "的", "students"]);
+    }
+
+    #[test]
     fn unicode_equals_rouge_score_on_ascii() {
         let text = "The quick-brown FOX jumped over 2 lazy dogs; it's running!";
         for stem in [false, true] {
@@ -293,7 +307,7 @@ mod tests {
     #[test]
     fn token_buffer_equals_tokenize() {
         let text = "The İstanbul \u{212A}elvin CATS, running-dogs; 北京 Straße happily";
-        for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode] {
+        for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords] {
             for stem in [false, true] {
                 let mut buffer = TokenBuffer::default();
                 buffer.start_sentence();
