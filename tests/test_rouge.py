@@ -262,3 +262,31 @@ def test_split_summaries_behaves_like_rouge_score():
             compat_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction)
         return
     assert compat_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction) == expected
+
+
+def test_cli_hook(tmp_path):
+    import argparse
+    import json
+
+    from nlgmetrics import _rouge_cli
+
+    parser = argparse.ArgumentParser()
+    _rouge_cli.add_arguments(parser)
+    (tmp_path / "hyp.txt").write_text("the cat was found under the bed<n>it slept\npolice kill the gunman\n")
+    (tmp_path / "ref.txt").write_text("the cat was under the bed\npolice killed the gunman\n")
+    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "ref.txt"), "--format", "json"])
+    out = json.loads(_rouge_cli.run(args))
+    expected = nlgmetrics.rouge(["the cat was found under the bed\nit slept", "police kill the gunman"],
+                                ["the cat was under the bed", "police killed the gunman"])
+    assert out["rouge1"] == expected.rouge1._asdict()
+    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "ref.txt"), "--preset",
+                              "rouge155", "-v", "rouge1", "rougeSU4", "--format", "rouge155"])
+    assert "X ROUGE-SU4 Average_F:" in _rouge_cli.run(args)
+    (tmp_path / "short.txt").write_text("one line\n")
+    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "short.txt")])
+    with pytest.raises(ValueError, match="short.txt has 1 lines"):
+        _rouge_cli.run(args)
+    (tmp_path / "bad.txt").write_bytes(b"ok\n\xff\xfe\n")
+    args = parser.parse_args(["-i", str(tmp_path / "bad.txt"), "-r", str(tmp_path / "ref.txt")])
+    with pytest.raises(ValueError, match="bad.txt:2: not UTF-8"):
+        _rouge_cli.run(args)
