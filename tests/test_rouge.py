@@ -290,3 +290,14 @@ def test_cli_hook(tmp_path):
     args = parser.parse_args(["-i", str(tmp_path / "bad.txt"), "-r", str(tmp_path / "ref.txt")])
     with pytest.raises(ValueError, match="bad.txt:2: not UTF-8"):
         _rouge_cli.run(args)
+
+
+def test_docstring_examples_run():
+    import doctest
+    import importlib
+
+    for name in ["nlgmetrics.rouge", "nlgmetrics.compat.rouge_score.rouge_scorer",
+                 "nlgmetrics.compat.rouge_score.scoring", "nlgmetrics.compat.rouge_score.tokenize"]:
+        module = importlib.import_module(name)
+        failures, attempted = doctest.testmod(module)
+        assert attempted > 0 and failures == 0, name

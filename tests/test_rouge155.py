@@ -188,3 +188,51 @@ def test_rouge155_options_rejected_by_rouge_score_preset():
         nlgmetrics.rouge(["a"], ["a"], remove_stopwords=True)
     with pytest.raises(ValueError, match="rouge155"):
         nlgmetrics.rouge(["a"], ["a"]).report()
+
+
+def random_summaries(seed: int, count: int, allow_empty: bool):
+    """Deterministic messy SPL summaries: case, hyphens, digits, punctuation, non-ASCII, blank lines."""
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = ["the", "The", "cat", "cats", "sat", "sitting", "on", "mat", "mats", "-", "well-known", "it's",
+                  "42", "$5", "über", "café", "running", "runs", "a", "an", "and", "of", "best", "better", "mice",
+                  "agreement", "happily", "(", ")", ",", ".", "x", "y", "yes"]
+
+    def summary():
+        lines = []
+        for _ in range(rng.randint(0 if allow_empty else 1, 4)):
+            words = [rng.choice(vocabulary) for _ in range(rng.randint(0 if allow_empty else 1, 12))]
+            if not allow_empty:
+                words.insert(rng.randint(0, 1), rng.choice(["cat", "mat", "sat"]))  # never token-free
+            prefix = rng.choice(["", "", " ", "\t"])
+            lines.append(prefix + " ".join(words))
+        if allow_empty and rng.random() < 0.1:
+            lines.insert(rng.randint(0, len(lines)), "")
+        return "\n".join(lines)
+
+    return [summary() for _ in range(count)]
+
+
+@needs_perl
+@pytest.mark.parametrize("config", [
+    (["-n", "3", "-2", "3", "-u", "-m", "-s"], ["rouge1", "rouge2", "rouge3", "rougeL", "rougeSU3"],
+     dict(stemmer=True, remove_stopwords=True), True),
+    # ROUGE-W: Perl dies ("Illegal division by zero") on a reference without tokens, so no empties here.
+    (["-n", "2", "-w", "1.2", "-2", "-1", "-f", "B", "-l", "7"], ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS*"],
+     dict(multi_ref="B", word_limit=7), False),
+    (["-n", "1", "-2", "0", "-b", "20", "-p", "0.8", "-m"], ["rouge1", "rougeL", "rougeS0"],
+     dict(byte_limit=20, alpha=0.8, stemmer=True), True),
+])
+def test_random_messy_summaries_like_perl(perl, config):
+    flags, variants, options, allow_empty = config
+    predictions = random_summaries(1, 120, allow_empty)
+    references = [list(pair) for pair in zip(random_summaries(2, 120, allow_empty), random_summaries(3, 120, allow_empty))]
+    output = perl.run(predictions, references, flags + ["-r", "200"])
+    averages, per_doc = parse_output(output, len(predictions))
+    result = nlgmetrics.rouge(predictions, references, variants=variants, preset="rouge155", bootstrap=200, **options)
+    for k, variant in enumerate(variants):
+        assert np.array_equal(result.segment_scores[:, k, [1, 0, 2]], per_doc[perl_name(variant)]), variant
+        for field, letter in [("recall", "R"), ("precision", "P"), ("fmeasure", "F")]:
+            got = tuple(getattr(getattr(result.intervals[variant], b), field) for b in ("mid", "low", "high"))
+            assert got == averages[perl_name(variant)][letter], (variant, letter)
