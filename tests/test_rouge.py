@@ -301,3 +301,31 @@ def test_docstring_examples_run():
         module = importlib.import_module(name)
         failures, attempted = doctest.testmod(module)
         assert attempted > 0 and failures == 0, name
+
+
+def test_mecab_word_segmentation_for_japanese():
+    pytest.importorskip("MeCab")
+    pytest.importorskip("ipadic")
+    prediction = "私は東京大学の学生です。\n毎日本を読みます。"
+    reference = "彼は東京大学の先生です。\n毎日新聞を読みます。"
+    words = nlgmetrics.rouge([prediction], [reference], tokenizer="mecab")
+    chars = nlgmetrics.rouge([prediction], [reference])
+    assert "tok:mecab" in str(words.signature)
+    # Expected counts straight from MeCab's own segmentation (punctuation dropped).
+    import collections
+
+    import ipadic
+    import MeCab
+
+    tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
+
+    def words_of(text):
+        return [w for line in text.split("\n") for w in tagger.parse(line).split() if w != "。"]
+
+    p, r = collections.Counter(words_of(prediction)), collections.Counter(words_of(reference))
+    hits = sum(min(count, r[w]) for w, count in p.items())
+    assert tuple(words.statistics[0, 0]) == (hits, sum(p.values()), sum(r.values()))
+    assert 0 < words.rouge1.fmeasure < chars.rouge1.fmeasure
+    text = "The cats are running, 42 times!"
+    same = nlgmetrics.rouge([text], [text + " yes"], tokenizer="mecab", stemmer=True)
+    assert np.array_equal(same.segment_scores, nlgmetrics.rouge([text], [text + " yes"], stemmer=True).segment_scores)

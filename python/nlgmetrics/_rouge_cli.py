@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rouge1…rouge9 rougeL rougeLsum; rouge155 also rougeW-1.2 rougeS4 rougeSU4 rougeS* rougeSU*")
     parser.add_argument("--preset", default="rouge_score", choices=["rouge_score", "rouge155"])
     parser.add_argument("--stem", action="store_true", help="Porter stemming (rouge155: -m)")
-    parser.add_argument("--tokenizer", default=None, choices=["unicode", "rouge_score", "jieba"],
+    parser.add_argument("--tokenizer", default=None, choices=["unicode", "rouge_score", "jieba", "mecab"],
                         help="rouge_score preset only (default unicode)")
     parser.add_argument("--multi-ref", default=None, choices=["A", "B", "max"], help="rouge155: -f A/B, or max F")
     parser.add_argument("--alpha", type=float, default=None, help="F weight (ROUGE-1.5.5 -p)")

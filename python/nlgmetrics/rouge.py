@@ -39,7 +39,7 @@ __all__ = ["rouge", "RougeResult", "RougeScore", "RougeInterval", "DEFAULT_VARIA
 
 DEFAULT_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 PRESETS = ("rouge_score", "rouge155")
-TOKENIZERS = ("unicode", "rouge_score", "jieba")
+TOKENIZERS = ("unicode", "rouge_score", "jieba", "mecab")
 
 
 class RougeScore(NamedTuple):
@@ -165,6 +165,18 @@ def _jieba_segmented(texts):
     return [" ".join(jieba.cut(text)) for text in texts]
 
 
+def _mecab_segmented(texts):
+    """Japanese word segmentation by MeCab + IPAdic (``-Owakati``), line by line (MeCab would merge
+    lines), for the ``unicode_words`` tokenizer."""
+    try:
+        import ipadic
+        import MeCab
+    except ImportError:
+        raise ImportError("tokenizer='mecab' needs mecab-python3 and ipadic: pip install 'nlgmetrics[ja]'") from None
+    tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
+    return ["\n".join(tagger.parse(line).rstrip("\n") for line in text.split("\n")) for text in texts]
+
+
 def split_sentences_nltk(text: str) -> str:
     """rouge_score's ``split_summaries=True``: ``nltk.sent_tokenize`` (needs NLTK's punkt data),
     sentences joined by newlines (newlines inside a sentence become spaces: same tokens)."""
@@ -203,7 +215,8 @@ def rouge(
     aggregator after ``np.random.seed(seed)`` when variants are added in the same order.
 
     ``tokenizer`` (rouge_score preset): ``"unicode"`` (default), ``"rouge_score"``, or ``"jieba"``
-    (Chinese word segmentation by jieba, ``pip install 'nlgmetrics[zh]'``; other scripts as ``unicode``).
+    (Chinese word segmentation by jieba, ``pip install 'nlgmetrics[zh]'``) or ``"mecab"`` (Japanese,
+    MeCab + IPAdic, ``pip install 'nlgmetrics[ja]'``); other scripts as ``unicode``.
 
     ``preset="rouge155"`` reproduces ROUGE-1.5.5.pl (see ``nlgmetrics._rouge155``): variants also
     ``rougeW-<w>``, ``rougeS<d>``, ``rougeSU<d>``, ``rougeS*``, ``rougeSU*``; options
@@ -258,10 +271,11 @@ def rouge(
         reference_lists = [[split_sentences_nltk(text) for text in refs] for refs in reference_lists]
 
     core_tokenizer = tokenizer
-    if tokenizer == "jieba":
-        predictions = _jieba_segmented(predictions)
+    if tokenizer in ("jieba", "mecab"):
+        segment = _jieba_segmented if tokenizer == "jieba" else _mecab_segmented
+        predictions = segment(predictions)
         counts = [len(refs) for refs in reference_lists]
-        flat = iter(_jieba_segmented([ref for refs in reference_lists for ref in refs]))
+        flat = iter(segment([ref for refs in reference_lists for ref in refs]))
         reference_lists = [[next(flat) for _ in range(count)] for count in counts]
         core_tokenizer = "unicode_words"
     statistics, segment_scores = _core.rouge_score_stats(predictions, reference_lists, names, core_tokenizer, stem)
