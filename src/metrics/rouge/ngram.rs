@@ -46,14 +46,27 @@ fn unigram_hits(candidate: &[u32], reference: &[u32]) -> usize {
 }
 
 fn sorted_hits(candidate: &[u32], reference: &[u32], n: usize) -> usize {
+    if n == 2 {
+        // Bigrams pack exactly into u64 keys.
+        let pack = |ids: &[u32]| -> Vec<u64> {
+            let mut keys: Vec<u64> = ids.windows(2).map(|w| ((w[0] as u64) << 32) | w[1] as u64).collect();
+            keys.sort_unstable();
+            keys
+        };
+        return merge_count(&pack(candidate), &pack(reference));
+    }
     let mut a: Vec<&[u32]> = candidate.windows(n).collect();
     let mut b: Vec<&[u32]> = reference.windows(n).collect();
     a.sort_unstable();
     b.sort_unstable();
-    // Merge: equal n-grams pair up one to one, which is Σ min(count_a, count_b).
+    merge_count(&a, &b)
+}
+
+/// Matches between two sorted lists: equal items pair up one to one, which is Σ min(count_a, count_b).
+fn merge_count<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut hits) = (0, 0, 0);
     while i < a.len() && j < b.len() {
-        match a[i].cmp(b[j]) {
+        match a[i].cmp(&b[j]) {
             Ordering::Less => i += 1,
             Ordering::Greater => j += 1,
             Ordering::Equal => {

@@ -118,27 +118,31 @@ impl TokenBuffer {
             return;
         }
         if stem && self.buffer.len() - start > 3 && self.buffer[start..].is_ascii() {
-            STEM_CACHE.with(|cache| {
-                let mut cache = cache.borrow_mut();
-                if let Some(stem) = cache.get(&self.buffer[start..]) {
-                    // Porter stems are never longer than their word: overwrite the tail in place.
-                    let stem_len = stem.len();
-                    let bytes = stem.as_bytes();
-                    // SAFETY-free path: rebuild the tail from the cached (ASCII) stem.
+            match pack(&self.buffer.as_bytes()[start..]) {
+                Some(key) => {
+                    let cached = STEM_CACHE.with(|cache| cache.borrow().get(&key).copied());
+                    let packed = cached.unwrap_or_else(|| {
+                        let stem = porter_stem(&self.buffer[start..]);
+                        // Porter stems are never longer than their word, so they pack too.
+                        let packed = pack(stem.as_bytes()).unwrap_or(0);
+                        STEM_CACHE.with(|cache| {
+                            let mut cache = cache.borrow_mut();
+                            if cache.len() >= STEM_CACHE_LIMIT {
+                                cache.clear();
+                            }
+                            cache.insert(key, packed);
+                        });
+                        packed
+                    });
                     self.buffer.truncate(start);
-                    self.buffer
-                        .push_str(std::str::from_utf8(&bytes[..stem_len]).unwrap_or(""));
-                    return;
+                    unpack(packed, &mut self.buffer);
                 }
-                if cache.len() >= STEM_CACHE_LIMIT {
-                    cache.clear();
+                None => {
+                    let stem = porter_stem(&self.buffer[start..]);
+                    self.buffer.truncate(start);
+                    self.buffer.push_str(&stem);
                 }
-                let word = self.buffer[start..].to_string();
-                let stem = porter_stem(&word);
-                self.buffer.truncate(start);
-                self.buffer.push_str(&stem);
-                cache.insert(word, stem);
-            });
+            }
         }
         if self.buffer.len() > start {
             self.spans.push((start as u32, self.buffer.len() as u32));
@@ -197,25 +201,53 @@ impl RougeTokenizer {
     }
 }
 
+/// A word of at most 16 bytes (no NUL) packed into an integer: a cache key compared without
+/// following a pointer.
+fn pack(word: &[u8]) -> Option<u128> {
+    if word.len() > 16 || word.contains(&0) {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    bytes[..word.len()].copy_from_slice(word);
+    Some(u128::from_le_bytes(bytes))
+}
+
+fn unpack(packed: u128, out: &mut String) {
+    for byte in packed.to_le_bytes() {
+        if byte == 0 {
+            break;
+        }
+        out.push(byte as char);
+    }
+}
+
 thread_local! {
-    /// Per-thread memo of Porter stems: a corpus repeats its words, stemming each once is enough.
-    static STEM_CACHE: std::cell::RefCell<rustc_hash::FxHashMap<String, String>> = Default::default();
+    /// Per-thread memo of Porter stems of short ASCII words (a corpus repeats its words).
+    static STEM_CACHE: std::cell::RefCell<rustc_hash::FxHashMap<u128, u128>> = Default::default();
 }
 
 /// Bound on the memo so a stream of distinct words cannot grow it without limit.
 const STEM_CACHE_LIMIT: usize = 1 << 20;
 
+/// `porter_stem`, memoised for ASCII words of up to 16 bytes (Porter stems are never longer).
 fn cached_porter_stem(word: &str) -> String {
+    let Some(key) = pack(word.as_bytes()) else {
+        return porter_stem(word);
+    };
     STEM_CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if let Some(stem) = cache.get(word) {
-            return stem.clone();
+        let mut out = String::with_capacity(word.len());
+        if let Some(&stem) = cache.get(&key) {
+            unpack(stem, &mut out);
+            return out;
         }
         let stem = porter_stem(word);
-        if cache.len() >= STEM_CACHE_LIMIT {
-            cache.clear();
+        if let Some(packed) = pack(stem.as_bytes()) {
+            if cache.len() >= STEM_CACHE_LIMIT {
+                cache.clear();
+            }
+            cache.insert(key, packed);
         }
-        cache.insert(word.to_string(), stem.clone());
         stem
     })
 }
