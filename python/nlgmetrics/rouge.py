@@ -65,7 +65,8 @@ class RougeResult:
     - ``result.rouge1`` / ``result["rouge1"]``: corpus :class:`RougeScore` (mean over documents);
     - ``segment_scores``: float64 array ``(documents, variants, 3)`` of (P, R, F);
     - ``statistics``: float64 array ``(documents, variants, 3)`` of (hits, prediction total,
-      reference total) of the chosen reference;
+      reference total) of the chosen reference (preset ``rouge155``: ROUGE-1.5.5's per-document
+      (R, P, F), the values its bootstrap resamples);
     - ``segment(i)``: ``{variant: RougeScore}`` for document ``i``;
     - ``intervals``: ``{variant: RougeInterval}`` when ``bootstrap`` was requested, else None.
     """

@@ -16,6 +16,9 @@ use crate::metrics::rouge::{
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
 
+/// A text tokenized in Python: `(tokens, tokens per sentence)`.
+type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
+
 fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
     Ok(variants
         .iter()
@@ -34,7 +37,7 @@ fn rouge_score_stats<'py>(
     variants: Vec<String>,
     tokenizer: &str,
     stem: bool,
-) -> PyResult<(Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>)> {
+) -> PyResult<StatArrays<'py>> {
     let options = RougeScoreOptions {
         variants: parse_variants(&variants)?,
         tokenizer: RougeTokenizer::from_name(tokenizer)?,
@@ -70,8 +73,8 @@ fn to_arrays<'py>(
 #[pyo3(signature = (predictions, references, variants))]
 fn rouge_score_stats_tokens<'py>(
     py: Python<'py>,
-    predictions: Vec<(Vec<String>, Vec<Vec<String>>)>,
-    references: Vec<Vec<(Vec<String>, Vec<Vec<String>>)>>,
+    predictions: Vec<PyTokenizedText>,
+    references: Vec<Vec<PyTokenizedText>>,
     variants: Vec<String>,
 ) -> PyResult<StatArrays<'py>> {
     let variants = parse_variants(&variants)?;
@@ -157,7 +160,7 @@ fn rouge155_stats<'py>(
     });
     let shape = [segments.len(), measures.len(), 3];
     let flat: Vec<f64> = segments.iter().flatten().flatten().copied().collect();
-    Ok(PyArray1::from_vec_bound(py, flat).reshape(shape)?)
+    PyArray1::from_vec_bound(py, flat).reshape(shape)
 }
 
 /// ROUGE-1.5.5's bootstrap for each measure: `(measures, 3 [R, P, F], 3 [average, low, high])`.
@@ -191,7 +194,7 @@ fn rouge155_bootstrap<'py>(
             .collect::<crate::error::Result<Vec<_>>>()
     })?;
     let flat: Vec<f64> = results.iter().flatten().flatten().copied().collect();
-    Ok(PyArray1::from_vec_bound(py, flat).reshape([n_measures, 3, 3])?)
+    PyArray1::from_vec_bound(py, flat).reshape([n_measures, 3, 3])
 }
 
 /// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").

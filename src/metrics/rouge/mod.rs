@@ -93,6 +93,9 @@ pub fn rouge_score_fmeasure(precision: f64, recall: f64) -> f64 {
     }
 }
 
+/// Per segment, per variant: the chosen reference's counts and `[P, R, F]`.
+pub type SegmentScores = Vec<(Counts, [f64; 3])>;
+
 /// Everything that changes a `rouge_score`-preset number.
 #[derive(Debug, Clone)]
 pub struct RougeScoreOptions {
@@ -254,7 +257,7 @@ fn score_ids(
                     ),
                 });
                 let prf = counts.rouge_score_prf();
-                if best.map_or(true, |(_, best_prf)| prf[2] > best_prf[2]) {
+                if best.is_none_or(|(_, best_prf)| prf[2] > best_prf[2]) {
                     best = Some((counts, prf));
                 }
             }
@@ -268,7 +271,7 @@ pub fn rouge_score_batch(
     options: &RougeScoreOptions,
     candidates: &[String],
     references: &[Vec<String>],
-) -> Result<Vec<Vec<(Counts, [f64; 3])>>> {
+) -> Result<Vec<SegmentScores>> {
     if candidates.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} predictions but {} reference entries",

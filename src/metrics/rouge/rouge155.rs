@@ -385,7 +385,7 @@ fn segment_measure(
             for model in models {
                 let (count, hit, count_p, _) = model_stats(measure, model, peer, table);
                 let scores = finish((count, hit, count_p));
-                if best.map_or(true, |b| scores[2] > b[2]) {
+                if best.is_none_or(|b| scores[2] > b[2]) {
                     best = Some(scores);
                 }
             }

@@ -96,7 +96,7 @@ fn apply_rules(word: &[u8], rules: &[(&str, &str, Option<Condition>)]) -> Vec<u8
     for (suffix, replacement, condition) in rules {
         if word.ends_with(suffix.as_bytes()) {
             let stem = &word[..word.len() - suffix.len()];
-            if condition.map_or(true, |holds| holds(stem)) {
+            if condition.is_none_or(|holds| holds(stem)) {
                 let mut out = stem.to_vec();
                 out.extend_from_slice(replacement.as_bytes());
                 return out;
