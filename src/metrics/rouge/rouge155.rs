@@ -178,6 +178,9 @@ fn wlcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], weight: f64) -> Vec<bool
     if m == 0 {
         return mask;
     }
+    // k^weight for every run length k (pow is deterministic: the same values Perl's ** gives).
+    let longest = peer.iter().map(Vec::len).max().unwrap_or(0).min(m) + 1;
+    let powers: Vec<f64> = (0..=longest).map(|k| (k as f64).powf(weight)).collect();
     for peer_sentence in peer {
         let n = peer_sentence.len();
         let cols = n + 1;
@@ -190,8 +193,8 @@ fn wlcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], weight: f64) -> Vec<bool
                 let here = i * cols + j;
                 if model_sentence[i - 1] == peer_sentence[j - 1] {
                     let k = l[(i - 1) * cols + j - 1];
-                    c[here] = c[(i - 1) * cols + j - 1] + (k as f64 + 1.0).powf(weight)
-                        - (k as f64).powf(weight);
+                    // Perl: c + w(k+1) - w(k), left to right.
+                    c[here] = c[(i - 1) * cols + j - 1] + powers[k as usize + 1] - powers[k as usize];
                     b[here] = 0;
                     l[here] = k + 1;
                 } else if c[(i - 1) * cols + j] >= c[i * cols + j - 1] {
