@@ -181,6 +181,7 @@ def test_compat_equals_rouge_score_on_random_text(target, prediction, stem):
 @settings(max_examples=150, deadline=None)
 @given(text=any_text)
 @example(text="İstanbul \u212aelvin ǅ ﬁne Ⅻ ΣΑΣ")  # characters whose Python lower() is special
+@example(text="a\ud800b \udfffcat")  # lone surrogates: not Unicode text, but Python strings can hold them
 def test_rouge_score_tokenizer_on_any_unicode(text):
     assert compat_tokenize.tokenize(text, None) == rs_tokenize.tokenize(text, None)
 
@@ -189,6 +190,16 @@ def test_rouge_score_tokenizer_on_any_unicode(text):
 @given(text=ascii_text, stem=st.booleans())
 def test_unicode_tokenizer_equals_rouge_score_on_ascii(text, stem):
     assert _core.rouge_tokenize([text], "unicode", stem) == _core.rouge_tokenize([text], "rouge_score", stem)
+
+
+def test_lone_surrogates_are_separators():
+    text, target = "\ud800abc de\udfff", "abc de"
+    expected = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"]).score(target, text)
+    assert compat_scorer.RougeScorer(["rouge1", "rougeLsum"]).score(target, text) == expected
+    r = nlgmetrics.rouge([text], [target], variants=["rouge1"])
+    assert r.rouge1 == (1.0, 1.0, 1.0)
+    r = nlgmetrics.rouge([text], [target], variants=["rouge1"], preset="rouge155", bootstrap=5)
+    assert r.rouge1 == (1.0, 1.0, 1.0)
 
 
 def test_custom_tokenizer_is_called():

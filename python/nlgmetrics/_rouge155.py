@@ -53,8 +53,10 @@ def perl_measure_name(variant: str) -> str:
 def compute(predictions, reference_lists, names, *, stem, wordnet_exceptions, remove_stopwords,
             word_limit, byte_limit, multi_ref, alpha, samples, confidence, eval_ids):
     """``(segment_scores (N, V, 3) as P/R/F, corpus (V, 3, 3) [R/P/F][avg/low/high])``."""
-    rpf = _core.rouge155_stats(predictions, reference_lists, names, stem, wordnet_exceptions, remove_stopwords,
-                               word_limit, byte_limit, multi_ref, alpha)
+    from .rouge import call_core
+
+    rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, stem, wordnet_exceptions,
+                    remove_stopwords, word_limit, byte_limit, multi_ref, alpha)
     percent = round(confidence * 100, 10)
     corpus = _core.rouge155_bootstrap(rpf, samples, percent, eval_ids == "spl")
     return np.ascontiguousarray(rpf[..., [1, 0, 2]]), corpus

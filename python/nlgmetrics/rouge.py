@@ -25,6 +25,7 @@ stemmer (the one rouge_score uses) on ASCII tokens longer than 3 characters.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -178,6 +179,24 @@ def _mecab_segmented(texts):
     return ["\n".join(tagger.parse(line).rstrip("\n") for line in text.split("\n")) for text in texts]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(texts):
+    """Lone surrogates (not Unicode text; Python strings may hold them) become spaces: they are
+    separators for every ROUGE tokenizer, so scores equal rouge_score's on such input."""
+    return [_SURROGATE.sub(" ", text) for text in texts]
+
+
+def call_core(function, predictions, reference_lists, *args):
+    """``function(predictions, reference_lists, *args)``; retried with surrogates removed when the
+    texts cannot be encoded (the common case pays nothing)."""
+    try:
+        return function(predictions, reference_lists, *args)
+    except UnicodeEncodeError:
+        return function(without_surrogates(predictions), [without_surrogates(refs) for refs in reference_lists], *args)
+
+
 def split_sentences_nltk(text: str) -> str:
     """rouge_score's ``split_summaries=True``: ``nltk.sent_tokenize`` (needs NLTK's punkt data),
     sentences joined by newlines (newlines inside a sentence become spaces: same tokens)."""
@@ -279,7 +298,8 @@ def rouge(
         flat = iter(segment([ref for refs in reference_lists for ref in refs]))
         reference_lists = [[next(flat) for _ in range(count)] for count in counts]
         core_tokenizer = "unicode_words"
-    statistics, segment_scores = _core.rouge_score_stats(predictions, reference_lists, names, core_tokenizer, stem)
+    statistics, segment_scores = call_core(_core.rouge_score_stats, predictions, reference_lists, names,
+                                           core_tokenizer, stem)
     if alpha is not None:
         segment_scores = _with_alpha(segment_scores, float(alpha))
     return _result(names, statistics, segment_scores, preset, tokenizer, stem, alpha, reference_lists,

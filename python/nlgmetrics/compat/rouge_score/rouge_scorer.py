@@ -12,7 +12,7 @@ import re
 from typing import Dict, List
 
 from ... import _core
-from ...rouge import split_sentences_nltk
+from ...rouge import call_core, split_sentences_nltk
 from . import scoring
 from .scoring import Score
 
@@ -61,7 +61,8 @@ class RougeScorer(scoring.BaseScorer):
             if self._split_summaries and "rougeLsum" in names:
                 targets = [split_sentences_nltk(t) for t in targets]
                 prediction = split_sentences_nltk(prediction)
-            return names, _core.rouge_score_stats([prediction], [list(targets)], names, "rouge_score", self._use_stemmer)
+            return names, call_core(_core.rouge_score_stats, [prediction], [list(targets)], names, "rouge_score",
+                                    self._use_stemmer)
 
         def tokenized(text):
             return (list(self._tokenizer.tokenize(text)), [list(self._tokenizer.tokenize(s)) for s in self._sentences(text)])
