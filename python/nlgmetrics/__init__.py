@@ -23,3 +23,6 @@ from .qa import exact_match, normalize_answer, qa_scores, squad, token_f1
 
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
+from .rouge import RougeResult, rouge
+
+__all__ += ["rouge", "RougeResult"]

@@ -8,3 +8,4 @@ pub mod meteor;
 pub mod qa;
 pub mod cider;
 pub mod rouge_coco;
+pub mod rouge;

@@ -11,6 +11,7 @@ mod meteor;
 mod cider;
 mod ptb;
 mod qa;
+mod rouge;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -23,5 +24,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     qa::register(m)?;
     ptb::register(m)?;
     cider::register(m)?;
+    rouge::register(m)?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Normalizers and tokenizers: text → tokens.
 
+pub mod rouge;
 pub mod sacrebleu;
 
 pub use sacrebleu::BleuTokenizer;

@@ -1,1 +1,9 @@
-"""Drop-in facade for rouge_score (call signatures and result shapes as rouge_score)."""
+"""Drop-in facade for rouge_score 0.1.2: ``from nlgmetrics.compat.rouge_score import rouge_scorer, scoring``.
+
+Same call signatures, result types (``Score``, ``AggregateScore`` namedtuples) and numbers as
+rouge_score, computed in Rust.
+"""
+
+from . import rouge_scorer, scoring, tokenize, tokenizers
+
+__all__ = ["rouge_scorer", "scoring", "tokenize", "tokenizers"]

@@ -1,0 +1,356 @@
+//! ROUGE (Lin 2004): N, L, Lsum — segment statistics and scores.
+//!
+//! Each variant of each segment yields `Counts { hits, candidate_total, reference_total }`; a score
+//! is a pure function of them. The `rouge_score` preset reproduces google-research rouge_score
+//! 0.1.2 (`rouge_score/rouge_scorer.py`): per-reference scores and, with several references, the
+//! reference with the highest F per variant (`score_multi`).
+
+mod lcs;
+mod ngram;
+pub mod rouge155;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, Result};
+use crate::ngram::Vocab;
+use crate::text::rouge::{RougeTokenizer, TokenBuffer};
+
+pub use lcs::{lcs_length, summary_lcs_hits_rouge_score};
+pub use ngram::ngram_counts;
+
+/// One ROUGE variant, parsed from its name (`rouge1`…`rouge9`, `rougeL`, `rougeLsum`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Variant {
+    /// ROUGE-N, n in 1..=9.
+    Ngram(usize),
+    /// Sentence-level LCS over the whole text.
+    L,
+    /// Summary-level union LCS over newline-separated sentences.
+    Lsum,
+}
+
+impl Variant {
+    pub fn parse(name: &str) -> Result<Self> {
+        let invalid = || {
+            Error::InvalidOption(format!(
+                "invalid ROUGE variant {name:?}: expected rouge1…rouge9, rougeL or rougeLsum"
+            ))
+        };
+        match name {
+            "rougeL" => Ok(Self::L),
+            "rougeLsum" => Ok(Self::Lsum),
+            _ => {
+                let digits = name.strip_prefix("rouge").ok_or_else(invalid)?;
+                match digits.as_bytes() {
+                    [digit @ b'1'..=b'9'] => Ok(Self::Ngram((digit - b'0') as usize)),
+                    _ => Err(invalid()),
+                }
+            }
+        }
+    }
+}
+
+/// Overlap statistics of one variant for one (candidate, reference) pair.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Counts {
+    pub hits: f64,
+    pub candidate_total: f64,
+    pub reference_total: f64,
+}
+
+impl Counts {
+    fn from_usize((hits, candidate_total, reference_total): (usize, usize, usize)) -> Self {
+        Counts {
+            hits: hits as f64,
+            candidate_total: candidate_total as f64,
+            reference_total: reference_total as f64,
+        }
+    }
+
+    /// rouge_score's `(precision, recall, fmeasure)`: 0 for an empty side, F = 2PR/(P+R).
+    pub fn rouge_score_prf(&self) -> [f64; 3] {
+        let precision = if self.candidate_total > 0.0 {
+            self.hits / self.candidate_total
+        } else {
+            0.0
+        };
+        let recall = if self.reference_total > 0.0 {
+            self.hits / self.reference_total
+        } else {
+            0.0
+        };
+        [precision, recall, rouge_score_fmeasure(precision, recall)]
+    }
+}
+
+/// `scoring.fmeasure` of rouge_score, with its operation order.
+pub fn rouge_score_fmeasure(precision: f64, recall: f64) -> f64 {
+    if precision + recall > 0.0 {
+        2.0 * precision * recall / (precision + recall)
+    } else {
+        0.0
+    }
+}
+
+/// Per segment, per variant: the chosen reference's counts and `[P, R, F]`.
+pub type SegmentScores = Vec<(Counts, [f64; 3])>;
+
+/// Everything that changes a `rouge_score`-preset number.
+#[derive(Debug, Clone)]
+pub struct RougeScoreOptions {
+    pub variants: Vec<Variant>,
+    pub tokenizer: RougeTokenizer,
+    pub stem: bool,
+}
+
+/// A text's tokens: whole text (every variant but `rougeLsum`) and per sentence (`rougeLsum`).
+#[derive(Debug, Clone, Default)]
+pub struct TokenizedText {
+    pub all: Vec<String>,
+    pub sentences: Vec<Vec<String>>,
+}
+
+impl TokenizedText {
+    /// Tokenizes `text`, its sentences being rouge_score's `text.split("\n")` with empty strings
+    /// dropped (sentences without tokens never change a score).
+    pub fn new(
+        text: &str,
+        tokenizer: RougeTokenizer,
+        stem: bool,
+        needs_all: bool,
+        needs_sentences: bool,
+    ) -> Self {
+        if !needs_sentences {
+            let all = if needs_all {
+                tokenizer.tokenize(text, stem)
+            } else {
+                Vec::new()
+            };
+            return TokenizedText {
+                all,
+                sentences: Vec::new(),
+            };
+        }
+        let sentences: Vec<Vec<String>> = text
+            .split('\n')
+            .filter(|s| !s.is_empty())
+            .map(|s| tokenizer.tokenize(s, stem))
+            .collect();
+        // "\n" separates tokens in both tokenizers, so the whole text's tokens are the sentences' tokens.
+        let all = if needs_all {
+            sentences.concat()
+        } else {
+            Vec::new()
+        };
+        TokenizedText { all, sentences }
+    }
+}
+
+/// Token ids of one text, interned in the segment's vocabulary.
+struct TextIds {
+    all: Vec<u32>,
+    sentences: Vec<Vec<u32>>,
+}
+
+/// Scores of one segment under the `rouge_score` preset: for each variant, the counts and
+/// `[P, R, F]` of the reference with the highest F (first on ties, as `np.argmax`).
+pub fn rouge_score_segment(
+    options: &RougeScoreOptions,
+    candidate: &str,
+    references: &[String],
+) -> Vec<(Counts, [f64; 3])> {
+    let needs_sentences = options.variants.contains(&Variant::Lsum);
+    let tokenize = |text: &str| {
+        let mut buffer = TokenBuffer::default();
+        if needs_sentences {
+            // rouge_score: `text.split("\n")`, empty strings dropped; "\n" also separates tokens,
+            // so the whole text's tokens are the sentences' tokens.
+            for sentence in text.split('\n').filter(|s| !s.is_empty()) {
+                buffer.start_sentence();
+                options
+                    .tokenizer
+                    .tokenize_into(sentence, options.stem, &mut buffer);
+            }
+        } else {
+            buffer.start_sentence();
+            options
+                .tokenizer
+                .tokenize_into(text, options.stem, &mut buffer);
+        }
+        buffer
+    };
+    let candidate = tokenize(candidate);
+    let references: Vec<TokenBuffer> = references.iter().map(|text| tokenize(text)).collect();
+    fn intern<'a>(vocab: &mut FxHashMap<&'a str, u32>, text: &'a TokenBuffer) -> TextIds {
+        let all: Vec<u32> = text
+            .tokens()
+            .map(|t| {
+                let next = vocab.len() as u32;
+                *vocab.entry(t).or_insert(next)
+            })
+            .collect();
+        let sentences = text
+            .sentence_ranges()
+            .into_iter()
+            .map(|range| all[range].to_vec())
+            .collect();
+        TextIds { all, sentences }
+    }
+    let capacity = candidate.len() + references.iter().map(TokenBuffer::len).sum::<usize>();
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
+    let candidate = intern(&mut vocab, &candidate);
+    let references: Vec<TextIds> = references
+        .iter()
+        .map(|text| intern(&mut vocab, text))
+        .collect();
+    score_ids(&options.variants, &candidate, &references)
+}
+
+/// `rouge_score_segment` on texts tokenized elsewhere (e.g. by a user's Python tokenizer).
+pub fn rouge_score_segment_tokens(
+    variants: &[Variant],
+    candidate: &TokenizedText,
+    references: &[TokenizedText],
+) -> Vec<(Counts, [f64; 3])> {
+    fn intern<'a>(vocab: &mut Vocab<'a>, text: &'a TokenizedText) -> TextIds {
+        TextIds {
+            all: text.all.iter().map(|t| vocab.id(t)).collect(),
+            sentences: text
+                .sentences
+                .iter()
+                .map(|s| s.iter().map(|t| vocab.id(t)).collect())
+                .collect(),
+        }
+    }
+    let mut vocab = Vocab::default();
+    let candidate = intern(&mut vocab, candidate);
+    let references: Vec<TextIds> = references
+        .iter()
+        .map(|text| intern(&mut vocab, text))
+        .collect();
+    score_ids(variants, &candidate, &references)
+}
+
+/// Per variant, the counts and P/R/F of the reference with the highest F.
+fn score_ids(
+    variants: &[Variant],
+    candidate: &TextIds,
+    references: &[TextIds],
+) -> Vec<(Counts, [f64; 3])> {
+    variants
+        .iter()
+        .map(|variant| {
+            let mut best: Option<(Counts, [f64; 3])> = None;
+            for reference in references {
+                let counts = Counts::from_usize(match variant {
+                    Variant::Ngram(n) => ngram_counts(&candidate.all, &reference.all, *n),
+                    Variant::L => (
+                        lcs_length(&reference.all, &candidate.all),
+                        candidate.all.len(),
+                        reference.all.len(),
+                    ),
+                    Variant::Lsum => (
+                        summary_lcs_hits_rouge_score(&reference.sentences, &candidate.sentences),
+                        candidate.sentences.iter().map(Vec::len).sum(),
+                        reference.sentences.iter().map(Vec::len).sum(),
+                    ),
+                });
+                let prf = counts.rouge_score_prf();
+                if best.is_none_or(|(_, best_prf)| prf[2] > best_prf[2]) {
+                    best = Some((counts, prf));
+                }
+            }
+            best.unwrap_or_default()
+        })
+        .collect()
+}
+
+/// `rouge_score_segment` over a batch, in parallel. `references[i]` must be non-empty.
+pub fn rouge_score_batch(
+    options: &RougeScoreOptions,
+    candidates: &[String],
+    references: &[Vec<String>],
+) -> Result<Vec<SegmentScores>> {
+    if candidates.len() != references.len() {
+        return Err(Error::ShapeMismatch(format!(
+            "{} predictions but {} reference entries",
+            candidates.len(),
+            references.len()
+        )));
+    }
+    if let Some(index) = references.iter().position(Vec::is_empty) {
+        return Err(Error::ShapeMismatch(format!(
+            "references[{index}] is empty"
+        )));
+    }
+    Ok(candidates
+        .par_iter()
+        .zip(references.par_iter())
+        .map(|(candidate, refs)| rouge_score_segment(options, candidate, refs))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(variant: &str, candidate: &str, reference: &str) -> [f64; 3] {
+        let options = RougeScoreOptions {
+            variants: vec![Variant::parse(variant).unwrap()],
+            tokenizer: RougeTokenizer::RougeScore,
+            stem: false,
+        };
+        rouge_score_segment(&options, candidate, &[reference.to_string()])[0].1
+    }
+
+    #[test]
+    fn seed_examples_from_the_issue() {
+        let r1 = score(
+            "rouge1",
+            "the cat was found under the bed",
+            "the cat was under the bed",
+        );
+        assert_eq!(r1[1], 1.0);
+        let r2 = score(
+            "rouge2",
+            "the cat was found under the bed",
+            "the cat was under the bed",
+        );
+        assert_eq!(r2[1], 0.8);
+        let l = score(
+            "rougeL",
+            "police kill the gunman",
+            "police killed the gunman",
+        );
+        assert_eq!(l[1], 0.75);
+        let r1 = score(
+            "rouge1",
+            "the cat the cat is on the mat",
+            "the cat sat on the mat",
+        );
+        assert_eq!(r1[0], 0.625);
+        assert_eq!(
+            score(
+                "rouge2",
+                "the cat the cat is on the mat",
+                "the cat sat on the mat"
+            )[2],
+            0.5
+        );
+    }
+
+    #[test]
+    fn variant_names() {
+        assert_eq!(Variant::parse("rouge9").unwrap(), Variant::Ngram(9));
+        for bad in ["rouge0", "rougeX", "rouge10", "rouge", "ROUGE1", "rougel"] {
+            assert!(Variant::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn empty_texts_score_zero() {
+        assert_eq!(score("rougeLsum", "", "a b"), [0.0; 3]);
+        assert_eq!(score("rouge1", "a", ""), [0.0; 3]);
+    }
+}

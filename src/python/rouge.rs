@@ -1,0 +1,249 @@
+//! Bindings for `metrics::rouge` and `text::rouge`: conversion, GIL release, errors only.
+
+use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray3};
+use pyo3::prelude::*;
+
+use rayon::prelude::*;
+
+use crate::metrics::rouge::rouge155::{
+    rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef,
+    Rouge155Options,
+};
+use crate::metrics::rouge::{
+    rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText,
+    Variant,
+};
+use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
+use crate::text::rouge::{porter_stem, RougeTokenizer};
+
+/// A text tokenized in Python: `(tokens, tokens per sentence)`.
+type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
+
+fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
+    Ok(variants
+        .iter()
+        .map(|name| Variant::parse(name))
+        .collect::<crate::error::Result<Vec<_>>>()?)
+}
+
+/// `rouge_score`-preset statistics of a batch: `(counts, scores)`, both float64 arrays of shape
+/// `(segments, variants, 3)`; counts = (hits, candidate total, reference total), scores = (P, R, F).
+#[pyfunction]
+#[pyo3(signature = (predictions, references, variants, tokenizer, stem))]
+fn rouge_score_stats<'py>(
+    py: Python<'py>,
+    predictions: Vec<String>,
+    references: Vec<Vec<String>>,
+    variants: Vec<String>,
+    tokenizer: &str,
+    stem: bool,
+) -> PyResult<StatArrays<'py>> {
+    let options = RougeScoreOptions {
+        variants: parse_variants(&variants)?,
+        tokenizer: RougeTokenizer::from_name(tokenizer)?,
+        stem,
+    };
+    let segments = py.allow_threads(|| rouge_score_batch(&options, &predictions, &references))?;
+    to_arrays(py, &segments, options.variants.len())
+}
+
+type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
+
+fn to_arrays<'py>(
+    py: Python<'py>,
+    segments: &[Vec<(Counts, [f64; 3])>],
+    n_variants: usize,
+) -> PyResult<StatArrays<'py>> {
+    let shape = [segments.len(), n_variants, 3];
+    let mut counts = Vec::with_capacity(shape.iter().product());
+    let mut scores = Vec::with_capacity(shape.iter().product());
+    for segment in segments {
+        for (count, prf) in segment {
+            counts.extend_from_slice(&[count.hits, count.candidate_total, count.reference_total]);
+            scores.extend_from_slice(prf);
+        }
+    }
+    let counts = PyArray1::from_vec_bound(py, counts).reshape(shape)?;
+    let scores = PyArray1::from_vec_bound(py, scores).reshape(shape)?;
+    Ok((counts, scores))
+}
+
+/// Like `rouge_score_stats` for texts tokenized by the caller: each text is `(tokens, sentence_tokens)`.
+#[pyfunction]
+#[pyo3(signature = (predictions, references, variants))]
+fn rouge_score_stats_tokens<'py>(
+    py: Python<'py>,
+    predictions: Vec<PyTokenizedText>,
+    references: Vec<Vec<PyTokenizedText>>,
+    variants: Vec<String>,
+) -> PyResult<StatArrays<'py>> {
+    let variants = parse_variants(&variants)?;
+    if predictions.len() != references.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{} predictions but {} reference entries",
+            predictions.len(),
+            references.len()
+        )));
+    }
+    let to_text =
+        |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
+    let predictions: Vec<TokenizedText> = predictions.into_iter().map(to_text).collect();
+    let references: Vec<Vec<TokenizedText>> = references
+        .into_iter()
+        .map(|refs| refs.into_iter().map(to_text).collect())
+        .collect();
+    let segments: Vec<_> = py.allow_threads(|| {
+        predictions
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
+            .collect()
+    });
+    to_arrays(py, &segments, variants.len())
+}
+
+/// `rouge155`-preset per-document scores: float64 `(segments, measures, 3)` of (R, P, F), 5 decimals.
+#[pyfunction]
+#[pyo3(signature = (predictions, references, measures, stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit, multi_ref, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn rouge155_stats<'py>(
+    py: Python<'py>,
+    predictions: Vec<String>,
+    references: Vec<Vec<String>>,
+    measures: Vec<String>,
+    stem: bool,
+    wordnet_exceptions: bool,
+    remove_stopwords: bool,
+    word_limit: usize,
+    byte_limit: usize,
+    multi_ref: &str,
+    alpha: f64,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let measures = measures
+        .iter()
+        .map(|m| Measure155::parse(m))
+        .collect::<crate::error::Result<Vec<_>>>()?;
+    let multi_ref = match multi_ref {
+        "A" => MultiRef::Average,
+        "B" => MultiRef::Best,
+        "max" => MultiRef::MaxF,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "multi_ref must be 'A', 'B' or 'max', got {other:?}"
+            )))
+        }
+    };
+    if predictions.len() != references.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{} predictions but {} reference entries",
+            predictions.len(),
+            references.len()
+        )));
+    }
+    let options = Rouge155Options {
+        text: Rouge155TextOptions {
+            stem,
+            wordnet_exceptions,
+            remove_stopwords,
+            word_limit,
+            byte_limit,
+        },
+        multi_ref,
+        alpha,
+    };
+    let segments: Vec<Vec<[f64; 3]>> = py.allow_threads(|| {
+        predictions
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(peer, models)| rouge155_segment(&measures, &options, peer, models))
+            .collect()
+    });
+    let shape = [segments.len(), measures.len(), 3];
+    let flat: Vec<f64> = segments.iter().flatten().flatten().copied().collect();
+    PyArray1::from_vec_bound(py, flat).reshape(shape)
+}
+
+/// ROUGE-1.5.5's bootstrap for each measure: `(measures, 3 [R, P, F], 3 [average, low, high])`.
+#[pyfunction]
+#[pyo3(signature = (scores, samples, confidence, spl_ids))]
+fn rouge155_bootstrap<'py>(
+    py: Python<'py>,
+    scores: PyReadonlyArray3<'py, f64>,
+    samples: usize,
+    confidence: f64,
+    spl_ids: bool,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let array = scores.as_array();
+    let (n_docs, n_measures, width) = array.dim();
+    if width != 3 {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "scores must have shape (segments, measures, 3)",
+        ));
+    }
+    let per_measure: Vec<Vec<[f64; 3]>> = (0..n_measures)
+        .map(|k| {
+            (0..n_docs)
+                .map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]])
+                .collect()
+        })
+        .collect();
+    let results: Vec<[[f64; 3]; 3]> = py.allow_threads(|| {
+        per_measure
+            .par_iter()
+            .map(|docs| rouge155_bootstrap_core(docs, samples, confidence, spl_ids))
+            .collect::<crate::error::Result<Vec<_>>>()
+    })?;
+    let flat: Vec<f64> = results.iter().flatten().flatten().copied().collect();
+    PyArray1::from_vec_bound(py, flat).reshape([n_measures, 3, 3])
+}
+
+/// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").
+#[pyfunction]
+#[pyo3(signature = (texts, tokenizer, stem))]
+fn rouge_tokenize(
+    py: Python<'_>,
+    texts: Vec<String>,
+    tokenizer: &str,
+    stem: bool,
+) -> PyResult<Vec<Vec<String>>> {
+    let tokenizer = RougeTokenizer::from_name(tokenizer)?;
+    Ok(py.allow_threads(|| {
+        texts
+            .iter()
+            .map(|text| tokenizer.tokenize(text, stem))
+            .collect()
+    }))
+}
+
+/// NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each lower-case ASCII word.
+#[pyfunction]
+fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> Vec<String> {
+    py.allow_threads(|| words.iter().map(|word| porter_stem(word)).collect())
+}
+
+/// ROUGE-1.5.5's `MorphStem` (WordNet-2.0 exceptions optional, then its Porter stemmer) on each word.
+#[pyfunction]
+#[pyo3(signature = (words, wordnet_exceptions))]
+fn rouge155_stem_words(
+    py: Python<'_>,
+    words: Vec<String>,
+    wordnet_exceptions: bool,
+) -> Vec<String> {
+    py.allow_threads(|| {
+        words
+            .iter()
+            .map(|word| morph_stem(word, wordnet_exceptions))
+            .collect()
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rouge_score_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_score_stats_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge155_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge155_stem_words, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge155_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(porter_stem_words, m)?)?;
+    Ok(())
+}
