@@ -88,7 +88,7 @@ def test_sample_scores_equal_sacrebleu(capsys):
     ref = read_lines(Path(paths["reference"]))
     for name, path in paths["systems"].items():
         hyps = read_lines(Path(path))
-        assert payload[name]["bleu"]["score"] == sacrebleu.corpus_bleu(hyps, [ref]).score
+        assert payload[name]["bleu"]["BLEU"] == sacrebleu.corpus_bleu(hyps, [ref]).score
 
 
 class TestErrors:

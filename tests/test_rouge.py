@@ -276,32 +276,34 @@ def test_split_summaries_behaves_like_rouge_score():
     assert compat_scorer.RougeScorer(["rougeLsum"], split_summaries=True).score(target, prediction) == expected
 
 
-def test_cli_hook(tmp_path):
-    import argparse
+def test_cli_rouge_command(tmp_path, capsys):
     import json
 
-    from nlgmetrics import _rouge_cli
+    from nlgmetrics.cli import main
 
-    parser = argparse.ArgumentParser()
-    _rouge_cli.add_arguments(parser)
     (tmp_path / "hyp.txt").write_text("the cat was found under the bed<n>it slept\npolice kill the gunman\n")
     (tmp_path / "ref.txt").write_text("the cat was under the bed\npolice killed the gunman\n")
-    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "ref.txt"), "--format", "json"])
-    out = json.loads(_rouge_cli.run(args))
+    hyp, ref = str(tmp_path / "hyp.txt"), str(tmp_path / "ref.txt")
+    assert main(["rouge", "-i", hyp, "-r", ref, "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
     expected = nlgmetrics.rouge(["the cat was found under the bed\nit slept", "police kill the gunman"],
                                 ["the cat was under the bed", "police killed the gunman"])
     assert out["rouge1"] == expected.rouge1._asdict()
-    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "ref.txt"), "--preset",
-                              "rouge155", "-v", "rouge1", "rougeSU4", "--format", "rouge155"])
-    assert "X ROUGE-SU4 Average_F:" in _rouge_cli.run(args)
+    assert main(["rouge", "-i", hyp, "-r", ref]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["System", "rouge1", "F", "rouge2", "F", "rougeL", "F", "rougeLsum", "F"]
+    assert table[1].split()[1] == f"{expected.rouge1.fmeasure:.4f}"
+    assert main(["rouge", "-i", hyp, "-r", ref, "--preset", "rouge155", "-v", "rouge1", "rougeSU4"]) == 0
+    assert "X ROUGE-SU4 Average_F:" in capsys.readouterr().out
     (tmp_path / "short.txt").write_text("one line\n")
-    args = parser.parse_args(["-i", str(tmp_path / "hyp.txt"), "-r", str(tmp_path / "short.txt")])
-    with pytest.raises(ValueError, match="short.txt has 1 lines"):
-        _rouge_cli.run(args)
+    assert main(["rouge", "-i", hyp, "-r", str(tmp_path / "short.txt")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "hyp.txt has 2 lines but the references have 1" in captured.err
     (tmp_path / "bad.txt").write_bytes(b"ok\n\xff\xfe\n")
-    args = parser.parse_args(["-i", str(tmp_path / "bad.txt"), "-r", str(tmp_path / "ref.txt")])
-    with pytest.raises(ValueError, match="bad.txt:2: not UTF-8"):
-        _rouge_cli.run(args)
+    assert main(["rouge", "-i", str(tmp_path / "bad.txt"), "-r", ref]) == 1
+    assert "bad.txt: line 2 is not valid UTF-8" in capsys.readouterr().err
+    assert main(["rouge", "-i", hyp, "-r", ref, "-v", "rougeX"]) == 1
+    assert "rougeX" in capsys.readouterr().err
 
 
 def test_docstring_examples_run():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,15 @@ class CliMetric:
     score: Callable[[Sequence[str], Sequence[Sequence[str]], argparse.Namespace], Any]
     # Extra decimals in text output: 2 for metrics on a 0–1 scale, so they show as many digits as 0–100 ones.
     extra_decimals: int = 0
+    # Table columns for one result; by default the one corpus score under the metric's name.
+    columns: Optional[Callable[[Any], List[Tuple[str, float]]]] = None
+    # Text output replacing the table (e.g. ROUGE-1.5.5's report lines), or None to use the table.
+    report: Optional[Callable[[Any, argparse.Namespace], Optional[str]]] = None
+
+    def table_columns(self, result: Any) -> List[Tuple[str, float]]:
+        if self.columns is not None:
+            return self.columns(result)
+        return [(result.signature.metric, result.score)]
 
 
 def _bleu_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,6 +96,50 @@ def _meteor_score(hypotheses, references, args):
     return cli_score(hypotheses, references, args)
 
 
+def _rouge_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-v", "--variants", nargs="+", default=None,
+                        help="rouge1…rouge9 rougeL rougeLsum (default rouge1 rouge2 rougeL rougeLsum); "
+                             "rouge155 also rougeW-1.2 rougeS4 rougeSU4 rougeS* rougeSU*")
+    parser.add_argument("--preset", default="rouge_score", choices=["rouge_score", "rouge155"],
+                        help="rouge_score (default) or rouge155 (ROUGE-1.5.5.pl, printed as its report)")
+    parser.add_argument("--stem", action="store_true", help="Porter stemming (rouge155: -m)")
+    parser.add_argument("--tokenizer", default=None, choices=["unicode", "rouge_score", "jieba", "mecab"],
+                        help="rouge_score preset only (default unicode: every script kept, CJK per character)")
+    parser.add_argument("--multi-ref", default=None, choices=["A", "B", "max"], help="rouge155: -f A/B, or max F")
+    parser.add_argument("--alpha", type=float, default=None, help="F weight (ROUGE-1.5.5 -p)")
+    parser.add_argument("--remove-stopwords", action="store_true", help="rouge155: -s")
+    parser.add_argument("--word-limit", type=int, default=None, help="rouge155: -l")
+    parser.add_argument("--byte-limit", type=int, default=None, help="rouge155: -b")
+    parser.add_argument("--bootstrap", type=int, default=None, help="bootstrap samples (rouge155: -r, default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (rouge_score preset)")
+    parser.add_argument("--sentence-sep", default="<n>", help="sentence separator inside a line (default <n>)")
+
+
+def _rouge_score(hypotheses, references, args):
+    from .rouge import DEFAULT_VARIANTS, rouge
+
+    separator = args.sentence_sep
+
+    def split(line: str) -> str:
+        return line.replace(separator, "\n") if separator else line
+
+    options = dict(variants=args.variants or list(DEFAULT_VARIANTS), preset=args.preset, stemmer=args.stem,
+                   multi_ref=args.multi_ref, alpha=args.alpha, bootstrap=args.bootstrap)
+    if args.preset == "rouge155":
+        options.update(remove_stopwords=args.remove_stopwords, word_limit=args.word_limit, byte_limit=args.byte_limit)
+    else:
+        options.update(tokenizer=args.tokenizer, seed=args.seed)
+    return rouge([split(h) for h in hypotheses], [[split(r) for r in refs] for refs in references], **options)
+
+
+def _rouge_columns(result) -> List[Tuple[str, float]]:
+    return [(f"{variant} F", result[variant].fmeasure) for variant in result.variants]
+
+
+def _rouge_report(result, args) -> Optional[str]:
+    return result.report() if args.preset == "rouge155" else None
+
+
 def _module_exists(name: str) -> bool:
     import importlib.util
 
@@ -97,6 +150,8 @@ _ALL = [
     CliMetric("bleu", "BLEU (sacreBLEU by default; presets nltk, coco)", _bleu_arguments, _bleu_score),
     CliMetric("chrf", "chrF / chrF++ (sacreBLEU)", _chrf_arguments, _chrf_score),
     CliMetric("ter", "TER (sacreBLEU's tercom port)", _ter_arguments, _ter_score),
+    CliMetric("rouge", "ROUGE N/L/Lsum/W/S/SU (rouge_score by default; preset rouge155 = ROUGE-1.5.5.pl)",
+              _rouge_arguments, _rouge_score, 2, _rouge_columns, _rouge_report),
     CliMetric("meteor", "METEOR 1.5 (the official jar's numbers; presets nltk, textbook)", _meteor_arguments, _meteor_score, 2),
 ]
 

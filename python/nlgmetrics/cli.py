@@ -119,13 +119,20 @@ def _score_systems(metric, args) -> list:
     return [metric.score(hypotheses, references, args) for hypotheses in systems]
 
 
-def _render_corpus(names: Sequence[str], results: Sequence, metric_name: str, args) -> str:
+def _render_corpus(names: Sequence[str], results: Sequence, metric, args) -> str:
     if args.format == "json":
         rows = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
-    header = ["System", metric_name.upper(), "Details"]
-    decimals = args.width + METRICS[metric_name].extra_decimals
-    rows = [[name, f"{result.score:.{decimals}f}", str(result)] for name, result in zip(names, results)]
+    if metric.report is not None and metric.report(results[0], args) is not None:
+        return "\n\n".join(f"{name}\n{metric.report(result, args)}" for name, result in zip(names, results))
+    decimals = args.width + metric.extra_decimals
+    columns = [metric.table_columns(result) for result in results]
+    header = ["System"] + [title for title, _ in columns[0]]
+    rows = [[name] + [f"{value:.{decimals}f}" for _, value in cells] for name, cells in zip(names, columns)]
+    if len(columns[0]) == 1:
+        header.append("Details")
+        for row, result in zip(rows, results):
+            row.append(str(result))
     return format_table(header, rows) + f"\nSignature: {results[0].signature}"
 
 
@@ -152,10 +159,15 @@ def run_sample(args) -> str:
         columns[metric.name] = [metric.score(hypotheses, references, defaults) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
-            {name: {metric: {"score": results[i].score, "signature": str(results[i].signature)} for metric, results in columns.items()}
+            {name: {metric: {**{title: value for title, value in METRICS[metric].table_columns(results[i])},
+                             "signature": str(results[i].signature)} for metric, results in columns.items()}
              for i, name in enumerate(names)}, indent=1, ensure_ascii=False)
-    header = ["System"] + [columns[m][0].signature.metric for m in columns]
-    rows = [[name] + [f"{columns[m][i].score:.{args.width + METRICS[m].extra_decimals}f}" for m in columns] for i, name in enumerate(names)]
+    header, rows = ["System"], [[name] for name in names]
+    for metric_name, results in columns.items():
+        metric = METRICS[metric_name]
+        header += [title for title, _ in metric.table_columns(results[0])]
+        for row, result in zip(rows, results):
+            row += [f"{value:.{args.width + metric.extra_decimals}f}" for _, value in metric.table_columns(result)]
     signatures = "\n".join(f"  {columns[m][0].signature}" for m in columns)
     return (f"WMT17 newstest2017 en→de, first {len(references)} segments, {len(names)} systems\n\n"
             + format_table(header, rows) + f"\n\nSignatures:\n{signatures}")
@@ -173,7 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             metric = METRICS[args.command]
             results = _score_systems(metric, args)
             names = [_system_name(path) for path in args.input]
-            output = _render_sentences(names, results, args) if args.sentence_level else _render_corpus(names, results, metric.name, args)
+            output = _render_sentences(names, results, args) if args.sentence_level else _render_corpus(names, results, metric, args)
     except (InputFileError, ValueError, TypeError, ImportError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
