@@ -71,6 +71,8 @@ def markdown_report(timings: List[Timing], header: str) -> str:
              "| workload | data | nlgmetrics (s) | peer | peer (s) | speed-up | target |",
              "|---|---|---:|---|---:|---:|---|"]
     for timing in timings:
+        if not timing.peer_seconds:
+            lines.append(f"| {timing.case.name} | {timing.case.data} | {timing.ours_seconds:.4f} | — | — | — | {timing.case.target or ''} |")
         for peer, seconds in timing.peer_seconds.items():
             lines.append(f"| {timing.case.name} | {timing.case.data} | {timing.ours_seconds:.4f} | {peer} | {seconds:.4f} | "
                          f"**{timing.ratio(peer):.1f}×** | {timing.case.target or ''} |")
