@@ -2,3 +2,6 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
+pub mod chrf;
+pub mod pairwise;
+pub mod ter;
