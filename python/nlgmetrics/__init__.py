@@ -6,5 +6,9 @@
 """
 
 from ._core import __version__
+from .chrf import CHRFResult, chrf, sentence_chrf
+from .pairwise import chrf_pairwise
+from .ter import TERResult, sentence_ter, ter
 
 __all__ = ["__version__"]
+__all__ += ["CHRFResult", "chrf", "sentence_chrf", "chrf_pairwise", "TERResult", "ter", "sentence_ter"]

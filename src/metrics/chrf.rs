@@ -92,113 +92,122 @@ pub fn chrf_words(text: &str) -> Vec<&str> {
     words
 }
 
-/// An n-gram key: units packed into one integer when they fit, otherwise the units themselves.
-/// Within one order every key has the same variant, so comparisons never mix them.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Gram {
-    Packed(u128),
-    Long(Box<[u32]>),
+/// Largest (prefix ids × unit ids) table used instead of a hash map while interning n-grams.
+const DENSE_LIMIT: usize = 1 << 18;
+
+thread_local! {
+    /// The reusable interning table (all `u32::MAX` between uses).
+    static DENSE_TABLE: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn gram_keys(units: &[u32], n: usize, bits: u32) -> Vec<Gram> {
-    if units.len() < n {
-        return Vec::new();
-    }
-    if (n as u32) * bits <= 128 {
-        units
-            .windows(n)
-            .map(|window| Gram::Packed(window.iter().fold(0u128, |key, &unit| (key << bits) | unit as u128)))
-            .collect()
-    } else {
-        units.windows(n).map(|window| Gram::Long(window.into())).collect()
-    }
+/// Dense ids for every n-gram (orders 1..=`max_order`) of a group of unit sequences, shared across
+/// the group: `ids[s][n - 1][i]` is the id of the n-gram starting at `i` in sequence `s`. An
+/// n-gram's id is interned from (id of its (n-1)-gram prefix, id of its last unit), so equal ids
+/// mean equal n-grams, exactly, at any order.
+pub struct GroupNgrams {
+    pub ids: Vec<Vec<Vec<u32>>>,
+    /// Number of distinct n-grams per order.
+    pub distinct: Vec<usize>,
 }
 
-/// The n-grams of one order of one string: sorted `(gram, count)` pairs and their total count.
-#[derive(Debug, Clone, Default)]
-struct OrderCounts {
-    grams: Vec<(Gram, u32)>,
-    total: u64,
-}
-
-impl OrderCounts {
-    fn from_keys(mut keys: Vec<Gram>) -> Self {
-        let total = keys.len() as u64;
-        keys.sort_unstable();
-        let mut grams: Vec<(Gram, u32)> = Vec::new();
-        for key in keys {
-            match grams.last_mut() {
-                Some((last, count)) if *last == key => *count += 1,
-                _ => grams.push((key, 1)),
-            }
+impl GroupNgrams {
+    pub fn new<T: AsRef<[u32]>>(sequences: &[T], max_order: usize) -> Self {
+        let mut ids: Vec<Vec<Vec<u32>>> = sequences.iter().map(|_| Vec::with_capacity(max_order)).collect();
+        let mut distinct = Vec::with_capacity(max_order);
+        if max_order == 0 {
+            return GroupNgrams { ids, distinct };
         }
-        OrderCounts { grams, total }
-    }
-
-    /// Σ over shared n-grams of min(count here, count there).
-    fn clipped_matches(&self, other: &OrderCounts) -> u64 {
-        let (a, b) = (&self.grams, &other.grams);
-        let (mut i, mut j, mut matches) = (0, 0, 0u64);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    matches += a[i].1.min(b[j].1) as u64;
-                    i += 1;
-                    j += 1;
+        // units below DENSE_LIMIT (the Basic Multilingual Plane, small word ids) go through the table
+        let mut unit_ids: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut n_units = 0u32;
+        DENSE_TABLE.with(|table| {
+            let mut table = table.borrow_mut();
+            if table.len() < DENSE_LIMIT {
+                table.resize(DENSE_LIMIT, u32::MAX);
+            }
+            let mut touched: Vec<usize> = Vec::new();
+            for (seq, out) in sequences.iter().zip(ids.iter_mut()) {
+                let mut level = Vec::with_capacity(seq.as_ref().len());
+                for &unit in seq.as_ref() {
+                    let id = if (unit as usize) < DENSE_LIMIT {
+                        let slot = &mut table[unit as usize];
+                        if *slot == u32::MAX {
+                            *slot = n_units;
+                            n_units += 1;
+                            touched.push(unit as usize);
+                        }
+                        *slot
+                    } else {
+                        *unit_ids.entry(unit).or_insert_with(|| {
+                            n_units += 1;
+                            n_units - 1
+                        })
+                    };
+                    level.push(id);
                 }
+                out.push(level);
             }
-        }
-        matches
+            for &slot in &touched {
+                table[slot] = u32::MAX;
+            }
+        });
+        distinct.push(n_units as usize);
+        let n_units = n_units as usize;
+        let mut pair_ids: FxHashMap<u64, u32> = FxHashMap::default();
+        DENSE_TABLE.with(|table| {
+            let mut table = table.borrow_mut();
+            let mut touched: Vec<usize> = Vec::new();
+            for n in 2..=max_order {
+                // (prefix id, last unit) → id: a direct table while it stays small, else a hash map
+                let dense = distinct[n - 2] * n_units <= DENSE_LIMIT;
+                if dense && table.len() < distinct[n - 2] * n_units {
+                    table.resize(distinct[n - 2] * n_units, u32::MAX);
+                }
+                pair_ids.clear();
+                let mut next = 0u32;
+                for out in ids.iter_mut() {
+                    let (units, prev) = (&out[0], &out[n - 2]);
+                    let count = (units.len() + 1).saturating_sub(n);
+                    let mut level = Vec::with_capacity(count);
+                    for i in 0..count {
+                        let (prefix, last) = (prev[i] as usize, units[i + n - 1] as usize);
+                        let id = if dense {
+                            let slot = &mut table[prefix * n_units + last];
+                            if *slot == u32::MAX {
+                                *slot = next;
+                                next += 1;
+                                touched.push(prefix * n_units + last);
+                            }
+                            *slot
+                        } else {
+                            let key = ((prefix as u64) << 32) | last as u64;
+                            *pair_ids.entry(key).or_insert_with(|| {
+                                next += 1;
+                                next - 1
+                            })
+                        };
+                        level.push(id);
+                    }
+                    out.push(level);
+                }
+                for &slot in &touched {
+                    table[slot] = u32::MAX;
+                }
+                touched.clear();
+                distinct.push(next as usize);
+            }
+        });
+        GroupNgrams { ids, distinct }
     }
 }
 
-/// Every n-gram count chrF needs from one string (character orders, then word orders).
-#[derive(Debug, Clone, Default)]
-pub struct ChrfProfile {
-    orders: Vec<OrderCounts>,
-}
-
-/// Bits per packed unit: Unicode scalar values need 21, interned word ids get 32.
-const CHAR_BITS: u32 = 21;
-const WORD_BITS: u32 = 32;
-
-impl ChrfProfile {
-    /// Builds the profile of `text`; `word_ids` are its [`chrf_words`] interned with a vocabulary
-    /// shared by every string it will be compared with (ignored when `word_order == 0`).
-    pub fn new(text: &str, word_ids: &[u32], config: &ChrfConfig) -> Self {
-        // sacreBLEU `extract_all_char_ngrams`: whitespace is deleted unless kept on purpose.
-        let chars: Vec<u32> = if config.whitespace {
-            text.chars().map(|c| c as u32).collect()
-        } else {
-            text.chars().filter(|&c| !is_py_whitespace(c)).map(|c| c as u32).collect()
-        };
-        let mut orders = Vec::with_capacity(config.char_order + config.word_order);
-        for n in 1..=config.char_order {
-            orders.push(OrderCounts::from_keys(gram_keys(&chars, n, CHAR_BITS)));
-        }
-        for n in 1..=config.word_order {
-            orders.push(OrderCounts::from_keys(gram_keys(word_ids, n, WORD_BITS)));
-        }
-        ChrfProfile { orders }
-    }
-
-    /// Builds the profile of a standalone string with a private word vocabulary.
-    pub fn standalone(text: &str, vocab: &mut FxHashMap<String, u32>, config: &ChrfConfig) -> Self {
-        let ids = word_ids(text, vocab, config);
-        Self::new(text, &ids, config)
-    }
-
-    /// `[hyp, ref, match]` per order of this hypothesis against one reference
-    /// (sacreBLEU `_get_match_statistics`: no hypothesis count where the reference has no n-gram).
-    pub fn match_stats(&self, reference: &ChrfProfile, out: &mut Vec<u64>) {
-        out.clear();
-        for (hyp, rf) in self.orders.iter().zip(&reference.orders) {
-            out.push(if rf.grams.is_empty() { 0 } else { hyp.total });
-            out.push(rf.total);
-            out.push(hyp.clipped_matches(rf));
-        }
+/// The characters chrF counts (sacreBLEU `extract_all_char_ngrams`: whitespace is deleted
+/// unless kept on purpose).
+pub fn char_units(text: &str, whitespace: bool) -> Vec<u32> {
+    if whitespace {
+        text.chars().map(|c| c as u32).collect()
+    } else {
+        text.chars().filter(|&c| !is_py_whitespace(c)).map(|c| c as u32).collect()
     }
 }
 
@@ -209,17 +218,50 @@ pub fn word_ids(text: &str, vocab: &mut FxHashMap<String, u32>, config: &ChrfCon
     }
     chrf_words(text)
         .into_iter()
-        .map(|word| {
-            let next = vocab.len() as u32;
-            match vocab.get(word) {
-                Some(&id) => id,
-                None => {
-                    vocab.insert(word.to_string(), next);
-                    next
-                }
+        .map(|word| match vocab.get(word) {
+            Some(&id) => id,
+            None => {
+                let next = vocab.len() as u32;
+                vocab.insert(word.to_string(), next);
+                next
             }
         })
         .collect()
+}
+
+/// The n-gram ids of one segment's strings (hypothesis first), characters then words, each
+/// order's ids dense within the segment.
+fn segment_ngrams<S: AsRef<str>>(hypothesis: &str, references: &[S], config: &ChrfConfig) -> (GroupNgrams, GroupNgrams) {
+    let texts: Vec<&str> = std::iter::once(hypothesis).chain(references.iter().map(|r| r.as_ref())).collect();
+    let chars: Vec<Vec<u32>> = texts.iter().map(|t| char_units(t, config.whitespace)).collect();
+    let mut vocab = FxHashMap::default();
+    let words: Vec<Vec<u32>> = texts.iter().map(|t| word_ids(t, &mut vocab, config)).collect();
+    (GroupNgrams::new(&chars, config.char_order), GroupNgrams::new(&words, config.word_order))
+}
+
+/// `[hyp, ref, match]` of one order: clipped matches counted by letting every reference n-gram
+/// consume one remaining hypothesis occurrence (`counts` holds the hypothesis counts and is
+/// restored before returning).
+fn order_stats(hyp: &[u32], reference: &[u32], counts: &mut [u32], out: &mut Vec<u64>) {
+    // sacreBLEU `_get_match_statistics`: no hypothesis count where the reference has no n-gram.
+    out.push(if reference.is_empty() { 0 } else { hyp.len() as u64 });
+    out.push(reference.len() as u64);
+    let mut matches = 0u64;
+    for &id in reference {
+        let slot = &mut counts[id as usize];
+        if *slot > 0 {
+            *slot -= 1;
+            matches += 1;
+        }
+    }
+    out.push(matches);
+    // restore: the consumed occurrences are exactly the reference ids that found one
+    for &id in hyp {
+        counts[id as usize] = 0;
+    }
+    for &id in hyp {
+        counts[id as usize] += 1;
+    }
 }
 
 /// The chrF score (0–100) of summed statistics (sacreBLEU `CHRF._compute_f_score`), with the
@@ -262,14 +304,37 @@ pub fn f_score(stats: &[u64], beta: f64, eps_smoothing: bool) -> f64 {
     }
 }
 
-/// The statistics of one hypothesis against its references: those of the reference with the
-/// highest f-score, the first one on ties (sacreBLEU `_compute_segment_statistics`).
-pub fn best_reference_stats(hyp: &ChrfProfile, refs: &[ChrfProfile], config: &ChrfConfig) -> Vec<u64> {
+/// Statistics of one segment (hypothesis and its references, at least one): those of the
+/// reference with the highest f-score, the first one on ties (sacreBLEU `_compute_segment_statistics`).
+pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], config: &ChrfConfig) -> Vec<u64> {
+    let (chars, words) = segment_ngrams(hypothesis, references, config);
+    let mut char_counts: Vec<Vec<u32>> = Vec::with_capacity(config.char_order);
+    for n in 0..config.char_order {
+        let mut counts = vec![0u32; chars.distinct[n]];
+        for &id in &chars.ids[0][n] {
+            counts[id as usize] += 1;
+        }
+        char_counts.push(counts);
+    }
+    let mut word_counts: Vec<Vec<u32>> = Vec::with_capacity(config.word_order);
+    for n in 0..config.word_order {
+        let mut counts = vec![0u32; words.distinct[n]];
+        for &id in &words.ids[0][n] {
+            counts[id as usize] += 1;
+        }
+        word_counts.push(counts);
+    }
     let mut best = Vec::new();
     let mut best_f = -1.0f64;
     let mut stats = Vec::with_capacity(config.stats_width());
-    for reference in refs {
-        hyp.match_stats(reference, &mut stats);
+    for r in 1..=references.len() {
+        stats.clear();
+        for n in 0..config.char_order {
+            order_stats(&chars.ids[0][n], &chars.ids[r][n], &mut char_counts[n], &mut stats);
+        }
+        for n in 0..config.word_order {
+            order_stats(&words.ids[0][n], &words.ids[r][n], &mut word_counts[n], &mut stats);
+        }
         let f = f_score(&stats, config.beta, config.eps_smoothing);
         if f > best_f {
             best_f = f;
@@ -277,15 +342,6 @@ pub fn best_reference_stats(hyp: &ChrfProfile, refs: &[ChrfProfile], config: &Ch
         }
     }
     best
-}
-
-/// Statistics of one segment (hypothesis and its references; at least one reference).
-pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], config: &ChrfConfig) -> Vec<u64> {
-    let mut vocab = FxHashMap::default();
-    let hyp = ChrfProfile::standalone(hypothesis, &mut vocab, config);
-    let refs: Vec<ChrfProfile> =
-        references.iter().map(|r| ChrfProfile::standalone(r.as_ref(), &mut vocab, config)).collect();
-    best_reference_stats(&hyp, &refs, config)
 }
 
 /// Per-segment statistics of a corpus (row-major, `stats_width` per segment), in parallel.
@@ -324,11 +380,80 @@ pub fn sum_stats(stats: &[u64], width: usize) -> Vec<u64> {
     total
 }
 
-/// Profiles of many strings with one shared word vocabulary (interning is sequential and cheap;
-/// the n-gram counting runs in parallel).
-pub fn profiles<S: AsRef<str> + Sync>(texts: &[S], vocab: &mut FxHashMap<String, u32>, config: &ChrfConfig) -> Vec<ChrfProfile> {
-    let ids: Vec<Vec<u32>> = texts.iter().map(|t| word_ids(t.as_ref(), vocab, config)).collect();
-    texts.par_iter().zip(ids.par_iter()).map(|(t, ids)| ChrfProfile::new(t.as_ref(), ids, config)).collect()
+/// The n-grams of one order of one string as sorted `(id, count)` pairs, plus their total.
+#[derive(Debug, Clone, Default)]
+struct OrderCounts {
+    grams: Vec<(u32, u32)>,
+    total: u64,
+}
+
+impl OrderCounts {
+    fn new(ids: &[u32]) -> Self {
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        let mut grams: Vec<(u32, u32)> = Vec::new();
+        for id in sorted {
+            match grams.last_mut() {
+                Some((last, count)) if *last == id => *count += 1,
+                _ => grams.push((id, 1)),
+            }
+        }
+        OrderCounts { grams, total: ids.len() as u64 }
+    }
+
+    /// Σ over shared n-grams of min(count here, count there), by merging the sorted lists.
+    fn clipped_matches(&self, other: &OrderCounts) -> u64 {
+        let (a, b) = (&self.grams, &other.grams);
+        let (mut i, mut j, mut matches) = (0, 0, 0u64);
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i].0, b[j].0);
+            if x < y {
+                i += 1;
+            } else if x > y {
+                j += 1;
+            } else {
+                matches += a[i].1.min(b[j].1) as u64;
+                i += 1;
+                j += 1;
+            }
+        }
+        matches
+    }
+}
+
+/// Every n-gram count chrF needs from one string (character orders, then word orders), with ids
+/// shared by every string it is compared with; built once per string for the pairwise matrix.
+#[derive(Debug, Clone, Default)]
+pub struct ChrfProfile {
+    orders: Vec<OrderCounts>,
+}
+
+impl ChrfProfile {
+    /// `[hyp, ref, match]` per order of this hypothesis against one reference.
+    pub fn match_stats(&self, reference: &ChrfProfile, out: &mut Vec<u64>) {
+        out.clear();
+        for (hyp, rf) in self.orders.iter().zip(&reference.orders) {
+            out.push(if rf.grams.is_empty() { 0 } else { hyp.total });
+            out.push(rf.total);
+            out.push(hyp.clipped_matches(rf));
+        }
+    }
+}
+
+/// Profiles of many strings with ids shared across all of them (interning is sequential; the
+/// counting runs in parallel).
+pub fn profiles<S: AsRef<str> + Sync>(texts: &[S], config: &ChrfConfig) -> Vec<ChrfProfile> {
+    let chars: Vec<Vec<u32>> = texts.par_iter().map(|t| char_units(t.as_ref(), config.whitespace)).collect();
+    let mut vocab = FxHashMap::default();
+    let words: Vec<Vec<u32>> = texts.iter().map(|t| word_ids(t.as_ref(), &mut vocab, config)).collect();
+    let chars = GroupNgrams::new(&chars, config.char_order);
+    let words = GroupNgrams::new(&words, config.word_order);
+    chars
+        .ids
+        .par_iter()
+        .zip(words.ids.par_iter())
+        .map(|(c, w)| ChrfProfile { orders: c.iter().chain(w.iter()).map(|ids| OrderCounts::new(ids)).collect() })
+        .collect()
 }
 
 #[cfg(test)]

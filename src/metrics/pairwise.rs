@@ -2,7 +2,6 @@
 //! reranking, diversity): each string is analysed once, then all pairs are scored in parallel.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::error::Result;
 use crate::metrics::chrf::{f_score, profiles, ChrfConfig, ChrfProfile};
@@ -10,15 +9,21 @@ use crate::metrics::chrf::{f_score, profiles, ChrfConfig, ChrfProfile};
 /// Sentence chrF of every candidate against every reference: row-major `[i * n_refs + j]`.
 pub fn chrf_matrix<S: AsRef<str> + Sync>(candidates: &[S], references: Option<&[S]>, config: &ChrfConfig) -> Result<Vec<f64>> {
     config.validate()?;
-    let mut vocab = FxHashMap::default();
-    let cand_profiles = profiles(candidates, &mut vocab, config);
+    let cand_profiles;
     let ref_profiles_owned;
     let ref_profiles: &[ChrfProfile] = match references {
         Some(refs) => {
-            ref_profiles_owned = profiles(refs, &mut vocab, config);
+            // one id space for both sides: analyse them together
+            let all: Vec<&str> = candidates.iter().map(|c| c.as_ref()).chain(refs.iter().map(|r| r.as_ref())).collect();
+            let mut both = profiles(&all, config);
+            ref_profiles_owned = both.split_off(candidates.len());
+            cand_profiles = both;
             &ref_profiles_owned
         }
-        None => &cand_profiles,
+        None => {
+            cand_profiles = profiles(candidates, config);
+            &cand_profiles
+        }
     };
     let n_refs = ref_profiles.len();
     let mut scores = vec![0.0f64; cand_profiles.len() * n_refs];

@@ -3,11 +3,15 @@
 
 use pyo3::prelude::*;
 
+mod chrf;
 mod errors;
+mod ter;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    chrf::register(m)?;
+    ter::register(m)?;
     Ok(())
 }

@@ -1,0 +1,79 @@
+//! Bindings for `metrics::chrf` and the pairwise chrF matrix.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::prelude::*;
+
+use crate::error::Error;
+use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
+use crate::metrics::pairwise::chrf_matrix;
+
+fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
+    let config = ChrfConfig { char_order, word_order, beta, whitespace, eps_smoothing };
+    config.validate()?;
+    Ok(config)
+}
+
+/// Per-segment chrF statistics `(n, 3 * (char_order + word_order))` and sentence scores `(n,)`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, char_order, word_order, beta, whitespace, eps_smoothing))]
+#[allow(clippy::type_complexity)]
+fn chrf_segment_stats<'py>(
+    py: Python<'py>,
+    hypotheses: Vec<String>,
+    references: Vec<Vec<String>>,
+    char_order: usize,
+    word_order: usize,
+    beta: f64,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<f64>>)> {
+    let config = config(char_order, word_order, beta, whitespace, eps_smoothing)?;
+    let width = config.stats_width();
+    let (stats, scores) = py.allow_threads(|| -> Result<_, Error> {
+        let stats = corpus_stats(&hypotheses, &references, &config)?;
+        let scores: Vec<f64> = stats.chunks_exact(width).map(|row| f_score(row, beta, eps_smoothing)).collect();
+        Ok((stats, scores))
+    })?;
+    let rows = hypotheses.len();
+    let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
+    let array = Array2::from_shape_vec((rows, width), stats).expect("row-major statistics have the declared shape");
+    Ok((array.into_pyarray_bound(py), scores.into_pyarray_bound(py)))
+}
+
+/// chrF (0–100) of one statistics vector (summed over segments for a corpus score).
+#[pyfunction]
+fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> {
+    if stats.is_empty() || stats.len() % 3 != 0 {
+        return Err(Error::ShapeMismatch(format!("chrF statistics must be a non-empty multiple of 3 long, got {}", stats.len())).into());
+    }
+    Ok(f_score(&stats, beta, eps_smoothing))
+}
+
+/// Sentence chrF of every candidate against every reference, `(n_candidates, n_references)`.
+#[pyfunction]
+#[pyo3(signature = (candidates, references, char_order, word_order, beta, whitespace, eps_smoothing))]
+#[allow(clippy::too_many_arguments)]
+fn chrf_pairwise<'py>(
+    py: Python<'py>,
+    candidates: Vec<String>,
+    references: Option<Vec<String>>,
+    char_order: usize,
+    word_order: usize,
+    beta: f64,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let config = config(char_order, word_order, beta, whitespace, eps_smoothing)?;
+    let n_refs = references.as_ref().map_or(candidates.len(), Vec::len);
+    let scores = py.allow_threads(|| chrf_matrix(&candidates, references.as_deref(), &config))?;
+    let array = Array2::from_shape_vec((candidates.len(), n_refs), scores).expect("row-major matrix has the declared shape");
+    Ok(array.into_pyarray_bound(py))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(chrf_segment_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_score, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_pairwise, m)?)?;
+    Ok(())
+}
