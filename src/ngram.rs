@@ -77,6 +77,83 @@ pub fn clipped_matches(hyp: &NgramCounts<'_>, reference: &NgramCounts<'_>) -> u6
         .sum()
 }
 
+/// Clipped matches of every order 1..=`max_order` at once, added into `matches[n - 1]`:
+/// Σ over distinct hypothesis n-grams of min(hypothesis count, max count in any one reference).
+///
+/// Only hypothesis n-grams are stored; references are scanned with look-ups only. N-grams of up to
+/// four ids below 2^16 − 1 are packed into one `u64` key (exact: the packing is injective), others
+/// are keyed by their id slice.
+///
+/// ```
+/// use nlgmetrics::ngram::clipped_matches_all_orders;
+/// let mut matches = [0u64; 2];
+/// clipped_matches_all_orders(&[0, 0, 0, 1], &[vec![0, 1], vec![0, 0, 2]], 2, &mut matches);
+/// assert_eq!(matches, [3, 2]);
+/// ```
+pub fn clipped_matches_all_orders(hyp: &[u32], refs: &[Vec<u32>], max_order: usize, matches: &mut [u64]) {
+    let packable = max_order <= 4
+        && hyp.iter().chain(refs.iter().flatten()).all(|&id| id < u16::MAX as u32);
+    if packable {
+        clipped_matches_keyed(hyp, refs, max_order, matches, pack_ngram);
+    } else {
+        clipped_matches_keyed(hyp, refs, max_order, matches, |gram| gram);
+    }
+}
+
+/// Packs up to four ids (each below 2^16 − 1) into one key; id + 1 keeps lengths distinct.
+#[inline]
+fn pack_ngram(gram: &[u32]) -> u64 {
+    gram.iter().fold(0u64, |key, &id| (key << 16) | (id as u64 + 1))
+}
+
+fn clipped_matches_keyed<'a, K, F>(hyp: &'a [u32], refs: &'a [Vec<u32>], max_order: usize, matches: &mut [u64], key: F)
+where
+    K: std::hash::Hash + Eq,
+    F: Fn(&'a [u32]) -> K,
+{
+    let capacity = hyp.len() * max_order;
+    let mut index: FxHashMap<K, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
+    let mut hyp_count: Vec<u32> = Vec::with_capacity(capacity);
+    let mut order_of: Vec<u32> = Vec::with_capacity(capacity);
+    for n in 1..=max_order {
+        for gram in hyp.windows(n) {
+            let next = hyp_count.len() as u32;
+            let slot = *index.entry(key(gram)).or_insert(next);
+            if slot == next {
+                hyp_count.push(0);
+                order_of.push(n as u32);
+            }
+            hyp_count[slot as usize] += 1;
+        }
+    }
+    if hyp_count.is_empty() {
+        return;
+    }
+    let mut ref_max = vec![0u32; hyp_count.len()];
+    let mut scratch = vec![0u32; hyp_count.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    for reference in refs {
+        for n in 1..=max_order {
+            for gram in reference.windows(n) {
+                if let Some(&slot) = index.get(&key(gram)) {
+                    if scratch[slot as usize] == 0 {
+                        touched.push(slot);
+                    }
+                    scratch[slot as usize] += 1;
+                }
+            }
+        }
+        for slot in touched.drain(..) {
+            let slot = slot as usize;
+            ref_max[slot] = ref_max[slot].max(scratch[slot]);
+            scratch[slot] = 0;
+        }
+    }
+    for slot in 0..hyp_count.len() {
+        matches[order_of[slot] as usize - 1] += hyp_count[slot].min(ref_max[slot]) as u64;
+    }
+}
+
 /// Number of n-grams of order `n` in a sequence of `len` tokens.
 pub fn ngram_total(len: usize, n: usize) -> usize {
     (len + 1).saturating_sub(n)
@@ -97,6 +174,29 @@ mod tests {
         merge_max(&mut best, &count_ngrams(&ref_b, 1));
         // "the": min(3, 2) = 2; "cat": min(1, 1) = 1.
         assert_eq!(clipped_matches(&hyp_counts, &best), 3);
+    }
+
+    #[test]
+    fn all_orders_at_once_equals_order_by_order() {
+        let mut vocab = Vocab::default();
+        let hyp = vocab.ids("a b a b c a b d e".split(' '));
+        let refs = vec![vocab.ids("a b c a b".split(' ')), vocab.ids("b a b a b d".split(' ')), vec![]];
+        for max_order in [1, 3, 4, 6] {
+            let mut together = vec![0u64; max_order];
+            clipped_matches_all_orders(&hyp, &refs, max_order, &mut together);
+            for n in 1..=max_order {
+                let mut best = count_ngrams(&refs[0], n);
+                for r in &refs[1..] {
+                    merge_max(&mut best, &count_ngrams(r, n));
+                }
+                assert_eq!(together[n - 1], clipped_matches(&count_ngrams(&hyp, n), &best), "order {n}");
+            }
+        }
+        // Large ids take the slice-keyed path and agree.
+        let big: Vec<u32> = vec![70_000, 5, 70_000, 5];
+        let mut matches = vec![0u64; 2];
+        clipped_matches_all_orders(&big, &[vec![5, 70_000, 5]], 2, &mut matches);
+        assert_eq!(matches, vec![3, 2]);
     }
 
     #[test]

@@ -12,14 +12,16 @@ parallel; every entry equals sacreBLEU's sentence score of that pair.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
 from . import _core, _validate
+from .bleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_tokenize,
+                   _check_weights, _preprocess)
 from .chrf import check_chrf_options
 
-__all__ = ["chrf_pairwise"]
+__all__ = ["chrf_pairwise", "bleu_pairwise"]
 
 
 def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, char_order: int = 6,
@@ -39,3 +41,33 @@ def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
         cands = [text.lower() for text in cands]
         refs = None if refs is None else [text.lower() for text in refs]
     return _core.chrf_pairwise(cands, refs, char_order, word_order, float(beta), whitespace, eps_smoothing)
+
+
+def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, *, tokenize: str = "13a",
+                  lowercase: bool = False, smooth: str = "exp", smooth_value: Optional[float] = None,
+                  max_order: int = 4, effective_order: bool = True,
+                  weights: Optional[Sequence[float]] = None) -> np.ndarray:
+    """``matrix[i, j]`` = sacreBLEU ``sentence_bleu(candidates[i], [references[j]])`` (float64).
+
+    Defaults are ``sacrebleu.sentence_bleu``'s: 13a tokenizer, exp smoothing, effective order.
+    ``references`` defaults to the candidates themselves (the MBR case).
+
+    >>> bleu_pairwise(["the cat sat on the mat"], ["the cat is on the mat"]).round(4).tolist()
+    [[37.9918]]
+    """
+    cands = _validate.hypotheses_list(candidates, "candidates")
+    refs = None if references is None else _validate.hypotheses_list(references, "references")
+    tokenize = _check_tokenize(tokenize)
+    lowercase = _check_bool(lowercase, "lowercase")
+    smooth, smooth_value = _check_smooth(smooth, smooth_value)
+    max_order = _check_max_order(max_order)
+    weights = _check_weights(weights, max_order)
+    effective_order = _check_bool(effective_order, "effective_order")
+    cand_lines, core_tokenizer = _preprocess(cands, lowercase, tokenize)
+    ref_lines = None if refs is None else _preprocess(refs, lowercase, tokenize)[0]
+    try:
+        return _core.bleu_pairwise(cand_lines, ref_lines, core_tokenizer, max_order, smooth,
+                                   None if smooth_value is None else float(smooth_value), effective_order, weights,
+                                   _NEUMAIER_SUM)
+    except UnicodeEncodeError:
+        raise ValueError("candidates or references contain a lone surrogate (not valid Unicode text)") from None

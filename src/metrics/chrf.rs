@@ -382,13 +382,13 @@ pub fn sum_stats(stats: &[u64], width: usize) -> Vec<u64> {
 
 /// The n-grams of one order of one string as sorted `(id, count)` pairs, plus their total.
 #[derive(Debug, Clone, Default)]
-struct OrderCounts {
+pub(crate) struct OrderCounts {
     grams: Vec<(u32, u32)>,
     total: u64,
 }
 
 impl OrderCounts {
-    fn new(ids: &[u32]) -> Self {
+    pub(crate) fn new(ids: &[u32]) -> Self {
         let mut sorted = ids.to_vec();
         sorted.sort_unstable();
         let mut grams: Vec<(u32, u32)> = Vec::new();
@@ -402,7 +402,7 @@ impl OrderCounts {
     }
 
     /// Σ over shared n-grams of min(count here, count there), by merging the sorted lists.
-    fn clipped_matches(&self, other: &OrderCounts) -> u64 {
+    pub(crate) fn clipped_matches(&self, other: &OrderCounts) -> u64 {
         let (a, b) = (&self.grams, &other.grams);
         let (mut i, mut j, mut matches) = (0, 0, 0u64);
         while i < a.len() && j < b.len() {

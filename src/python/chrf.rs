@@ -1,4 +1,4 @@
-//! Bindings for `metrics::chrf` and the pairwise chrF matrix.
+//! Bindings for `metrics::chrf`.
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -6,9 +6,8 @@ use pyo3::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
-use crate::metrics::pairwise::chrf_matrix;
 
-fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
+pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
     let config = ChrfConfig { char_order, word_order, beta, whitespace, eps_smoothing };
     config.validate()?;
     Ok(config)
@@ -50,30 +49,8 @@ fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> 
     Ok(f_score(&stats, beta, eps_smoothing))
 }
 
-/// Sentence chrF of every candidate against every reference, `(n_candidates, n_references)`.
-#[pyfunction]
-#[pyo3(signature = (candidates, references, char_order, word_order, beta, whitespace, eps_smoothing))]
-#[allow(clippy::too_many_arguments)]
-fn chrf_pairwise<'py>(
-    py: Python<'py>,
-    candidates: Vec<String>,
-    references: Option<Vec<String>>,
-    char_order: usize,
-    word_order: usize,
-    beta: f64,
-    whitespace: bool,
-    eps_smoothing: bool,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let config = config(char_order, word_order, beta, whitespace, eps_smoothing)?;
-    let n_refs = references.as_ref().map_or(candidates.len(), Vec::len);
-    let scores = py.allow_threads(|| chrf_matrix(&candidates, references.as_deref(), &config))?;
-    let array = Array2::from_shape_vec((candidates.len(), n_refs), scores).expect("row-major matrix has the declared shape");
-    Ok(array.into_pyarray_bound(py))
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_segment_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_score, m)?)?;
-    m.add_function(wrap_pyfunction!(chrf_pairwise, m)?)?;
     Ok(())
 }

@@ -3,15 +3,21 @@
 
 use pyo3::prelude::*;
 
+mod bleu;
 mod chrf;
 mod errors;
+mod pairwise;
 mod ter;
+mod text;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    bleu::register(m)?;
+    text::register(m)?;
     chrf::register(m)?;
     ter::register(m)?;
+    pairwise::register(m)?;
     Ok(())
 }

@@ -11,44 +11,27 @@ chrF2 = 67.17
 
 from __future__ import annotations
 
-import json
 from typing import Optional, Sequence
 
-from ..._signature import Signature
 from ...chrf import check_chrf_options, chrf_from_lists
+from ._base import Score, Signature, check_corpus_args, check_sentence_args, streams_to_segments
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 
 
-class Score:
-    """sacreBLEU's ``Score``: a name, a score and its ``format``."""
+class CHRFSignature(Signature):
+    """sacreBLEU's chrF signature (``nrefs|case|eff|nc|nw|space|version``)."""
 
-    def __init__(self, name: str, score: float):
-        self.name = name
-        self.score = score
-        self._mean = -1.0
-        self._ci = -1.0
-        self._verbose = ""
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
-        """sacreBLEU's text (``chrF2 = 59.73``) or JSON rendering."""
-        text = f"{self.score:.{width}f}"
-        if score_only:
-            return text
-        if is_json:
-            record = {"name": self.name, "score": float(text), "signature": signature}
-            for part in signature.split("|") if signature else []:
-                key, value = part.split(":")
-                record[key] = value
-            return json.dumps(record, indent=1, ensure_ascii=False)
-        full = f"{self.name}|{signature}" if signature else self.name
-        full = f"{full} = {text}"
-        if self._verbose:
-            full += f" {self._verbose}"
-        return full
-
-    def __repr__(self) -> str:
-        return self.format()
+    def __init__(self, args: dict):
+        super().__init__(args)
+        self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
+        self.info.update({
+            "case": "lc" if args["lowercase"] else "mixed",
+            "eff": "yes" if not args["eps_smoothing"] else "no",
+            "nc": args["char_order"],
+            "nw": args["word_order"],
+            "space": "yes" if args["whitespace"] else "no",
+        })
 
 
 class CHRFScore(Score):
@@ -61,85 +44,9 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class CompatSignature:
-    """A sacreBLEU-style signature object (``format(short)``, ``str``) over our Signature fields."""
-
-    _ABBREVIATIONS: dict = {"nrefs": "#", "version": "v"}
-
-    def __init__(self, signature: Signature):
-        self.signature = signature
-        self.info = dict(signature.fields)
-        self.info["version"] = signature.to_dict()["version"]
-
-    def format(self, short: bool = False) -> str:
-        parts = []
-        for key, value in self.info.items():
-            name = self._ABBREVIATIONS.get(key, key) if short else key
-            parts.append(f"{name}:{value}")
-        return "|".join(parts)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    __repr__ = __str__
-
-
-class CHRFSignature(CompatSignature):
-    _ABBREVIATIONS = {"nrefs": "#", "case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
-
-
-def streams_to_lists(hypotheses: Sequence[str], streams: Sequence[Sequence[Optional[str]]], prefix: str):
-    """sacreBLEU's reference streams → one reference list per hypothesis (``None`` = no reference
-    there; ``""`` is a reference, as in sacreBLEU). Also returns sacreBLEU's ``num_refs``."""
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-        raise TypeError(f"{prefix}: `hyps` should be a sequence of strings.")
-    for index, hyp in enumerate(hypotheses):
-        if not isinstance(hyp, str):
-            raise TypeError(f"{prefix}: hypotheses[{index}] must be str, got {type(hyp).__name__}")
-    if isinstance(streams, str) or not isinstance(streams, Sequence):
-        raise TypeError(f"{prefix}: `refs` should be a sequence of sequence of strings.")
-    per_hypothesis: list = [[] for _ in hypotheses]
-    for stream_index, stream in enumerate(streams):
-        if isinstance(stream, str) or not isinstance(stream, Sequence):
-            raise TypeError(f"{prefix}: refs[{stream_index}] should be a sequence of strings (a reference stream).")
-        if len(stream) != len(hypotheses):
-            raise ValueError(f"{prefix}: refs[{stream_index}] has {len(stream)} lines but there are "
-                             f"{len(hypotheses)} hypotheses")
-        for line, ref in enumerate(stream):
-            if ref is None:
-                continue
-            if not isinstance(ref, str):
-                raise TypeError(f"{prefix}: refs[{stream_index}][{line}] must be str, got {type(ref).__name__}")
-            per_hypothesis[line].append(ref)
-    for line, refs in enumerate(per_hypothesis):
-        if not refs:
-            raise ValueError(f"{prefix}: hypothesis {line} has no reference (every stream is None there)")
-    counts = {len(refs) for refs in per_hypothesis}
-    num_refs = counts.pop() if len(counts) == 1 else -1
-    return per_hypothesis, num_refs
-
-
-def sentence_refs(hypothesis: str, references: Sequence[Optional[str]], prefix: str) -> list:
-    """Checks ``sentence_score`` arguments as sacreBLEU does; drops ``None`` references."""
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"{prefix}: The argument `hyp` should be a string.")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings.")
-    refs = []
-    for index, ref in enumerate(references):
-        if ref is None:
-            continue
-        if not isinstance(ref, str):
-            raise TypeError(f"{prefix}: Each element of `refs` should be a string (refs[{index}]).")
-        refs.append(ref)
-    if not refs:
-        raise ValueError(f"{prefix}: no reference given")
-    return refs
-
-
 class CHRF:
     """sacreBLEU's ``CHRF`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
-    ``get_signature``).
+    ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
     >>> CHRF(word_order=2).sentence_score("abc d", ["abc e"]).format(width=1)
     'chrF2++ = 40.3'
@@ -159,12 +66,14 @@ class CHRF:
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self.num_refs: Optional[int] = None
         self._ref_cache: Optional[list] = None
-        self._ref_streams = references
+        self.last_result = None
+        if references is not None:
+            check_corpus_args(self.__class__.__name__, [], references)
+            self._ref_cache, self.num_refs = streams_to_segments(references, None)
 
-    def _score(self, hypotheses, references: list) -> CHRFScore:
-        result = chrf_from_lists(list(hypotheses), references, self.char_order, self.word_order, self.beta,
+    def _score(self, hypotheses: list, references: list) -> CHRFScore:
+        result = chrf_from_lists(hypotheses, references, self.char_order, self.word_order, self.beta,
                                  self.lowercase, self.whitespace, self.eps_smoothing)
         self.last_result = result
         return CHRFScore(result.score, self.char_order, self.word_order, self.beta)
@@ -173,28 +82,28 @@ class CHRF:
                      n_bootstrap: int = 1) -> CHRFScore:
         """Corpus chrF against reference streams (or the streams given to the constructor)."""
         if n_bootstrap != 1:
-            raise NotImplementedError("bootstrap resampling: use nlgmetrics' significance module")
-        if references is None:
-            references = self._ref_streams
-            if references is None:
-                raise RuntimeError("No references provided and the cache is empty.")
-        refs, self.num_refs = streams_to_lists(hypotheses, references, "CHRF")
-        return self._score(hypotheses, refs)
+            raise NotImplementedError("bootstrap resampling is not offered by this facade")
+        check_corpus_args(self.__class__.__name__, hypotheses, references)
+        if references:
+            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
+        elif self._ref_cache is not None:
+            segments = self._ref_cache
+            if len(segments) != len(hypotheses):
+                raise ValueError(f"the cached references have {len(segments)} lines but there are "
+                                 f"{len(hypotheses)} hypotheses")
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        return self._score(list(hypotheses), segments)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
         """Sentence chrF of one hypothesis against a list of references."""
-        refs = sentence_refs(hypothesis, references, "CHRF")
-        self.num_refs = len(refs)
-        return self._score([hypothesis], [refs])
+        check_sentence_args(self.__class__.__name__, hypothesis, references)
+        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
+        return self._score([hypothesis], segments)
 
     def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (fields and order as sacreBLEU's, our version)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        n_refs = "var" if self.num_refs == -1 else self.num_refs
-        from ...chrf import chrf_signature
-        return CHRFSignature(chrf_signature(n_refs, self.char_order, self.word_order, self.lowercase,
-                                            self.whitespace, self.eps_smoothing))
+        """The reproducibility signature (sacreBLEU's fields and order; version names both)."""
+        return CHRFSignature(self.__dict__)
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], char_order: int = CHRF.CHAR_ORDER,
@@ -217,5 +126,3 @@ def sentence_chrf(hypothesis: str, references: Sequence[str], char_order: int = 
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace,
                   eps_smoothing=eps_smoothing)
     return metric.sentence_score(hypothesis, references)
-
-

@@ -13,10 +13,25 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ...ter import ter_from_lists, ter_signature
-from .chrf import CompatSignature, Score, sentence_refs, streams_to_lists
+from ...ter import ter_from_lists
+from ._base import Score, Signature, check_corpus_args, check_sentence_args, streams_to_segments
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+
+
+class TERSignature(Signature):
+    """sacreBLEU's TER signature (``nrefs|case|tok|norm|punct|asian|version``)."""
+
+    def __init__(self, args: dict):
+        super().__init__(args)
+        self._abbr.update({"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"})
+        self.info.update({
+            "case": "mixed" if args["case_sensitive"] else "lc",
+            "tok": "tercom",
+            "norm": args["normalized"],
+            "punct": not args["no_punct"],
+            "asian": args["asian_support"],
+        })
 
 
 class TERScore(Score):
@@ -28,14 +43,9 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class TERSignature(CompatSignature):
-    _ABBREVIATIONS = {"nrefs": "#", "case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as",
-                      "version": "v"}
-
-
 class TER:
     """sacreBLEU's ``TER`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
-    ``get_signature``).
+    ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
     >>> TER().sentence_score("a b c", ["a b c d"]).score
     25.0
@@ -47,12 +57,15 @@ class TER:
         self.no_punct = no_punct
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        self.num_refs: Optional[int] = None
-        self._ref_streams = references
+        self._ref_cache: Optional[list] = None
+        self.last_result = None
+        if references is not None:
+            check_corpus_args(self.__class__.__name__, [], references)
+            self._ref_cache, self.num_refs = streams_to_segments(references, None)
 
-    def _score(self, hypotheses, references: list) -> TERScore:
-        result = ter_from_lists(list(hypotheses), references, self.normalized, self.no_punct,
-                                self.asian_support, self.case_sensitive)
+    def _score(self, hypotheses: list, references: list) -> TERScore:
+        result = ter_from_lists(hypotheses, references, self.normalized, self.no_punct, self.asian_support,
+                                self.case_sensitive)
         self.last_result = result
         return TERScore(result.score, result.num_edits, result.ref_length)
 
@@ -60,27 +73,28 @@ class TER:
                      n_bootstrap: int = 1) -> TERScore:
         """Corpus TER against reference streams (or the streams given to the constructor)."""
         if n_bootstrap != 1:
-            raise NotImplementedError("bootstrap resampling: use nlgmetrics' significance module")
-        if references is None:
-            references = self._ref_streams
-            if references is None:
-                raise RuntimeError("No references provided and the cache is empty.")
-        refs, self.num_refs = streams_to_lists(hypotheses, references, "TER")
-        return self._score(hypotheses, refs)
+            raise NotImplementedError("bootstrap resampling is not offered by this facade")
+        check_corpus_args(self.__class__.__name__, hypotheses, references)
+        if references:
+            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
+        elif self._ref_cache is not None:
+            segments = self._ref_cache
+            if len(segments) != len(hypotheses):
+                raise ValueError(f"the cached references have {len(segments)} lines but there are "
+                                 f"{len(hypotheses)} hypotheses")
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        return self._score(list(hypotheses), segments)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> TERScore:
         """Sentence TER of one hypothesis against a list of references."""
-        refs = sentence_refs(hypothesis, references, "TER")
-        self.num_refs = len(refs)
-        return self._score([hypothesis], [refs])
+        check_sentence_args(self.__class__.__name__, hypothesis, references)
+        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
+        return self._score([hypothesis], segments)
 
     def get_signature(self) -> TERSignature:
-        """The reproducibility signature (fields and order as sacreBLEU's, our version)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        n_refs = "var" if self.num_refs == -1 else self.num_refs
-        return TERSignature(ter_signature(n_refs, self.normalized, self.no_punct, self.asian_support,
-                                          self.case_sensitive))
+        """The reproducibility signature (sacreBLEU's fields and order; version names both)."""
+        return TERSignature(self.__dict__)
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]], normalized: bool = False,

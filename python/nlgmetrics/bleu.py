@@ -1,0 +1,358 @@
+"""BLEU (Papineni et al., 2002), identical to sacreBLEU 2.6.0 by default, computed in Rust.
+
+Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints).
+
+>>> from nlgmetrics import bleu, sentence_bleu
+>>> result = bleu(["the cat is sitting on the mat"], [["the cat is on the mat", "there is a cat sitting on the mat"]])
+>>> round(result.score, 2), result.counts, result.totals
+(59.46, (7, 5, 3, 1), (7, 6, 5, 4))
+>>> print(result)
+BLEU = 59.46 100.0/83.3/60.0/25.0 (BP = 1.000 ratio = 1.167 hyp_len = 7 ref_len = 6)
+>>> str(result.signature)
+'BLEU|preset:sacrebleu|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:nlgmetrics-0.1.0'
+>>> score = sentence_bleu("The cat sat on the mat", ["The cat is on the mat"], tokenize="none", max_order=3,
+...                       weights=[0.5, 0.25, 0.125], smooth="none", effective_order=False).score
+>>> round(score / 100, 6)  # the 0–1 form
+0.6756
+
+Per-segment sentence scores of a whole batch, in one parallel call: ``bleu(hyps, refs,
+effective_order=True).segment_scores`` (the same numbers as ``sentence_bleu`` on each pair).
+
+Presets name the implementation reproduced: ``"sacrebleu"`` (default, sacreBLEU 2.6.0),
+``"nltk"`` (NLTK 3.10.4 ``corpus_bleu``) and ``"coco"`` (pycocoevalcap 1.2 ``Bleu``); the latter two
+live in ``nlgmetrics._bleu_nltk`` / ``nlgmetrics._bleu_coco``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from functools import lru_cache
+from numbers import Real
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._bleu_result import BLEUResult
+from ._signature import Signature
+from ._validate import hypotheses_list, references_lists
+
+__all__ = ["bleu", "sentence_bleu", "BLEUResult", "SMOOTH_DEFAULTS", "TOKENIZERS", "PRESETS"]
+
+Reference = Union[str, Sequence[str]]
+
+#: sacreBLEU's smoothing methods and their default ``smooth_value`` (``None``: takes no value).
+SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras).
+TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab")
+PRESETS = ("sacrebleu", "nltk", "coco")
+#: Tokenized by MeCab in Python (``nlgmetrics.tokenizers.pretokenize``), then scored with ``none``.
+_MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
+#: sacreBLEU tokenizers we do not provide (SentencePiece models downloaded at run time).
+_UNSUPPORTED_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
+MAX_ORDER_LIMIT = 100
+
+# sacreBLEU sums log precisions with the built-in sum(), which is Neumaier-compensated from
+# CPython 3.12 on; the Rust core reproduces whichever this interpreter uses.
+_NEUMAIER_SUM = sys.version_info >= (3, 12)
+
+
+def bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Reference],
+    *,
+    tokenize: Optional[str] = None,
+    lowercase: bool = False,
+    smooth: Optional[str] = None,
+    smooth_value: Optional[float] = None,
+    max_order: int = 4,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: Optional[bool] = None,
+    preset: str = "sacrebleu",
+    threads: Optional[int] = None,
+    **preset_options: Any,
+) -> BLEUResult:
+    """Corpus BLEU of ``hypotheses`` against ``references`` (``references[i]``: a str or a list of str).
+
+    Options (``None`` means the preset's default; for ``sacrebleu``: ``tokenize="13a"``,
+    ``smooth="exp"``, ``effective_order=False``):
+
+    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab``.
+    - ``lowercase``: lowercase hypotheses and references (Python ``str.lower``) first.
+    - ``smooth``: ``none``, ``floor``, ``add-k``, ``exp``; ``smooth_value`` for floor (default 0.1)
+      and add-k (default 1).
+    - ``max_order``: the highest n-gram order (1–100).
+    - ``weights``: one non-negative weight per order. With the sacrebleu preset the score becomes
+      ``100 · BP · exp(Σ_n w_n · log p_n)`` with ``p_n`` the (smoothed) 0–1 precisions, weights used
+      as given (not renormalised; with ``effective_order`` the orders past the effective order are
+      dropped). ``None`` is sacreBLEU's uniform mean, computed bit-identically to sacreBLEU.
+    - ``effective_order``: leave out orders with no hypothesis n-grams (sentence-level BLEU).
+    - ``threads``: worker threads (default: all cores).
+    - ``preset``: ``sacrebleu`` | ``nltk`` | ``coco``; extra ``preset_options`` go to the nltk/coco preset.
+
+    Raises TypeError for wrongly typed arguments and ValueError for bad values or shapes.
+    """
+    hypotheses = hypotheses_list(hypotheses)
+    references = references_lists(references, len(hypotheses))
+    return _dispatch(
+        hypotheses, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
+        max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,
+        preset_options=preset_options, effective_order_default=False,
+    )
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Reference,
+    *,
+    tokenize: Optional[str] = None,
+    lowercase: bool = False,
+    smooth: Optional[str] = None,
+    smooth_value: Optional[float] = None,
+    max_order: int = 4,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: Optional[bool] = None,
+    preset: str = "sacrebleu",
+    threads: Optional[int] = None,
+    **preset_options: Any,
+) -> BLEUResult:
+    """BLEU of one hypothesis against its reference(s) (a str or a list of str).
+
+    Options as :func:`bleu`, except that ``effective_order`` defaults to True for the sacrebleu
+    preset, like ``sacrebleu.sentence_bleu``. For many segments use ``bleu(...).segment_scores``.
+
+    >>> round(sentence_bleu("the cat sat on the mat", ["the cat is on the mat"]).score, 4)
+    37.9918
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be str, got {type(hypothesis).__name__}")
+    refs = references_lists([references], 1)
+    return _dispatch(
+        [hypothesis], refs, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
+        max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,
+        preset_options=preset_options, effective_order_default=True,
+    )
+
+
+def _dispatch(hypotheses, references, *, preset, preset_options, effective_order_default, **options) -> BLEUResult:
+    if not isinstance(preset, str):
+        raise TypeError(f"preset must be str, got {type(preset).__name__}")
+    if preset == "sacrebleu":
+        if preset_options:
+            raise TypeError(f"unexpected keyword argument(s) for preset 'sacrebleu': {', '.join(sorted(preset_options))}")
+        if options["effective_order"] is None:
+            options["effective_order"] = effective_order_default
+        return _sacrebleu(hypotheses, references, **options)
+    if preset in ("nltk", "coco"):
+        # Contract: bleu_result(hypotheses: list[str], references: list[list[str]], *, tokenize, lowercase,
+        # smooth, smooth_value, max_order, weights, effective_order, threads, **preset_options) -> BLEUResult,
+        # where None means "not given" (the preset's own default).
+        module = importlib.import_module(f"nlgmetrics._bleu_{preset}")
+        return module.bleu_result(hypotheses, references, **options, **preset_options)
+    raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(map(repr, PRESETS))}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Option checks shared with the compat facade.
+
+def _check_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check_threads(threads: Any) -> Optional[int]:
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return int(threads)
+
+
+def _check_max_order(max_order: Any) -> int:
+    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)):
+        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
+    if not 1 <= max_order <= MAX_ORDER_LIMIT:
+        raise ValueError(f"max_order must be between 1 and {MAX_ORDER_LIMIT}, got {max_order}")
+    return int(max_order)
+
+
+def _check_smooth(smooth: Any, smooth_value: Any, *, strict: bool = True) -> tuple[str, Optional[float]]:
+    """The smoothing method and its value (``None`` = the method's default).
+
+    ``strict``: a value given to a method that takes none is an error (the compat facade, like
+    sacreBLEU, ignores it instead).
+    """
+    if not isinstance(smooth, str):
+        raise TypeError(f"smooth must be str, got {type(smooth).__name__}")
+    if smooth not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smoothing method {smooth!r}; expected one of {', '.join(map(repr, SMOOTH_DEFAULTS))}")
+    if smooth_value is None:
+        return smooth, None
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, Real):
+        raise TypeError(f"smooth_value must be a number or None, got {type(smooth_value).__name__}")
+    if not math.isfinite(smooth_value) or smooth_value < 0:
+        raise ValueError(f"smooth_value must be a finite number >= 0, got {smooth_value}")
+    if SMOOTH_DEFAULTS[smooth] is None:
+        if strict:
+            raise ValueError(f"smooth_value applies to 'floor' and 'add-k' only, not to {smooth!r}")
+        return smooth, None
+    return smooth, smooth_value
+
+
+def _check_weights(weights: Any, max_order: int) -> Optional[list[float]]:
+    if weights is None:
+        return None
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
+        raise TypeError(f"weights must be a sequence of numbers or None, got {type(weights).__name__}")
+    values = []
+    for index, weight in enumerate(weights):
+        if isinstance(weight, bool) or not isinstance(weight, Real):
+            raise TypeError(f"weights[{index}] must be a number, got {type(weight).__name__}")
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"weights[{index}] must be a finite number >= 0, got {weight}")
+        values.append(float(weight))
+    if len(values) != max_order:
+        raise ValueError(f"weights has {len(values)} entries but max_order is {max_order}")
+    return values
+
+
+@lru_cache(maxsize=None)
+def _rust_knows_tokenizer(name: str) -> bool:
+    try:
+        _core.bleu_segment_stats([], [], name, 1)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_tokenize(tokenize: Any) -> str:
+    if not isinstance(tokenize, str):
+        raise TypeError(f"tokenize must be str, got {type(tokenize).__name__}")
+    if tokenize in _UNSUPPORTED_TOKENIZERS:
+        raise ValueError(f"tokenizer {tokenize!r} (SentencePiece) is not supported; use one of {', '.join(TOKENIZERS)}")
+    if tokenize not in _MECAB_TOKENIZERS and not _rust_knows_tokenizer(tokenize):
+        raise ValueError(f"unknown tokenizer {tokenize!r}; expected one of {', '.join(map(repr, TOKENIZERS))}")
+    return tokenize
+
+
+def _tokenizer_signature(tokenize: str) -> str:
+    """sacreBLEU's tokenizer signature (MeCab ones carry the MeCab version, e.g. ``ja-mecab-0.996-IPA``)."""
+    if tokenize in _MECAB_TOKENIZERS:
+        try:
+            from . import tokenizers
+        except ImportError:
+            return tokenize
+        signature = getattr(tokenizers, "signature", None)
+        return signature(tokenize) if signature else tokenize
+    return tokenize
+
+
+def _smooth_signature(smooth: str, smooth_value: Optional[float]) -> str:
+    """``exp``, ``none``, or e.g. ``floor[0.10]`` (sacreBLEU's BLEUSignature)."""
+    default = SMOOTH_DEFAULTS[smooth]
+    if default is None:
+        return smooth
+    value = default if smooth_value is None else smooth_value
+    return f"{smooth}[{value:.2f}]"
+
+
+def nrefs_signature(references: list[list[str]]) -> str:
+    """The number of references per segment, or ``var`` when it varies (sacreBLEU's ``nrefs``)."""
+    counts = {len(refs) for refs in references}
+    return str(counts.pop()) if len(counts) == 1 else ("var" if counts else "0")
+
+
+# ---------------------------------------------------------------------------------------------
+# The sacrebleu preset.
+
+def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[str], str]:
+    """Lowercase in Python (exact ``str.lower``) and, for MeCab, tokenize in Python; the rest is Rust."""
+    if lowercase:
+        lines = [line.lower() for line in lines]
+    if tokenize in _MECAB_TOKENIZERS:
+        try:
+            from . import tokenizers
+        except ImportError:
+            raise ValueError(f"tokenizer {tokenize!r} is not available in this build of nlgmetrics") from None
+        # sacreBLEU right-strips before tokenizing (BLEU._preprocess_segment).
+        lines = list(tokenizers.pretokenize([line.rstrip() for line in lines], tokenize))
+        return lines, "none"
+    return lines, tokenize
+
+
+def _surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+    def bad(line: str) -> bool:
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    for index, line in enumerate(hypotheses):
+        if bad(line):
+            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+    for index, refs in enumerate(references):
+        for ref_index, line in enumerate(refs):
+            if bad(line):
+                return (f"references[{index}][{ref_index}] contains a lone surrogate code point "
+                        "and is not valid Unicode text")
+    return "the input contains a lone surrogate code point and is not valid Unicode text"
+
+
+def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_value, max_order, weights,
+               effective_order, threads) -> BLEUResult:
+    tokenize = _check_tokenize("13a" if tokenize is None else tokenize)
+    lowercase = _check_bool(lowercase, "lowercase")
+    smooth, smooth_value = _check_smooth("exp" if smooth is None else smooth, smooth_value)
+    max_order = _check_max_order(max_order)
+    weights = _check_weights(weights, max_order)
+    effective_order = _check_bool(effective_order, "effective_order")
+    threads = _check_threads(threads)
+
+    hyp_lines, core_tokenizer = _preprocess(hypotheses, lowercase, tokenize)
+    if lowercase or tokenize in _MECAB_TOKENIZERS:
+        flat, _ = _preprocess([ref for refs in references for ref in refs], lowercase, tokenize)
+        ref_lines, start = [], 0
+        for refs in references:
+            ref_lines.append(flat[start:start + len(refs)])
+            start += len(refs)
+    else:
+        ref_lines = references
+
+    try:
+        stats, segment_scores, totals, score, precisions, bp = _core.bleu_corpus(
+            hyp_lines, ref_lines, core_tokenizer, max_order, smooth,
+            None if smooth_value is None else float(smooth_value), effective_order, weights, _NEUMAIER_SUM, threads,
+        )
+    except UnicodeEncodeError:
+        raise ValueError(_surrogate_location(hypotheses, references)) from None
+    fields = [
+        ("preset", "sacrebleu"),
+        ("nrefs", nrefs_signature(references)),
+        ("case", "lc" if lowercase else "mixed"),
+        ("eff", "yes" if effective_order else "no"),
+        ("tok", _tokenizer_signature(tokenize)),
+        ("smooth", _smooth_signature(smooth, smooth_value)),
+    ]
+    if max_order != 4:
+        fields.append(("order", str(max_order)))
+    if weights is not None:
+        fields.append(("weights", ",".join(repr(w) for w in weights)))
+    return BLEUResult(
+        score=score,
+        counts=tuple(totals[2:2 + max_order]),
+        totals=tuple(totals[2 + max_order:]),
+        precisions=tuple(precisions),
+        bp=bp,
+        sys_len=totals[0],
+        ref_len=totals[1],
+        segment_stats=stats,
+        segment_scores=segment_scores,
+        signature=Signature("BLEU", tuple(fields)),
+    )

@@ -1,1 +1,0 @@
-//! BLEU (Papineni et al. 2002) segment statistics and scores.

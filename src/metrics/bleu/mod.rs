@@ -1,0 +1,12 @@
+//! BLEU (Papineni et al. 2002) segment statistics and scores, as sacreBLEU 2.6.0 computes them.
+//!
+//! `stats`: text → one `[hyp_len, ref_len, matches_1..N, totals_1..N]` row per segment.
+//! `score`: a (summed) row → score, precisions, brevity penalty, bit-identical to sacreBLEU.
+
+mod python_str;
+pub mod score;
+pub mod stats;
+
+pub use python_str::{rstrip, split_tokens};
+pub use score::{BleuScore, BleuScoring, Smoothing, Summation};
+pub use stats::{closest_ref_len, row_width, sum_rows, StatsOptions, MAX_ORDER_LIMIT};
