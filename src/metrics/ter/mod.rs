@@ -40,7 +40,7 @@ pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], normaliz
     let mut best_edits = u64::MAX;
     let mut ref_lengths = 0usize;
     for reference in references {
-        let reference = intern(normalizer.tokens(reference.as_ref()));
+        let reference = intern(normalizer.reference_tokens(reference.as_ref()));
         let (edits, length) = translation_edit_rate(&hyp, &reference).map_err(|_| {
             Error::InvalidOption("TER beam search failed on this segment (sacreBLEU raises here too)".into())
         })?;

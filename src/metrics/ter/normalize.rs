@@ -115,6 +115,13 @@ impl TerNormalizer {
         let text: String = chars.into_iter().collect();
         py_split(&text).map(str::to_string).collect()
     }
+
+    /// The tokens of a reference line. sacreBLEU 2.6.0 preprocesses references twice (once in
+    /// `Metric._cache_references`, again in `TER._extract_reference_info`), so the tokenizer runs
+    /// on its own output; lowercasing again changes nothing (Python's `str.lower` is idempotent).
+    pub fn reference_tokens(&self, line: &str) -> Vec<String> {
+        self.tokens(&self.tokens(line).join(" "))
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +142,13 @@ mod tests {
     fn punctuation_removal() {
         assert_eq!(tok("a, b. (c)! 「d」", false, true, true), "a b c 「d」".replace('「', "").replace('」', ""));
         assert_eq!(tok("a, b.", false, false, false), "a, b.");
+    }
+
+    #[test]
+    fn references_are_tokenized_twice() {
+        let normalizer = TerNormalizer { normalized: true, ..Default::default() };
+        assert_eq!(normalizer.tokens("0's\r0"), vec!["0's", "0"]);
+        assert_eq!(normalizer.reference_tokens("0's\r0"), vec!["0", "'s", "0"]);
     }
 
     #[test]
