@@ -92,18 +92,60 @@ pub fn chrf_words(text: &str) -> Vec<&str> {
     words
 }
 
-/// Largest (prefix ids × unit ids) table used instead of a hash map while interning n-grams.
-const DENSE_LIMIT: usize = 1 << 18;
+/// An open-addressing interning table (key → dense id) reused across calls on one thread: slots
+/// carry the generation that wrote them, so starting afresh costs nothing, and the table is sized
+/// to the keys of one call, so it stays in cache.
+struct InternTable {
+    slots: Vec<(u64, u32, u32)>, // (key, id, generation)
+    shift: u32,
+    generation: u32,
+}
+
+impl InternTable {
+    const fn new() -> Self {
+        InternTable { slots: Vec::new(), shift: 64, generation: 0 }
+    }
+
+    /// Forgets every key; room for at least `keys` distinct keys.
+    fn reset(&mut self, keys: usize) {
+        let wanted = (2 * keys.max(8)).next_power_of_two();
+        if self.slots.len() < wanted || self.generation == u32::MAX {
+            self.slots = vec![(0, 0, 0); wanted.max(self.slots.len())];
+            self.generation = 0;
+        }
+        // probe only the first `wanted` slots: a small table for small inputs
+        self.shift = 64 - wanted.trailing_zeros();
+        self.generation += 1;
+    }
+
+    /// The id of `key`, `*next` (then incremented) on first sight.
+    #[inline]
+    fn intern(&mut self, key: u64, next: &mut u32) -> u32 {
+        let mask = (1usize << (64 - self.shift)) - 1;
+        let mut index = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let slot = &mut self.slots[index];
+            if slot.2 != self.generation {
+                *slot = (key, *next, self.generation);
+                *next += 1;
+                return slot.1;
+            }
+            if slot.0 == key {
+                return slot.1;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+}
 
 thread_local! {
-    /// The reusable interning table (all `u32::MAX` between uses).
-    static DENSE_TABLE: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+    static INTERN_TABLE: std::cell::RefCell<InternTable> = const { std::cell::RefCell::new(InternTable::new()) };
 }
 
 /// Dense ids for every n-gram (orders 1..=`max_order`) of a group of unit sequences, shared across
 /// the group: `ids[s][n - 1][i]` is the id of the n-gram starting at `i` in sequence `s`. An
-/// n-gram's id is interned from (id of its (n-1)-gram prefix, id of its last unit), so equal ids
-/// mean equal n-grams, exactly, at any order.
+/// n-gram's id is interned from (id of its (n-1)-gram prefix, its last unit), so equal ids mean
+/// equal n-grams, exactly, at any order.
 pub struct GroupNgrams {
     pub ids: Vec<Vec<Vec<u32>>>,
     /// Number of distinct n-grams per order.
@@ -117,83 +159,26 @@ impl GroupNgrams {
         if max_order == 0 {
             return GroupNgrams { ids, distinct };
         }
-        // units below DENSE_LIMIT (the Basic Multilingual Plane, small word ids) go through the table
-        let mut unit_ids: FxHashMap<u32, u32> = FxHashMap::default();
-        let mut n_units = 0u32;
-        DENSE_TABLE.with(|table| {
+        let positions: usize = sequences.iter().map(|s| s.as_ref().len()).sum();
+        INTERN_TABLE.with(|table| {
             let mut table = table.borrow_mut();
-            if table.len() < DENSE_LIMIT {
-                table.resize(DENSE_LIMIT, u32::MAX);
-            }
-            let mut touched: Vec<usize> = Vec::new();
+            table.reset(positions);
+            let mut next = 0u32;
             for (seq, out) in sequences.iter().zip(ids.iter_mut()) {
-                let mut level = Vec::with_capacity(seq.as_ref().len());
-                for &unit in seq.as_ref() {
-                    let id = if (unit as usize) < DENSE_LIMIT {
-                        let slot = &mut table[unit as usize];
-                        if *slot == u32::MAX {
-                            *slot = n_units;
-                            n_units += 1;
-                            touched.push(unit as usize);
-                        }
-                        *slot
-                    } else {
-                        *unit_ids.entry(unit).or_insert_with(|| {
-                            n_units += 1;
-                            n_units - 1
-                        })
-                    };
-                    level.push(id);
-                }
-                out.push(level);
+                out.push(seq.as_ref().iter().map(|&unit| table.intern(unit as u64, &mut next)).collect());
             }
-            for &slot in &touched {
-                table[slot] = u32::MAX;
-            }
-        });
-        distinct.push(n_units as usize);
-        let n_units = n_units as usize;
-        let mut pair_ids: FxHashMap<u64, u32> = FxHashMap::default();
-        DENSE_TABLE.with(|table| {
-            let mut table = table.borrow_mut();
-            let mut touched: Vec<usize> = Vec::new();
+            distinct.push(next as usize);
             for n in 2..=max_order {
-                // (prefix id, last unit) → id: a direct table while it stays small, else a hash map
-                let dense = distinct[n - 2] * n_units <= DENSE_LIMIT;
-                if dense && table.len() < distinct[n - 2] * n_units {
-                    table.resize(distinct[n - 2] * n_units, u32::MAX);
-                }
-                pair_ids.clear();
+                table.reset(positions);
                 let mut next = 0u32;
                 for out in ids.iter_mut() {
                     let (units, prev) = (&out[0], &out[n - 2]);
                     let count = (units.len() + 1).saturating_sub(n);
-                    let mut level = Vec::with_capacity(count);
-                    for i in 0..count {
-                        let (prefix, last) = (prev[i] as usize, units[i + n - 1] as usize);
-                        let id = if dense {
-                            let slot = &mut table[prefix * n_units + last];
-                            if *slot == u32::MAX {
-                                *slot = next;
-                                next += 1;
-                                touched.push(prefix * n_units + last);
-                            }
-                            *slot
-                        } else {
-                            let key = ((prefix as u64) << 32) | last as u64;
-                            *pair_ids.entry(key).or_insert_with(|| {
-                                next += 1;
-                                next - 1
-                            })
-                        };
-                        level.push(id);
-                    }
+                    let level: Vec<u32> = (0..count)
+                        .map(|i| table.intern(((prev[i] as u64) << 32) | units[i + n - 1] as u64, &mut next))
+                        .collect();
                     out.push(level);
                 }
-                for &slot in &touched {
-                    table[slot] = u32::MAX;
-                }
-                touched.clear();
                 distinct.push(next as usize);
             }
         });
