@@ -100,6 +100,7 @@ def test_bad_options(kwargs, error, fragment):
     (lambda: compat.sentence_chrf("a", "a"), TypeError, "refs"),
     (lambda: compat.CHRF().corpus_score(["a"]), RuntimeError, "cache"),
     (lambda: compat.CHRF().get_signature(), ValueError, "Number of references"),
+    (lambda: nlgmetrics.chrf(["a", "\ud800"], ["a", "b"]), ValueError, r"hypotheses\[1\].*surrogate"),
 ])
 def test_bad_inputs(call, error, fragment):
     with pytest.raises(error, match=fragment):

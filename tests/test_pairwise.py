@@ -72,3 +72,10 @@ def test_empty_inputs():
 def test_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_lone_surrogates_are_located():
+    with pytest.raises(ValueError, match=r"candidates\[1\]"):
+        nlgmetrics.chrf_pairwise(["a", "\ud800"])
+    with pytest.raises(ValueError, match=r"references\[1\]"):
+        nlgmetrics.bleu_pairwise(["a"], ["b", "\udfff"])

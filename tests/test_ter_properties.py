@@ -65,6 +65,7 @@ def test_permutations_match_sacrebleu(words, seed):
     (lambda: compat.corpus_ter(["a"], "a"), TypeError, "refs"),
     (lambda: compat.sentence_ter("a", "a"), TypeError, "refs"),
     (lambda: compat.TER().corpus_score(["a"]), RuntimeError, "cache"),
+    (lambda: nlgmetrics.ter(["a"], [["b", "\udfff"]]), ValueError, r"references\[0\]\[1\].*surrogate"),
 ])
 def test_bad_inputs(call, error, fragment):
     with pytest.raises(error, match=fragment):

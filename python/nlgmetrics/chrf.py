@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _core, _validate
 from ._signature import Signature
+from .bleu import _surrogate_location
 
 __all__ = ["CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
 
@@ -103,8 +104,11 @@ def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_ord
         # Python's own lowercasing is the reference's rule (full Unicode case mapping).
         hypotheses = [hyp.lower() for hyp in hypotheses]
         references = [[ref.lower() for ref in refs] for refs in references]
-    stats, segment_scores = _core.chrf_segment_stats(
-        hypotheses, references, char_order, word_order, float(beta), whitespace, eps_smoothing)
+    try:
+        stats, segment_scores = _core.chrf_segment_stats(
+            hypotheses, references, char_order, word_order, float(beta), bool(whitespace), bool(eps_smoothing))
+    except UnicodeEncodeError:
+        raise ValueError(_surrogate_location(hypotheses, references)) from None
     totals = stats.sum(axis=0, dtype=np.int64).tolist() if len(stats) else [0] * (3 * (char_order + word_order))
     score = _core.chrf_score(totals, float(beta), eps_smoothing)
     signature = chrf_signature(_n_refs_field(references) if references else 0, char_order, word_order,

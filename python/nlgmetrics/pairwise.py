@@ -24,6 +24,17 @@ from .chrf import check_chrf_options
 __all__ = ["chrf_pairwise", "bleu_pairwise"]
 
 
+def _surrogate_where(candidates: list[str], references: Optional[list[str]]) -> str:
+    """Names the first string holding a lone surrogate (not valid Unicode text)."""
+    for argument, lines in (("candidates", candidates), ("references", references or [])):
+        for index, line in enumerate(lines):
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"{argument}[{index}] contains a lone surrogate code point and is not valid Unicode text"
+    return "the input contains a lone surrogate code point and is not valid Unicode text"
+
+
 def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, char_order: int = 6,
                   word_order: int = 0, beta: float = 2, lowercase: bool = False, whitespace: bool = False,
                   eps_smoothing: bool = False) -> np.ndarray:
@@ -37,10 +48,16 @@ def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
     check_chrf_options(char_order, word_order, beta)
     cands = _validate.hypotheses_list(candidates, "candidates")
     refs = None if references is None else _validate.hypotheses_list(references, "references")
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be a bool, got {type(lowercase).__name__}")
     if lowercase:
         cands = [text.lower() for text in cands]
         refs = None if refs is None else [text.lower() for text in refs]
-    return _core.chrf_pairwise(cands, refs, char_order, word_order, float(beta), whitespace, eps_smoothing)
+    try:
+        return _core.chrf_pairwise(cands, refs, char_order, word_order, float(beta), bool(whitespace),
+                                   bool(eps_smoothing))
+    except UnicodeEncodeError:
+        raise ValueError(_surrogate_where(cands, refs)) from None
 
 
 def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, *, tokenize: str = "13a",
@@ -70,4 +87,4 @@ def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
                                    None if smooth_value is None else float(smooth_value), effective_order, weights,
                                    _NEUMAIER_SUM)
     except UnicodeEncodeError:
-        raise ValueError("candidates or references contain a lone surrogate (not valid Unicode text)") from None
+        raise ValueError(_surrogate_where(cands, refs)) from None

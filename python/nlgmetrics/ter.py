@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _core, _validate
 from ._signature import Signature
+from .bleu import _surrogate_location
 
 __all__ = ["TERResult", "ter", "sentence_ter", "ter_signature", "ter_from_lists"]
 
@@ -84,8 +85,11 @@ def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalize
     else:
         hyps = [hyp.rstrip().lower() for hyp in hypotheses]
         refs = [[ref.rstrip().lower() for ref in entry] for entry in references]
-    edits, lengths, scores, total_edits, total_length = _core.ter_segment_stats(
-        hyps, refs, normalized, no_punct, asian_support)
+    try:
+        edits, lengths, scores, total_edits, total_length = _core.ter_segment_stats(
+            hyps, refs, bool(normalized), bool(no_punct), bool(asian_support))
+    except UnicodeEncodeError:
+        raise ValueError(_surrogate_location(hypotheses, references)) from None
     counts = {len(entry) for entry in references}
     n_refs = (counts.pop() if len(counts) == 1 else "var") if counts else 0
     signature = ter_signature(n_refs, normalized, no_punct, asian_support, case_sensitive)
