@@ -48,7 +48,7 @@ impl ChrfConfig {
         if self.char_order + self.word_order == 0 {
             return Err(Error::InvalidOption("char_order + word_order must be at least 1".into()));
         }
-        if !(self.beta > 0.0) || !self.beta.is_finite() {
+        if self.beta.is_nan() || self.beta <= 0.0 || self.beta.is_infinite() {
             return Err(Error::InvalidOption(format!("beta must be a positive finite number, got {}", self.beta)));
         }
         Ok(())
@@ -197,19 +197,15 @@ pub fn char_units(text: &str, whitespace: bool) -> Vec<u32> {
 }
 
 /// Interns the chrF++ words of `text` (nothing when `word_order == 0`).
-pub fn word_ids(text: &str, vocab: &mut FxHashMap<String, u32>, config: &ChrfConfig) -> Vec<u32> {
+pub fn word_ids<'a>(text: &'a str, vocab: &mut FxHashMap<&'a str, u32>, config: &ChrfConfig) -> Vec<u32> {
     if config.word_order == 0 {
         return Vec::new();
     }
     chrf_words(text)
         .into_iter()
-        .map(|word| match vocab.get(word) {
-            Some(&id) => id,
-            None => {
-                let next = vocab.len() as u32;
-                vocab.insert(word.to_string(), next);
-                next
-            }
+        .map(|word| {
+            let next = vocab.len() as u32;
+            *vocab.entry(word).or_insert(next)
         })
         .collect()
 }
@@ -314,11 +310,11 @@ pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], config: 
     let mut stats = Vec::with_capacity(config.stats_width());
     for r in 1..=references.len() {
         stats.clear();
-        for n in 0..config.char_order {
-            order_stats(&chars.ids[0][n], &chars.ids[r][n], &mut char_counts[n], &mut stats);
+        for (n, counts) in char_counts.iter_mut().enumerate() {
+            order_stats(&chars.ids[0][n], &chars.ids[r][n], counts, &mut stats);
         }
-        for n in 0..config.word_order {
-            order_stats(&words.ids[0][n], &words.ids[r][n], &mut word_counts[n], &mut stats);
+        for (n, counts) in word_counts.iter_mut().enumerate() {
+            order_stats(&words.ids[0][n], &words.ids[r][n], counts, &mut stats);
         }
         let f = f_score(&stats, config.beta, config.eps_smoothing);
         if f > best_f {

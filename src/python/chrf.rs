@@ -16,7 +16,7 @@ pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace
 /// Per-segment chrF statistics `(n, 3 * (char_order + word_order))` and sentence scores `(n,)`.
 #[pyfunction]
 #[pyo3(signature = (hypotheses, references, char_order, word_order, beta, whitespace, eps_smoothing))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn chrf_segment_stats<'py>(
     py: Python<'py>,
     hypotheses: Vec<String>,
@@ -43,7 +43,7 @@ fn chrf_segment_stats<'py>(
 /// chrF (0–100) of one statistics vector (summed over segments for a corpus score).
 #[pyfunction]
 fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> {
-    if stats.is_empty() || stats.len() % 3 != 0 {
+    if stats.is_empty() || !stats.len().is_multiple_of(3) {
         return Err(Error::ShapeMismatch(format!("chrF statistics must be a non-empty multiple of 3 long, got {}", stats.len())).into());
     }
     Ok(f_score(&stats, beta, eps_smoothing))

@@ -286,7 +286,7 @@ pub fn translation_edit_rate(hyp: &[u32], reference: &[u32]) -> Result<(u64, usi
                             let gain = pre_score - shifted_distance(&beam, &base, &words, &shifted, reference, &mut scratch);
                             checked += 1;
                             let candidate = Candidate { gain, length, start_h, target };
-                            if best.as_ref().map_or(true, |b| candidate.beats(b)) {
+                            if best.as_ref().is_none_or(|b| candidate.beats(b)) {
                                 best = Some(candidate);
                             }
                         }
