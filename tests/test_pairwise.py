@@ -79,3 +79,18 @@ def test_lone_surrogates_are_located():
         nlgmetrics.chrf_pairwise(["a", "\ud800"])
     with pytest.raises(ValueError, match=r"references\[1\]"):
         nlgmetrics.bleu_pairwise(["a"], ["b", "\udfff"])
+
+
+def test_threads_option(mbr_sets):
+    candidates = mbr_sets[0]
+    assert nlgmetrics.chrf_pairwise(candidates, threads=1).tolist() == nlgmetrics.chrf_pairwise(candidates).tolist()
+    assert nlgmetrics.bleu_pairwise(candidates, threads=2).tolist() == nlgmetrics.bleu_pairwise(candidates).tolist()
+    hyps, refs = candidates, candidates[::-1]
+    assert nlgmetrics.chrf(hyps, refs, threads=1).stats.tolist() == nlgmetrics.chrf(hyps, refs).stats.tolist()
+    assert nlgmetrics.ter(hyps, refs, threads=1).score == nlgmetrics.ter(hyps, refs).score
+    for call in (lambda: nlgmetrics.chrf(hyps, refs, threads=0), lambda: nlgmetrics.ter(hyps, refs, threads=-1),
+                 lambda: nlgmetrics.chrf_pairwise(hyps, threads=0)):
+        with pytest.raises(ValueError, match="threads"):
+            call()
+    with pytest.raises(TypeError, match="threads"):
+        nlgmetrics.bleu_pairwise(hyps, threads="2")

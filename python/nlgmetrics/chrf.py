@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _core, _validate
 from ._signature import Signature
-from .bleu import _surrogate_location
+from .bleu import _check_threads, _surrogate_location
 
 __all__ = ["CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
 
@@ -98,7 +98,8 @@ class CHRFResult:
 
 
 def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_order: int, word_order: int,
-                    beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool) -> CHRFResult:
+                    beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool,
+                    threads: Optional[int] = None) -> CHRFResult:
     """chrF of already validated inputs (one non-empty reference list per hypothesis)."""
     if lowercase:
         # Python's own lowercasing is the reference's rule (full Unicode case mapping).
@@ -106,7 +107,8 @@ def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_ord
         references = [[ref.lower() for ref in refs] for refs in references]
     try:
         stats, segment_scores = _core.chrf_segment_stats(
-            hypotheses, references, char_order, word_order, float(beta), bool(whitespace), bool(eps_smoothing))
+            hypotheses, references, char_order, word_order, float(beta), bool(whitespace), bool(eps_smoothing),
+            threads)
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
     totals = stats.sum(axis=0, dtype=np.int64).tolist() if len(stats) else [0] * (3 * (char_order + word_order))
@@ -118,13 +120,14 @@ def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_ord
 
 def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], char_order: int = 6,
          word_order: int = 0, beta: float = 2, lowercase: bool = False, whitespace: bool = False,
-         eps_smoothing: bool = False) -> CHRFResult:
+         eps_smoothing: bool = False, *, threads: Optional[int] = None) -> CHRFResult:
     """Corpus chrF (``word_order=0``) or chrF++ (``word_order=2``), identical to sacreBLEU 2.6.0.
 
     :param hypotheses: one string per segment.
     :param references: per segment, a reference string or a list of reference strings.
     :param whitespace: keep whitespace inside character n-grams.
     :param eps_smoothing: sacreBLEU's ``eps_smoothing`` (chrF++.py-style); off = effective order.
+    :param threads: worker threads (default: all cores).
 
     >>> round(chrf(["abc d"], ["abc e"]).score, 6)
     47.916667
@@ -132,7 +135,8 @@ def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str
     check_chrf_options(char_order, word_order, beta)
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))
-    return chrf_from_lists(hyps, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    return chrf_from_lists(hyps, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
+                           _check_threads(threads))
 
 
 def sentence_chrf(hypothesis: str, references: Union[str, Sequence[str]], char_order: int = 6,

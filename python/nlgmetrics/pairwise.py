@@ -17,8 +17,8 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from . import _core, _validate
-from .bleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_tokenize,
-                   _check_weights, _preprocess)
+from .bleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_threads,
+                   _check_tokenize, _check_weights, _preprocess)
 from .chrf import check_chrf_options
 
 __all__ = ["chrf_pairwise", "bleu_pairwise"]
@@ -37,10 +37,11 @@ def _surrogate_where(candidates: list[str], references: Optional[list[str]]) -> 
 
 def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, char_order: int = 6,
                   word_order: int = 0, beta: float = 2, lowercase: bool = False, whitespace: bool = False,
-                  eps_smoothing: bool = False) -> np.ndarray:
+                  eps_smoothing: bool = False, *, threads: Optional[int] = None) -> np.ndarray:
     """``matrix[i, j]`` = sentence chrF of ``candidates[i]`` against ``references[j]`` (float64).
 
-    ``references`` defaults to the candidates themselves (the MBR case).
+    ``references`` defaults to the candidates themselves (the MBR case); ``threads`` defaults to
+    all cores.
 
     >>> chrf_pairwise(["abc d"], ["x", "abc e"]).round(4).tolist()
     [[0.0, 47.9167]]
@@ -55,7 +56,7 @@ def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
         refs = None if refs is None else [text.lower() for text in refs]
     try:
         return _core.chrf_pairwise(cands, refs, char_order, word_order, float(beta), bool(whitespace),
-                                   bool(eps_smoothing))
+                                   bool(eps_smoothing), _check_threads(threads))
     except UnicodeEncodeError:
         raise ValueError(_surrogate_where(cands, refs)) from None
 
@@ -63,7 +64,7 @@ def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
 def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]] = None, *, tokenize: str = "13a",
                   lowercase: bool = False, smooth: str = "exp", smooth_value: Optional[float] = None,
                   max_order: int = 4, effective_order: bool = True,
-                  weights: Optional[Sequence[float]] = None) -> np.ndarray:
+                  weights: Optional[Sequence[float]] = None, threads: Optional[int] = None) -> np.ndarray:
     """``matrix[i, j]`` = sacreBLEU ``sentence_bleu(candidates[i], [references[j]])`` (float64).
 
     Defaults are ``sacrebleu.sentence_bleu``'s: 13a tokenizer, exp smoothing, effective order.
@@ -85,6 +86,6 @@ def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
     try:
         return _core.bleu_pairwise(cand_lines, ref_lines, core_tokenizer, max_order, smooth,
                                    None if smooth_value is None else float(smooth_value), effective_order, weights,
-                                   _NEUMAIER_SUM)
+                                   _NEUMAIER_SUM, _check_threads(threads))
     except UnicodeEncodeError:
         raise ValueError(_surrogate_where(cands, refs)) from None

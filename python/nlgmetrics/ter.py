@@ -16,13 +16,13 @@ TER = 16.67
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _core, _validate
 from ._signature import Signature
-from .bleu import _surrogate_location
+from .bleu import _check_threads, _surrogate_location
 
 __all__ = ["TERResult", "ter", "sentence_ter", "ter_signature", "ter_from_lists"]
 
@@ -76,7 +76,7 @@ def _check_flags(**flags: bool) -> None:
 
 
 def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalized: bool, no_punct: bool,
-                   asian_support: bool, case_sensitive: bool) -> TERResult:
+                   asian_support: bool, case_sensitive: bool, threads: Optional[int] = None) -> TERResult:
     """TER of already validated inputs (every hypothesis with at least one reference)."""
     # sacreBLEU `_preprocess_segment` + `TercomTokenizer`: rstrip, then Python's lowercasing.
     if case_sensitive:
@@ -87,7 +87,7 @@ def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalize
         refs = [[ref.rstrip().lower() for ref in entry] for entry in references]
     try:
         edits, lengths, scores, total_edits, total_length = _core.ter_segment_stats(
-            hyps, refs, bool(normalized), bool(no_punct), bool(asian_support))
+            hyps, refs, bool(normalized), bool(no_punct), bool(asian_support), threads)
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
     counts = {len(entry) for entry in references}
@@ -98,7 +98,8 @@ def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalize
 
 
 def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], normalized: bool = False,
-        no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> TERResult:
+        no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False, *,
+        threads: Optional[int] = None) -> TERResult:
     """Corpus TER identical to sacreBLEU 2.6.0 ``TER(...).corpus_score``.
 
     :param references: per segment, a reference string or a list of reference strings.
@@ -106,6 +107,7 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     :param no_punct: remove punctuation.
     :param asian_support: CJK handling for ``normalized``/``no_punct``.
     :param case_sensitive: do not lowercase.
+    :param threads: worker threads (default: all cores).
 
     >>> ter(["a b c"], [["a b c d", "x"]]).segment_ref_lengths.tolist()
     [2.5]
@@ -113,7 +115,7 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     _check_flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))
-    return ter_from_lists(hyps, refs, normalized, no_punct, asian_support, case_sensitive)
+    return ter_from_lists(hyps, refs, normalized, no_punct, asian_support, case_sensitive, _check_threads(threads))
 
 
 def sentence_ter(hypothesis: str, references: Union[str, Sequence[str]], normalized: bool = False,

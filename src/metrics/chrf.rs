@@ -325,6 +325,9 @@ pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], config: 
     best
 }
 
+/// Below this many segments a batch runs on the calling thread.
+const PARALLEL_THRESHOLD: usize = 32;
+
 /// Per-segment statistics of a corpus (row-major, `stats_width` per segment), in parallel.
 pub fn corpus_stats<H, R>(hypotheses: &[H], references: &[Vec<R>], config: &ChrfConfig) -> Result<Vec<u64>>
 where
@@ -342,11 +345,12 @@ where
     if let Some(index) = references.iter().position(|refs| refs.is_empty()) {
         return Err(Error::ShapeMismatch(format!("references[{index}] is empty: every hypothesis needs a reference")));
     }
-    let rows: Vec<Vec<u64>> = hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config))
-        .collect();
+    // small batches stay on the calling thread (no thread-pool hand-off)
+    let rows: Vec<Vec<u64>> = if hypotheses.len() < PARALLEL_THRESHOLD {
+        hypotheses.iter().zip(references).map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config)).collect()
+    } else {
+        hypotheses.par_iter().zip(references.par_iter()).map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config)).collect()
+    };
     Ok(rows.concat())
 }
 

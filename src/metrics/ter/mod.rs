@@ -63,16 +63,17 @@ where
             hypotheses.len()
         )));
     }
-    hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .enumerate()
-        .map(|(index, (hyp, refs))| {
-            segment_stats(hyp.as_ref(), refs, normalizer).map_err(|error| match error {
-                Error::InvalidOption(msg) | Error::ShapeMismatch(msg) => Error::ShapeMismatch(format!("segment {index}: {msg}")),
-            })
+    let one = |(index, (hyp, refs)): (usize, (&H, &Vec<R>))| {
+        segment_stats(hyp.as_ref(), refs, normalizer).map_err(|error| match error {
+            Error::InvalidOption(msg) | Error::ShapeMismatch(msg) => Error::ShapeMismatch(format!("segment {index}: {msg}")),
         })
-        .collect()
+    };
+    // a single segment stays on the calling thread (no thread-pool hand-off)
+    if hypotheses.len() < 2 {
+        hypotheses.iter().zip(references).enumerate().map(one).collect()
+    } else {
+        hypotheses.par_iter().zip(references.par_iter()).enumerate().map(one).collect()
+    }
 }
 
 /// The TER score (0–100+) of summed statistics (sacreBLEU `TER._compute_score_from_stats`).
