@@ -18,6 +18,12 @@ pub struct Vocab<'a> {
 }
 
 impl<'a> Vocab<'a> {
+    /// An empty vocabulary with room for `capacity` distinct tokens.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self { ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()) }
+    }
+
+
     /// The id of `token`, assigning the next free id on first sight.
     pub fn id(&mut self, token: &'a str) -> u32 {
         let next = self.ids.len() as u32;
@@ -79,10 +85,7 @@ pub fn clipped_matches(hyp: &NgramCounts<'_>, reference: &NgramCounts<'_>) -> u6
 
 /// Clipped matches of every order 1..=`max_order` at once, added into `matches[n - 1]`:
 /// Σ over distinct hypothesis n-grams of min(hypothesis count, max count in any one reference).
-///
-/// Only hypothesis n-grams are stored; references are scanned with look-ups only. N-grams of up to
-/// four ids below 2^16 − 1 are packed into one `u64` key (exact: the packing is injective), others
-/// are keyed by their id slice.
+/// (Allocates its work space; batch code keeps one [`NgramMatcher`] per thread instead.)
 ///
 /// ```
 /// use nlgmetrics::ngram::clipped_matches_all_orders;
@@ -91,12 +94,82 @@ pub fn clipped_matches(hyp: &NgramCounts<'_>, reference: &NgramCounts<'_>) -> u6
 /// assert_eq!(matches, [3, 2]);
 /// ```
 pub fn clipped_matches_all_orders(hyp: &[u32], refs: &[Vec<u32>], max_order: usize, matches: &mut [u64]) {
-    let packable = max_order <= 4
-        && hyp.iter().chain(refs.iter().flatten()).all(|&id| id < u16::MAX as u32);
-    if packable {
-        clipped_matches_keyed(hyp, refs, max_order, matches, pack_ngram);
-    } else {
-        clipped_matches_keyed(hyp, refs, max_order, matches, |gram| gram);
+    NgramMatcher::default().clipped_matches_all_orders(hyp, refs, max_order, matches);
+}
+
+/// Reusable work space for [`clipped_matches_all_orders`]: keep one per thread and the per-segment
+/// work allocates nothing once the buffers have grown.
+///
+/// Only hypothesis n-grams are stored; references are scanned with look-ups only. N-grams of up to
+/// four ids below 2^16 − 1 are packed into one `u64` key (exact: the packing is injective), others
+/// are keyed by their id slice.
+#[derive(Debug, Default, Clone)]
+pub struct NgramMatcher {
+    packed_index: FxHashMap<u64, u32>,
+    buffers: MatchBuffers,
+}
+
+#[derive(Debug, Default, Clone)]
+struct MatchBuffers {
+    hyp_count: Vec<u32>,
+    order_of: Vec<u32>,
+    ref_max: Vec<u32>,
+    ref_count: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+impl NgramMatcher {
+    /// See [`clipped_matches_all_orders`].
+    pub fn clipped_matches_all_orders(&mut self, hyp: &[u32], refs: &[Vec<u32>], max_order: usize, matches: &mut [u64]) {
+        if max_order == 0 {
+            return;
+        }
+        let max_id = hyp.iter().chain(refs.iter().flatten()).copied().max().unwrap_or(0);
+        // Unigrams by direct indexing (ids are dense per segment); longer n-grams through the index.
+        if (max_id as usize) < UNIGRAM_TABLE_LIMIT {
+            self.buffers.unigram_matches(hyp, refs, max_id as usize + 1, matches);
+        } else {
+            let mut index = FxHashMap::default();
+            clipped_matches_keyed(&mut index, &mut self.buffers, hyp, refs, 1..=1, matches, |gram| gram);
+        }
+        if max_order < 2 {
+            return;
+        }
+        if max_order <= 4 && max_id < u16::MAX as u32 {
+            let index = &mut self.packed_index;
+            clipped_matches_keyed(index, &mut self.buffers, hyp, refs, 2..=max_order, matches, pack_ngram);
+        } else {
+            let mut index = FxHashMap::default();
+            clipped_matches_keyed(&mut index, &mut self.buffers, hyp, refs, 2..=max_order, matches, |gram| gram);
+        }
+    }
+}
+
+/// Largest id range counted with a direct table (beyond it, unigrams go through the hash index).
+const UNIGRAM_TABLE_LIMIT: usize = 1 << 20;
+
+impl MatchBuffers {
+    fn unigram_matches(&mut self, hyp: &[u32], refs: &[Vec<u32>], n_ids: usize, matches: &mut [u64]) {
+        let MatchBuffers { hyp_count, ref_max, ref_count, .. } = self;
+        for table in [&mut *hyp_count, &mut *ref_max] {
+            table.clear();
+            table.resize(n_ids, 0);
+        }
+        for &id in hyp {
+            hyp_count[id as usize] += 1;
+        }
+        for reference in refs {
+            ref_count.clear();
+            ref_count.resize(n_ids, 0);
+            for &id in reference {
+                ref_count[id as usize] += 1;
+            }
+            for &id in reference {
+                let id = id as usize;
+                ref_max[id] = ref_max[id].max(ref_count[id]);
+            }
+        }
+        matches[0] += hyp_count.iter().zip(ref_max.iter()).map(|(&h, &r)| h.min(r) as u64).sum::<u64>();
     }
 }
 
@@ -106,16 +179,24 @@ fn pack_ngram(gram: &[u32]) -> u64 {
     gram.iter().fold(0u64, |key, &id| (key << 16) | (id as u64 + 1))
 }
 
-fn clipped_matches_keyed<'a, K, F>(hyp: &'a [u32], refs: &'a [Vec<u32>], max_order: usize, matches: &mut [u64], key: F)
-where
+fn clipped_matches_keyed<'a, K, F>(
+    index: &mut FxHashMap<K, u32>,
+    buffers: &mut MatchBuffers,
+    hyp: &'a [u32],
+    refs: &'a [Vec<u32>],
+    orders: std::ops::RangeInclusive<usize>,
+    matches: &mut [u64],
+    key: F,
+) where
     K: std::hash::Hash + Eq,
     F: Fn(&'a [u32]) -> K,
 {
-    let capacity = hyp.len() * max_order;
-    let mut index: FxHashMap<K, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
-    let mut hyp_count: Vec<u32> = Vec::with_capacity(capacity);
-    let mut order_of: Vec<u32> = Vec::with_capacity(capacity);
-    for n in 1..=max_order {
+    let MatchBuffers { hyp_count, order_of, ref_max, ref_count, touched } = buffers;
+    index.clear();
+    hyp_count.clear();
+    order_of.clear();
+    index.reserve(hyp.len() * orders.clone().count());
+    for n in orders.clone() {
         for gram in hyp.windows(n) {
             let next = hyp_count.len() as u32;
             let slot = *index.entry(key(gram)).or_insert(next);
@@ -129,24 +210,26 @@ where
     if hyp_count.is_empty() {
         return;
     }
-    let mut ref_max = vec![0u32; hyp_count.len()];
-    let mut scratch = vec![0u32; hyp_count.len()];
-    let mut touched: Vec<u32> = Vec::new();
+    ref_max.clear();
+    ref_max.resize(hyp_count.len(), 0);
+    ref_count.clear();
+    ref_count.resize(hyp_count.len(), 0);
+    touched.clear();
     for reference in refs {
-        for n in 1..=max_order {
+        for n in orders.clone() {
             for gram in reference.windows(n) {
                 if let Some(&slot) = index.get(&key(gram)) {
-                    if scratch[slot as usize] == 0 {
+                    if ref_count[slot as usize] == 0 {
                         touched.push(slot);
                     }
-                    scratch[slot as usize] += 1;
+                    ref_count[slot as usize] += 1;
                 }
             }
         }
         for slot in touched.drain(..) {
             let slot = slot as usize;
-            ref_max[slot] = ref_max[slot].max(scratch[slot]);
-            scratch[slot] = 0;
+            ref_max[slot] = ref_max[slot].max(ref_count[slot]);
+            ref_count[slot] = 0;
         }
     }
     for slot in 0..hyp_count.len() {
@@ -192,11 +275,25 @@ mod tests {
                 assert_eq!(together[n - 1], clipped_matches(&count_ngrams(&hyp, n), &best), "order {n}");
             }
         }
+        // One matcher reused across calls gives the same answers.
+        let mut matcher = NgramMatcher::default();
+        for _ in 0..2 {
+            let mut again = vec![0u64; 4];
+            matcher.clipped_matches_all_orders(&hyp, &refs, 4, &mut again);
+            let mut fresh = vec![0u64; 4];
+            clipped_matches_all_orders(&hyp, &refs, 4, &mut fresh);
+            assert_eq!(again, fresh);
+            matcher.clipped_matches_all_orders(&[9, 9], &[vec![9]], 4, &mut vec![0u64; 4]);
+        }
         // Large ids take the slice-keyed path and agree.
         let big: Vec<u32> = vec![70_000, 5, 70_000, 5];
         let mut matches = vec![0u64; 2];
         clipped_matches_all_orders(&big, &[vec![5, 70_000, 5]], 2, &mut matches);
         assert_eq!(matches, vec![3, 2]);
+        let huge: Vec<u32> = vec![2_000_000, 5, 2_000_000, 5];
+        let mut matches = vec![0u64; 2];
+        clipped_matches_all_orders(&huge, &[vec![5, 2_000_000, 5], vec![2_000_000, 2_000_000]], 2, &mut matches);
+        assert_eq!(matches, vec![4, 2]);
     }
 
     #[test]

@@ -87,6 +87,13 @@ def test_empty_string_is_a_reference_and_none_is_not():
         same_signature(ours.get_signature(), theirs.get_signature())
 
 
+def test_tokenizer_object():
+    for name in ("13a", "intl", "zh", "char", "none"):
+        ours, theirs = compat.BLEU(tokenize=name).tokenizer, sacrebleu.BLEU(tokenize=name).tokenizer
+        line = "Hello, &quot;world&quot;! 价格是1,000元。 It's 3.5$"
+        assert ours(line) == theirs(line) and ours.signature() == theirs.signature()
+
+
 def test_tokenizer_from_target_language():
     assert compat.BLEU(trg_lang="zh").tokenizer_signature == sacrebleu.BLEU(trg_lang="zh").tokenizer_signature == "zh"
     assert compat.BLEU(trg_lang="de").tokenizer_signature == "13a"

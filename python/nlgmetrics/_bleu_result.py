@@ -25,10 +25,12 @@ from ._signature import Signature
 class BLEUResult:
     """A corpus BLEU score, its parts, and the per-segment statistics and scores.
 
-    ``score`` and ``precisions`` are on sacreBLEU's 0–100 scale. ``segment_stats`` holds one int64
-    row per segment, ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (sacreBLEU's layout; the
-    corpus score is a function of their column sums), and ``segment_scores`` each segment's own
-    sentence score under the same options. ``signature`` names every option that changes the number.
+    ``score``, ``precisions`` and ``segment_scores`` are on the preset's own scale, so they are the
+    reference implementation's numbers: 0–100 for ``sacrebleu`` (the default), 0–1 for ``nltk`` and
+    ``coco``. ``segment_stats`` holds one int64 row per segment, for sacrebleu
+    ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (sacreBLEU's layout; the corpus score is a
+    function of their column sums), and ``segment_scores`` each segment's own sentence score under the
+    same options. ``signature`` names the preset and every option that changes the number.
     """
 
     score: float

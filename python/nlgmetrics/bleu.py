@@ -1,6 +1,7 @@
 """BLEU (Papineni et al., 2002), identical to sacreBLEU 2.6.0 by default, computed in Rust.
 
-Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints).
+Scores are on sacreBLEU's 0–100 scale (divide by 100 for the 0–1 form NLTK prints); the ``nltk`` and
+``coco`` presets return their references' own 0–1 numbers.
 
 >>> from nlgmetrics import bleu, sentence_bleu
 >>> result = bleu(["the cat is sitting on the mat"], [["the cat is on the mat", "there is a cat sitting on the mat"]])
@@ -17,6 +18,14 @@ BLEU = 59.46 100.0/83.3/60.0/25.0 (BP = 1.000 ratio = 1.167 hyp_len = 7 ref_len 
 
 Per-segment sentence scores of a whole batch, in one parallel call: ``bleu(hyps, refs,
 effective_order=True).segment_scores`` (the same numbers as ``sentence_bleu`` on each pair).
+
+Fidelity notes (sacrebleu preset): statistics rows, reference lengths (closest, shorter on ties),
+multi-reference max counts and every score are bit-identical to sacreBLEU 2.6.0, including its
+quirks: a perfect match scores ``exp(log 100) = 100.00000000000004``; a corpus without any match
+scores 0 whatever the smoothing; ``add-k`` reports counts/totals with ``k`` added (compat facade).
+sacreBLEU adds the log precisions with Python's ``sum()``, which is Neumaier-compensated from
+CPython 3.12 on; the last bit of about a quarter of WMT sentence scores depends on that, so the core
+follows the running interpreter (verified on 3.11 and 3.12).
 
 Presets name the implementation reproduced: ``"sacrebleu"`` (default, sacreBLEU 2.6.0),
 ``"nltk"`` (NLTK 3.10.4 ``corpus_bleu``) and ``"coco"`` (pycocoevalcap 1.2 ``Bleu``); the latter two
@@ -45,8 +54,9 @@ Reference = Union[str, Sequence[str]]
 
 #: sacreBLEU's smoothing methods and their default ``smooth_value`` (``None``: takes no value).
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras).
-TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab")
+#: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras),
+#: and ``zh-fixed`` (see ``nlgmetrics.tokenizers``).
+TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab", "zh-fixed")
 PRESETS = ("sacrebleu", "nltk", "coco")
 #: Tokenized by MeCab in Python (``nlgmetrics.tokenizers.pretokenize``), then scored with ``none``.
 _MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
@@ -79,7 +89,8 @@ def bleu(
     Options (``None`` means the preset's default; for ``sacrebleu``: ``tokenize="13a"``,
     ``smooth="exp"``, ``effective_order=False``):
 
-    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab``.
+    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab`` (sacreBLEU's),
+      or ``zh-fixed`` (``zh`` with sacrebleu issue #298 fixed; not comparable with sacreBLEU's ``zh``).
     - ``lowercase``: lowercase hypotheses and references (Python ``str.lower``) first.
     - ``smooth``: ``none``, ``floor``, ``add-k``, ``exp``; ``smooth_value`` for floor (default 0.1)
       and add-k (default 1).
@@ -243,12 +254,9 @@ def _check_tokenize(tokenize: Any) -> str:
 def _tokenizer_signature(tokenize: str) -> str:
     """sacreBLEU's tokenizer signature (MeCab ones carry the MeCab version, e.g. ``ja-mecab-0.996-IPA``)."""
     if tokenize in _MECAB_TOKENIZERS:
-        try:
-            from . import tokenizers
-        except ImportError:
-            return tokenize
-        signature = getattr(tokenizers, "signature", None)
-        return signature(tokenize) if signature else tokenize
+        from .tokenizers import tokenizer_signature
+
+        return tokenizer_signature(tokenize)
     return tokenize
 
 
@@ -275,10 +283,8 @@ def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[
     if lowercase:
         lines = [line.lower() for line in lines]
     if tokenize in _MECAB_TOKENIZERS:
-        try:
-            from . import tokenizers
-        except ImportError:
-            raise ValueError(f"tokenizer {tokenize!r} is not available in this build of nlgmetrics") from None
+        from . import tokenizers
+
         # sacreBLEU right-strips before tokenizing (BLEU._preprocess_segment).
         lines = list(tokenizers.pretokenize([line.rstrip() for line in lines], tokenize))
         return lines, "none"

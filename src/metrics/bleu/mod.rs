@@ -7,6 +7,6 @@ mod python_str;
 pub mod score;
 pub mod stats;
 
-pub use python_str::{rstrip, split_tokens};
+pub use python_str::rstrip;
 pub use score::{BleuScore, BleuScoring, Smoothing, Summation};
-pub use stats::{closest_ref_len, row_width, sum_rows, StatsOptions, MAX_ORDER_LIMIT};
+pub use stats::{closest_ref_len, row_width, sum_rows, SegmentScratch, StatsOptions, MAX_ORDER_LIMIT};

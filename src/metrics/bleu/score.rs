@@ -265,7 +265,7 @@ impl BleuScoring {
     /// The score of every row of a flattened `n × row_width` matrix (e.g. sentence scores).
     pub fn score_rows(&self, rows: &[i64]) -> Result<Vec<f64>> {
         let width = row_width(self.max_order);
-        if rows.len() % width != 0 {
+        if !rows.len().is_multiple_of(width) {
             return Err(Error::ShapeMismatch(format!(
                 "statistics for max_order {} need {width} columns per row",
                 self.max_order
@@ -347,6 +347,10 @@ mod tests {
         assert_eq!(python_sum(&terms, Summation::Neumaier), Ok(1.0));
         assert_eq!(python_sum(&[LogTerm::Int(LOG_ZERO); 2], Summation::Neumaier), Err(2 * LOG_ZERO));
         assert_eq!(python_sum(&[LogTerm::Int(-3), LogTerm::Float(0.5)], Summation::Sequential), Ok(-2.5));
+        // CPython: sum([0.1] * 10) is 0.9999999999999999 before 3.12 and 1.0 from 3.12 on.
+        let tenths = [LogTerm::Float(0.1); 10];
+        assert_eq!(python_sum(&tenths, Summation::Sequential), Ok(0.9999999999999999));
+        assert_eq!(python_sum(&tenths, Summation::Neumaier), Ok(1.0));
     }
 
     #[test]

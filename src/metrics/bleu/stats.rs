@@ -4,9 +4,10 @@
 
 use rayon::prelude::*;
 
-use super::python_str::{rstrip, split_tokens};
+use super::python_str::rstrip;
 use crate::error::{Error, Result};
-use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
+use crate::ngram::{ngram_total, NgramMatcher, Vocab};
+use crate::text::sacrebleu::split_tokens;
 use crate::text::BleuTokenizer;
 
 /// The largest n-gram order we accept (rows are `2 + 2 * max_order` wide).
@@ -30,6 +31,16 @@ pub fn check_max_order(max_order: usize) -> Result<()> {
     Ok(())
 }
 
+/// Per-thread work space for [`StatsOptions::segment_stats_into`]: tokenized text, ids, n-gram index.
+#[derive(Debug, Default, Clone)]
+pub struct SegmentScratch {
+    hyp_text: String,
+    ref_texts: Vec<String>,
+    hyp_ids: Vec<u32>,
+    ref_ids: Vec<Vec<u32>>,
+    matcher: NgramMatcher,
+}
+
 /// How segments are turned into statistics: the tokenizer and the highest n-gram order.
 #[derive(Debug, Clone, Copy)]
 pub struct StatsOptions {
@@ -43,30 +54,48 @@ impl StatsOptions {
         Ok(Self { tokenizer, max_order })
     }
 
-    /// sacreBLEU's `_preprocess_segment` without lowercasing (the caller lowercases):
-    /// right-strip, tokenize.
-    fn preprocess(&self, line: &str) -> String {
-        self.tokenizer.tokenize(rstrip(line))
-    }
-
     /// The statistics row of one hypothesis against its references (at least one).
     pub fn segment_stats<R: AsRef<str>>(&self, hypothesis: &str, references: &[R]) -> Result<Vec<i64>> {
         let mut row = vec![0i64; row_width(self.max_order)];
-        self.segment_stats_into(hypothesis, references, &mut row)?;
+        self.segment_stats_into(hypothesis, references, &mut row, &mut SegmentScratch::default())?;
         Ok(row)
     }
 
-    /// Writes the statistics row of one segment into `row` (length `row_width(max_order)`).
-    pub fn segment_stats_into<R: AsRef<str>>(&self, hypothesis: &str, references: &[R], row: &mut [i64]) -> Result<()> {
+    /// Writes the statistics row of one segment into `row` (length `row_width(max_order)`), using
+    /// `scratch` as work space (keep one per thread to avoid allocating per segment).
+    pub fn segment_stats_into<R: AsRef<str>>(
+        &self,
+        hypothesis: &str,
+        references: &[R],
+        row: &mut [i64],
+        scratch: &mut SegmentScratch,
+    ) -> Result<()> {
         if references.is_empty() {
             return Err(Error::ShapeMismatch("every hypothesis needs at least one reference".into()));
         }
-        let hyp_text = self.preprocess(hypothesis);
-        let ref_texts: Vec<String> = references.iter().map(|r| self.preprocess(r.as_ref())).collect();
+        let SegmentScratch { hyp_text, ref_texts, hyp_ids, ref_ids, matcher } = scratch;
+        // sacreBLEU's `_preprocess_segment` (the caller lowercases): right-strip, then tokenize.
+        hyp_text.clear();
+        self.tokenizer.tokenize_into(rstrip(hypothesis), hyp_text);
+        if ref_texts.len() < references.len() {
+            ref_texts.resize_with(references.len(), String::new);
+            ref_ids.resize_with(references.len(), Vec::new);
+        }
+        for (text, reference) in ref_texts.iter_mut().zip(references) {
+            text.clear();
+            self.tokenizer.tokenize_into(rstrip(reference.as_ref()), text);
+        }
+        let ref_texts = &ref_texts[..references.len()];
+        let ref_ids = &mut ref_ids[..references.len()];
 
-        let mut vocab = Vocab::default();
-        let hyp_ids = vocab.ids(split_tokens(&hyp_text));
-        let ref_ids: Vec<Vec<u32>> = ref_texts.iter().map(|text| vocab.ids(split_tokens(text))).collect();
+        let capacity = hyp_text.len() / 4 + ref_texts.iter().map(|text| text.len() / 4).sum::<usize>() + 8;
+        let mut vocab = Vocab::with_capacity(capacity);
+        hyp_ids.clear();
+        hyp_ids.extend(split_tokens(hyp_text).map(|token| vocab.id(token)));
+        for (ids, text) in ref_ids.iter_mut().zip(ref_texts) {
+            ids.clear();
+            ids.extend(split_tokens(text).map(|token| vocab.id(token)));
+        }
 
         let max_order = self.max_order;
         row[0] = hyp_ids.len() as i64;
@@ -79,7 +108,7 @@ impl StatsOptions {
             matches_heap = vec![0u64; max_order];
             &mut matches_heap
         };
-        clipped_matches_all_orders(&hyp_ids, &ref_ids, max_order, matches);
+        matcher.clipped_matches_all_orders(hyp_ids, ref_ids, max_order, matches);
         for n in 1..=max_order {
             row[2 + n - 1] = matches[n - 1] as i64;
             row[2 + max_order + n - 1] = ngram_total(hyp_ids.len(), n) as i64;
@@ -109,14 +138,15 @@ impl StatsOptions {
         }
         let width = row_width(self.max_order);
         let mut rows = vec![0i64; hypotheses.len() * width];
-        let fill = |(index, row): (usize, &mut [i64])| {
+        let fill = |scratch: &mut SegmentScratch, (index, row): (usize, &mut [i64])| {
             // Cannot fail: every reference list was checked non-empty above.
-            let _ = self.segment_stats_into(hypotheses[index].as_ref(), &references[index], row);
+            let _ = self.segment_stats_into(hypotheses[index].as_ref(), &references[index], row, scratch);
         };
         if hypotheses.len() >= PARALLEL_THRESHOLD {
-            rows.par_chunks_mut(width).enumerate().for_each(fill);
+            rows.par_chunks_mut(width).enumerate().for_each_init(SegmentScratch::default, fill);
         } else {
-            rows.chunks_mut(width).enumerate().for_each(fill);
+            let mut scratch = SegmentScratch::default();
+            rows.chunks_mut(width).enumerate().for_each(|item| fill(&mut scratch, item));
         }
         Ok(rows)
     }

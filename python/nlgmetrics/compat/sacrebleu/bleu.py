@@ -54,6 +54,21 @@ def _smoothed_counts(correct: List, total: List, smooth_method: str, smooth_valu
     return correct, total
 
 
+class _Tokenizer:
+    """sacreBLEU's tokenizer object shape: ``tokenizer(line) -> str`` and ``tokenizer.signature()``."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, line: str) -> str:
+        from ...tokenizers import tokenize
+
+        return tokenize(line, name=self.name)
+
+    def signature(self) -> str:
+        return _tokenizer_signature(self.name)
+
+
 class BLEUSignature(Signature):
     """sacreBLEU's BLEU signature: ``nrefs``, ``case``, ``eff``, ``tok``, ``smooth``, ``version``."""
 
@@ -124,7 +139,8 @@ class BLEU:
                 if trg_lang == lang and tokenize != best:
                     logger.warning("Consider using the '%s' or 'spm' tokenizer for %s.", best, trg_lang)
         self.tokenize = _check_tokenize(tokenize)
-        self.tokenizer_signature = _tokenizer_signature(self.tokenize)
+        self.tokenizer = _Tokenizer(self.tokenize)
+        self.tokenizer_signature = self.tokenizer.signature()
         if references is not None:
             check_corpus_args(self.__class__.__name__, [], references)
             self._ref_cache, self.num_refs = streams_to_segments(references, None)
