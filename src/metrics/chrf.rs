@@ -14,16 +14,8 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 
-/// Python's `str.isspace()` / `str.split()` notion of whitespace: Unicode White_Space plus the
-/// ASCII information separators U+001C..U+001F, which Python also splits on.
-pub fn is_py_whitespace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// The tokens of Python's `text.split()` (no argument): runs of non-whitespace.
-pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
-    text.split(is_py_whitespace).filter(|token| !token.is_empty())
-}
+/// Python's `str.split()` whitespace and tokens (shared with the sacreBLEU tokenizers).
+pub use crate::text::sacrebleu::{is_python_whitespace as is_py_whitespace, split_tokens as py_split};
 
 /// The options that change a chrF number.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,7 +4,8 @@
 use rayon::prelude::*;
 
 use crate::error::Result;
-use crate::metrics::bleu::{rstrip, row_width, split_tokens, BleuScoring};
+use crate::metrics::bleu::{rstrip, row_width, BleuScoring};
+use crate::text::sacrebleu::split_tokens;
 use crate::metrics::chrf::{f_score, profiles, ChrfConfig, ChrfProfile, GroupNgrams, OrderCounts};
 use crate::ngram::{ngram_total, Vocab};
 use crate::text::BleuTokenizer;
