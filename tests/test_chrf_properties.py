@@ -110,3 +110,13 @@ def test_bad_inputs(call, error, fragment):
 def test_empty_corpus_and_empty_lines():
     assert nlgmetrics.chrf([], []).score == 0.0
     assert nlgmetrics.chrf(["", " "], ["", "x"]).score == CHRF().corpus_score(["", " "], [["", "x"]]).score
+
+
+def test_whitespace_is_pythons_for_any_code_point():
+    """Character n-grams drop exactly the characters Python's str.split() splits on."""
+    # every BMP code point (all whitespace lives there) and every 101st one above it
+    code_points = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000] + list(range(0x10000, 0x110000, 101))
+    hyps = ["a" + chr(c) + "b" for c in code_points]
+    stats = nlgmetrics.chrf(hyps, ["x"] * len(hyps)).stats
+    expected = [len("".join(hyp.split())) for hyp in hyps]
+    assert stats[:, 0].tolist() == expected

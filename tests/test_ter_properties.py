@@ -80,3 +80,11 @@ def test_result_objects():
     assert str(result.signature).startswith("TER|nrefs:var|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:")
     assert result.to_dict()["num_edits"] == 3
     assert nlgmetrics.ter([], []).score == 0.0
+
+
+def test_tokens_split_on_pythons_whitespace_for_any_code_point():
+    # every BMP code point (all whitespace lives there) and every 101st one above it
+    code_points = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000] + list(range(0x10000, 0x110000, 101))
+    hyps = ["a" + chr(c) + "b" for c in code_points]
+    edits = nlgmetrics.ter(hyps, ["x"] * len(hyps), case_sensitive=True).segment_num_edits
+    assert edits.tolist() == [len(hyp.split()) for hyp in hyps]
