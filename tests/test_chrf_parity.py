@@ -56,7 +56,7 @@ def test_wmt22_every_system(shared_data, pair, word_order, ref_set, stride):
     streams = [ref_a[::stride]] if ref_set == "A" else [ref_a[::stride], ref_b[::stride]]
     oracle = CHRF(word_order=word_order, references=streams)
     references = [list(refs) for refs in zip(*streams)]
-    for system, hypotheses in systems.items():
+    for number, (system, hypotheses) in enumerate(systems.items()):
         hypotheses = hypotheses[::stride]
         expected_stats = oracle._extract_corpus_statistics(hypotheses, None)
         expected = oracle._compute_score_from_stats(sum_of_lists(expected_stats)).score
@@ -66,7 +66,7 @@ def test_wmt22_every_system(shared_data, pair, word_order, ref_set, stride):
         # sentence scores: sacreBLEU's f-score of each segment's statistics...
         assert result.segment_scores.tolist() == [oracle._compute_f_score(row) for row in expected_stats]
         # ...and its full sentence_score path on an even sample of segments
-        for index in range(hash(system) % 97, len(hypotheses), 97):
+        for index in range(number * 7 % 97, len(hypotheses), 97):
             refs = references[index]
             assert result.segment_scores[index] == oracle.sentence_score(hypotheses[index], refs).score
 
