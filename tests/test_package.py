@@ -4,7 +4,7 @@ from pathlib import Path
 
 import nlgmetrics
 from nlgmetrics._signature import Signature
-from nlgmetrics._validate import references_lists, hypotheses_list, reference_streams_to_lists
+from nlgmetrics._validate import references_lists, hypotheses_list
 
 import pytest
 
@@ -59,13 +59,3 @@ class TestValidation:
         with pytest.raises(TypeError, match="must be a sequence"):
             references_lists(3, 3)
 
-    def test_streams_are_transposed_and_checked(self):
-        assert reference_streams_to_lists([["a", "b"], ["c", None]], 2) == [["a", "c"], ["b"]]
-        with pytest.raises(ValueError, match=r"refs\[1\] has 1 lines but there are 2 hypotheses"):
-            reference_streams_to_lists([["a", "b"], ["c"]], 2)
-        with pytest.raises(TypeError, match="not a str"):
-            reference_streams_to_lists(["ab"], 2)
-        with pytest.raises(TypeError, match=r"refs\[0\]\[0\] must be str"):
-            reference_streams_to_lists([[1, "b"]], 2)
-        with pytest.raises(TypeError, match="list of reference streams"):
-            reference_streams_to_lists("ab", 2)

@@ -126,3 +126,23 @@ def test_surrogates_with_mecab_raise_clear_value_error():
     pytest.importorskip("MeCab")
     with pytest.raises(ValueError, match=r"lines\[0\] contains a lone surrogate"):
         tokenize(["\ud83d"], name="ja-mecab")
+
+
+def test_intl_unicode_tables_are_current():
+    """The committed intl category table equals what tools/gen_unicode_tables.py makes from the installed `regex`."""
+    import subprocess
+    from pathlib import Path
+
+    import regex
+
+    repo = Path(__file__).resolve().parent.parent
+    committed = (repo / "src/text/sacrebleu/unicode_tables.rs").read_text(encoding="utf-8")
+    if regex.__version__ not in committed:
+        pytest.skip(f"installed regex {regex.__version__} differs from the one the table was generated with")
+    generated = subprocess.run(
+        [sys.executable, str(repo / "tools/gen_unicode_tables.py")], capture_output=True, text=True, check=True
+    ).stdout
+    assert generated == committed
+    from nlgmetrics import _core
+
+    assert _core.INTL_TABLES_REGEX_VERSION == regex.__version__

@@ -16,3 +16,6 @@ from .tokenizers import tokenize
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
 __all__ += ["tokenize"]
 __all__ += ["CHRFResult", "chrf", "sentence_chrf", "chrf_pairwise", "bleu_pairwise", "TERResult", "ter", "sentence_ter"]
+from .stats import confidence_interval, paired_test
+
+__all__ += ["paired_test", "confidence_interval"]

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections import abc
 from typing import Iterable, Sequence, Union
 
 Reference = Union[str, Sequence[str]]
@@ -21,9 +22,10 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         items = list(hypotheses)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    for index, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
+    if not all(type(item) is str for item in items):
+        for index, item in enumerate(items):
+            if not isinstance(item, str):
+                raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
     return items
 
 
@@ -43,43 +45,23 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
     result = []
     for index, entry in enumerate(entries):
-        if isinstance(entry, str):
+        entry_type = type(entry)
+        if entry_type is str:
             result.append([entry])
             continue
-        if isinstance(entry, bytes) or not isinstance(entry, Iterable):
+        if entry_type is list or entry_type is tuple:
+            refs = list(entry)
+        elif isinstance(entry, str):
+            result.append([str(entry)])
+            continue
+        elif isinstance(entry, bytes) or not isinstance(entry, abc.Iterable):
             raise TypeError(f"{argument}[{index}] must be a str or a sequence of str, got {type(entry).__name__}")
-        refs = list(entry)
+        else:
+            refs = list(entry)
         if not refs:
             raise ValueError(f"{argument}[{index}] is empty: every hypothesis needs at least one reference")
         for ref_index, ref in enumerate(refs):
-            if not isinstance(ref, str):
+            if type(ref) is not str and not isinstance(ref, str):
                 raise TypeError(f"{argument}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
         result.append(refs)
     return result
-
-
-def reference_streams_to_lists(streams: Sequence[Sequence[str]], n_hypotheses: int, argument: str = "refs") -> list[list[str]]:
-    """Transpose sacreBLEU-style reference streams (``[stream_1, stream_2, …]``) to per-hypothesis lists.
-
-    Unlike sacreBLEU, a stream of the wrong length is an error, never a silent truncation.
-    ``None`` or ``""`` entries inside a stream mean "no reference here" (sacreBLEU's variable reference counts).
-
-    >>> reference_streams_to_lists([["a", "b"], ["c", ""]], 2)
-    [['a', 'c'], ['b']]
-    """
-    if isinstance(streams, str) or not isinstance(streams, Sequence):
-        raise TypeError(f"{argument} must be a list of reference streams (lists of str)")
-    per_hypothesis: list[list[str]] = [[] for _ in range(n_hypotheses)]
-    for stream_index, stream in enumerate(streams):
-        if isinstance(stream, str):
-            raise TypeError(f"{argument}[{stream_index}] must be a list of str (a reference stream), not a str")
-        stream = list(stream)
-        if len(stream) != n_hypotheses:
-            raise ValueError(f"{argument}[{stream_index}] has {len(stream)} lines but there are {n_hypotheses} hypotheses")
-        for line, ref in enumerate(stream):
-            if ref is None or ref == "":
-                continue
-            if not isinstance(ref, str):
-                raise TypeError(f"{argument}[{stream_index}][{line}] must be str, got {type(ref).__name__}")
-            per_hypothesis[line].append(ref)
-    return per_hypothesis

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod bleu;
+mod bleu_presets;
 mod chrf;
 mod errors;
 mod pairwise;
@@ -15,6 +16,7 @@ mod text;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     bleu::register(m)?;
+    bleu_presets::register(m)?;
     text::register(m)?;
     chrf::register(m)?;
     ter::register(m)?;

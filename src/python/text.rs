@@ -14,7 +14,10 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Ve
         if lines.len() < 64 {
             lines.iter().map(|line| tokenizer.tokenize(line)).collect()
         } else {
-            lines.par_iter().map(|line| tokenizer.tokenize(line)).collect()
+            lines
+                .par_iter()
+                .map(|line| tokenizer.tokenize(line))
+                .collect()
         }
     }))
 }
@@ -35,7 +38,10 @@ fn split_tokens(text: &str) -> Vec<&str> {
 /// The names of the tokenizers implemented in Rust, in display order.
 #[pyfunction]
 fn native_tokenizer_names() -> Vec<&'static str> {
-    BleuTokenizer::ALL.iter().map(|tokenizer| tokenizer.name()).collect()
+    BleuTokenizer::ALL
+        .iter()
+        .map(|tokenizer| tokenizer.name())
+        .collect()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -15,13 +15,17 @@
 //! (U+20000..=U+2A6D6) or the Compatibility Supplement (U+2F800..=U+2FA1D). `zh-fixed` spaces out exactly
 //! the ranges sacreBLEU's comments name. Scores with `zh-fixed` are not comparable with sacreBLEU's `zh`.
 //!
-//! Each tokenizer is a chain of streaming one-char-look-ahead transducers (`stages`) equivalent to
-//! sacreBLEU's `re.sub` passes, writing straight into one output buffer.
+//! How: `intl` is a chain of streaming one-char-look-ahead transducers (`stages`), each equal to one of
+//! sacreBLEU's `re.sub` passes, writing straight into one output buffer. `13a` and `zh` scan UTF-8 bytes
+//! and run those transducers only on the words that contain `.` `,` or `-` (see `tok_13a::tokenize_words`
+//! for why that is the same); `cargo test` checks them against the literal pass chain on random text.
+//! The `intl` Unicode classes come from the Python `regex` module via `tools/gen_unicode_tables.py`.
 
 mod char_tok;
 mod intl;
 mod stages;
 mod tok_13a;
+#[rustfmt::skip]
 mod unicode_tables;
 mod zh;
 
@@ -50,14 +54,28 @@ pub enum BleuTokenizer {
 
 impl BleuTokenizer {
     /// Every tokenizer, in the order the names are listed to users.
-    pub const ALL: [BleuTokenizer; 6] = [Self::None, Self::Thirteen, Self::Intl, Self::Zh, Self::ZhFixed, Self::Char];
+    pub const ALL: [BleuTokenizer; 6] = [
+        Self::None,
+        Self::Thirteen,
+        Self::Intl,
+        Self::Zh,
+        Self::ZhFixed,
+        Self::Char,
+    ];
 
     /// Looks a tokenizer up by its sacreBLEU name (`none`, `13a`, `intl`, `zh`, `char`) or `zh-fixed`.
     pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL.iter().copied().find(|tokenizer| tokenizer.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
-            Error::InvalidOption(format!("unknown tokenizer {name:?}; valid names: {}", names.join(", ")))
-        })
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|tokenizer| tokenizer.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
+                Error::InvalidOption(format!(
+                    "unknown tokenizer {name:?}; valid names: {}",
+                    names.join(", ")
+                ))
+            })
     }
 
     /// The sacreBLEU name, as it appears in signatures.
@@ -92,10 +110,10 @@ impl BleuTokenizer {
     }
 
     /// Calls `on_token` for each token of the tokenized line (its `str.split()`), using `buffer` as scratch.
-    pub fn for_each_token(&self, line: &str, buffer: &mut String, mut on_token: impl FnMut(&str)) {
+    pub fn for_each_token(&self, line: &str, buffer: &mut String, on_token: impl FnMut(&str)) {
         buffer.clear();
         self.tokenize_into(line, buffer);
-        split_tokens(buffer).for_each(|token| on_token(token));
+        split_tokens(buffer).for_each(on_token);
     }
 }
 

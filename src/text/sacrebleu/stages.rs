@@ -6,19 +6,32 @@
 
 use std::iter::Peekable;
 
-/// A pipeline element: a char, possibly carrying a precomputed Unicode class (see `intl`).
+/// A pipeline element: a UTF-8 byte, a char, or a char carrying a precomputed Unicode class (see `intl`).
 pub(crate) trait Symbol: Copy {
     /// The ASCII space the substitutions insert.
     const SPACE: Self;
+}
+
+/// A pipeline element that is a whole char.
+pub(crate) trait AsChar: Symbol {
     fn char(self) -> char;
 }
 
 impl Symbol for char {
     const SPACE: Self = ' ';
+}
+
+impl AsChar for char {
     #[inline]
     fn char(self) -> char {
         self
     }
+}
+
+/// Bytes work when every class a pass tests is ASCII and the other side is "any char but …": a multi-byte
+/// char's bytes are all >= 0x80, match nothing ASCII, and a pass never inserts a space inside a char.
+impl Symbol for u8 {
+    const SPACE: Self = b' ';
 }
 
 /// Up to three symbols waiting to be emitted.
@@ -31,7 +44,11 @@ struct Pending<T: Symbol> {
 
 impl<T: Symbol> Pending<T> {
     fn new() -> Self {
-        Pending { items: [T::SPACE; 3], position: 0, length: 0 }
+        Pending {
+            items: [T::SPACE; 3],
+            position: 0,
+            length: 0,
+        }
     }
 
     #[inline]
@@ -62,7 +79,11 @@ pub(crate) struct Surround<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> {
 
 impl<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> Surround<T, I, F> {
     pub(crate) fn new(inner: I, matches: F) -> Self {
-        Surround { inner, matches, pending: Pending::new() }
+        Surround {
+            inner,
+            matches,
+            pending: Pending::new(),
+        }
     }
 }
 
@@ -104,11 +125,19 @@ pub(crate) struct Pair<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn
 
 impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Pair<T, I, A, B> {
     pub(crate) fn new(inner: I, first: A, second: B, spacing: Spacing) -> Self {
-        Pair { inner: inner.peekable(), first, second, spacing, pending: Pending::new() }
+        Pair {
+            inner: inner.peekable(),
+            first,
+            second,
+            spacing,
+            pending: Pending::new(),
+        }
     }
 }
 
-impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator for Pair<T, I, A, B> {
+impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator
+    for Pair<T, I, A, B>
+{
     type Item = T;
 
     #[inline]
@@ -147,15 +176,22 @@ pub fn is_python_whitespace(c: char) -> bool {
     match c {
         '\t'..='\r' | '\u{1c}'..=' ' => true,
         _ if (c as u32) < 0x85 => false,
-        '\u{85}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}'
-        | '\u{205f}' | '\u{3000}' => true,
+        '\u{85}'
+        | '\u{a0}'
+        | '\u{1680}'
+        | '\u{2000}'..='\u{200a}'
+        | '\u{2028}'
+        | '\u{2029}'
+        | '\u{202f}'
+        | '\u{205f}'
+        | '\u{3000}' => true,
         _ => false,
     }
 }
 
 /// `' '.join(line.split())` over a symbol stream, appended to `out`.
 #[inline]
-pub(crate) fn join_words<T: Symbol>(symbols: impl Iterator<Item = T>, out: &mut String) {
+pub(crate) fn join_words<T: AsChar>(symbols: impl Iterator<Item = T>, out: &mut String) {
     let start = out.len();
     let mut in_gap = false;
     for symbol in symbols {
@@ -172,6 +208,88 @@ pub(crate) fn join_words<T: Symbol>(symbols: impl Iterator<Item = T>, out: &mut 
     }
 }
 
+/// The byte length of the Python whitespace char starting at `bytes[index]`, or 0 if it is not one.
+/// `bytes` must be valid UTF-8; continuation bytes (0x80..=0xBF) always give 0.
+#[inline]
+pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
+    let lead = bytes[index];
+    if lead < 0x80 {
+        return usize::from(
+            lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead),
+        );
+    }
+    let next = |offset: usize| bytes.get(index + offset).copied().unwrap_or(0);
+    match lead {
+        0xC2 => 2 * usize::from(matches!(next(1), 0x85 | 0xA0)), // U+0085, U+00A0
+        0xE1 => 3 * usize::from(next(1) == 0x9A && next(2) == 0x80), // U+1680
+        0xE2 => match (next(1), next(2)) {
+            (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F) => 3, // U+2000..200A, 2028, 2029, 202F, 205F
+            _ => 0,
+        },
+        0xE3 => 3 * usize::from(next(1) == 0x80 && next(2) == 0x80), // U+3000
+        _ => 0,
+    }
+}
+
+/// Bytes that can begin a Python whitespace char: ASCII whitespace and the lead bytes C2, E1, E2, E3.
+const MAY_START_WHITESPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte, 0x09..=0x0d | 0x1c..=0x20 | 0xC2 | 0xE1 | 0xE2 | 0xE3);
+        byte += 1;
+    }
+    table
+};
+
+/// `' '.join(line.split())` over the UTF-8 bytes of a text, appended to `out`.
+/// The stream must be valid UTF-8 (true of every pipeline here: they only insert ASCII spaces between chars).
+#[inline]
+pub(crate) fn join_words_utf8(bytes: impl Iterator<Item = u8>, out: &mut String) {
+    // SAFETY: we append whole chars of a valid UTF-8 stream and ASCII spaces, so `out` stays valid UTF-8.
+    let out = unsafe { out.as_mut_vec() };
+    let start = out.len();
+    let mut in_gap = false;
+    // A multi-byte char that may be whitespace (lead byte C2, E1, E2 or E3), held until it is complete.
+    let mut held = [0u8; 3];
+    let mut held_len = 0usize;
+    let mut held_need = 0usize;
+    let emit = |out: &mut Vec<u8>, in_gap: &mut bool, bytes: &[u8]| {
+        if *in_gap && out.len() > start {
+            out.push(b' ');
+        }
+        *in_gap = false;
+        out.extend_from_slice(bytes);
+    };
+    for byte in bytes {
+        if held_need > 0 {
+            held[held_len] = byte;
+            held_len += 1;
+            if held_len == held_need {
+                held_need = 0;
+                if whitespace_len(&held[..held_len], 0) > 0 {
+                    in_gap = true;
+                } else {
+                    emit(out, &mut in_gap, &held[..held_len]);
+                }
+            }
+        } else if byte < 0x80 {
+            if whitespace_len(&[byte], 0) > 0 {
+                in_gap = true;
+            } else {
+                emit(out, &mut in_gap, &[byte]);
+            }
+        } else if matches!(byte, 0xC2 | 0xE1 | 0xE2 | 0xE3) {
+            held[0] = byte;
+            held_len = 1;
+            held_need = if byte == 0xC2 { 2 } else { 3 };
+        } else {
+            emit(out, &mut in_gap, &[byte]);
+        }
+    }
+    debug_assert!(held_need == 0, "truncated UTF-8 stream");
+}
+
 /// `line.strip()` with Python's whitespace set.
 #[inline]
 pub fn python_strip(line: &str) -> &str {
@@ -179,6 +297,46 @@ pub fn python_strip(line: &str) -> &str {
 }
 
 /// Python's `str.split()` with no argument: the non-empty runs between Python whitespace.
-pub fn split_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split(is_python_whitespace).filter(|token| !token.is_empty())
+pub fn split_tokens(text: &str) -> SplitTokens<'_> {
+    SplitTokens { text, position: 0 }
+}
+
+/// The iterator of [`split_tokens`]: scans bytes, no allocation.
+#[derive(Debug, Clone)]
+pub struct SplitTokens<'a> {
+    text: &'a str,
+    position: usize,
+}
+
+impl<'a> Iterator for SplitTokens<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let mut position = self.position;
+        loop {
+            if position >= bytes.len() {
+                self.position = position;
+                return None;
+            }
+            match whitespace_len(bytes, position) {
+                0 => break,
+                width => position += width,
+            }
+        }
+        let start = position;
+        // Stepping one byte at a time is safe: whitespace_len is 0 on continuation bytes.
+        while position < bytes.len() {
+            while position < bytes.len() && !MAY_START_WHITESPACE[bytes[position] as usize] {
+                position += 1;
+            }
+            if position >= bytes.len() || whitespace_len(bytes, position) > 0 {
+                break;
+            }
+            position += 1;
+        }
+        self.position = position;
+        Some(&self.text[start..position])
+    }
 }

@@ -1,0 +1,7 @@
+"""``python -m nlgmetrics`` is the ``nlgmetrics`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,181 @@
+"""Metrics as the resampling engine sees them: a way to compute segment statistics once, and ways to
+turn summed statistics back into scores.
+
+Two reductions per metric:
+- ``exact_scores``: full precision, for approximate-randomization trials (sacreBLEU sums integer
+  statistics there, so this is our ordinary score function);
+- ``float32_score``: the score of one float32 sum row with the arithmetic sacreBLEU's bootstrap
+  performs on NumPy float32 scalars (``significance.py`` converts statistics to float32, and the
+  metric's ``_compute_score_from_stats`` then computes precisions in float32). Mirroring it is what
+  makes our bootstrap means, intervals and p-values identical to sacreBLEU's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+
+# sacreBLEU's BLEU.SMOOTH_DEFAULTS (an int for add-k, as there).
+_BLEU_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+_LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
+
+
+@dataclass(frozen=True)
+class ResamplableMetric:
+    """One metric with its options bound, ready for resampling."""
+
+    name: str
+    compute: Callable[[Sequence[str], Sequence[Sequence[str]]], Any]
+    exact_scores: Callable[[np.ndarray], np.ndarray]
+    float32_score: Callable[[np.ndarray], Any]
+
+
+def _log_or_floor(value) -> float:
+    return _LOG_ZERO if value == 0.0 else math.log(value)
+
+
+def bleu_float32_score(row: np.ndarray, max_order: int, smooth: str, smooth_value: Optional[float], effective_order: bool) -> float:
+    """sacreBLEU's compute_bleu on a float32 statistics row (its bootstrap path), operation by operation."""
+    if smooth_value is None:
+        smooth_value = _BLEU_SMOOTH_DEFAULTS[smooth]
+    correct = row[2:2 + max_order].copy()
+    total = row[2 + max_order:2 + 2 * max_order].copy()
+    sys_len, ref_len = int(row[0]), int(row[1])
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    if not any(correct):
+        return 0.0
+    precisions = [0.0] * max_order
+    halvings = 1.0
+    order_used = max_order
+    for n in range(max_order):
+        if smooth == "add-k" and n > 0:
+            correct[n] += smooth_value
+            total[n] += smooth_value
+        if total[n] == 0:
+            break
+        if effective_order:
+            order_used = n + 1
+        if correct[n] == 0:
+            if smooth == "exp":
+                halvings *= 2
+                precisions[n] = 100. / (halvings * total[n])
+            elif smooth == "floor":
+                precisions[n] = 100. * smooth_value / total[n]
+        else:
+            precisions[n] = 100. * correct[n] / total[n]
+    return bp * math.exp(sum([_log_or_floor(p) for p in precisions[:order_used]]) / order_used)
+
+
+def chrf_float32_score(row: np.ndarray, order: int, beta: float, eps_smoothing: bool):
+    """sacreBLEU's CHRF._compute_f_score on a float32 statistics row (its bootstrap path)."""
+    eps = 1e-16
+    factor = beta ** 2
+    score = 0.0
+    averaged_orders = 0
+    precision_sum = recall_sum = 0.0
+    for i in range(order):
+        n_hyp, n_ref, n_match = row[3 * i:3 * i + 3]
+        precision = n_match / n_hyp if n_hyp > 0 else eps
+        recall = n_match / n_ref if n_ref > 0 else eps
+        denominator = factor * precision + recall
+        score += ((1 + factor) * precision * recall / denominator) if denominator > 0 else eps
+        if n_hyp > 0 and n_ref > 0:
+            precision_sum += precision
+            recall_sum += recall
+            averaged_orders += 1
+    if eps_smoothing:
+        return 100 * score / order
+    if averaged_orders == 0:
+        precision_sum = recall_sum = 0.0
+    else:
+        precision_sum /= averaged_orders
+        recall_sum /= averaged_orders
+    if precision_sum + recall_sum:
+        score = (1 + factor) * precision_sum * recall_sum
+        score /= (factor * precision_sum) + recall_sum
+        return 100 * score
+    return 0.0
+
+
+def ter_float32_score(row: np.ndarray):
+    """sacreBLEU's TER._compute_score_from_stats on a float32 row ``[edits, average ref length]``."""
+    edits, ref_length = row[0], row[1]
+    if ref_length > 0:
+        score = edits / ref_length
+    elif edits > 0:
+        score = 1.0
+    else:
+        score = 0.0
+    return 100 * score
+
+
+def _bleu(options: Mapping[str, Any]) -> ResamplableMetric:
+    from .bleu import _NEUMAIER_SUM, bleu
+
+    unknown = set(options) - {"tokenize", "lowercase", "smooth", "smooth_value", "max_order", "effective_order"}
+    if unknown:
+        raise ValueError(f"paired tests take these BLEU options: tokenize, lowercase, smooth, smooth_value, max_order, "
+                         f"effective_order; got {sorted(unknown)}")
+    max_order = options.get("max_order", 4)
+    smooth = options.get("smooth", "exp")
+    smooth_value = options.get("smooth_value")
+    effective_order = options.get("effective_order", False)
+
+    def exact(sums: np.ndarray) -> np.ndarray:
+        return _core.bleu_row_scores(np.ascontiguousarray(sums, dtype=np.int64), max_order, smooth,
+                                     None if smooth_value is None else float(smooth_value), effective_order, None, _NEUMAIER_SUM)
+
+    return ResamplableMetric(
+        "BLEU", lambda hyps, refs: bleu(hyps, refs, **options), exact,
+        lambda row: bleu_float32_score(row, max_order, smooth, smooth_value, effective_order),
+    )
+
+
+def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
+    from .chrf import chrf
+
+    char_order = options.get("char_order", 6)
+    word_order = options.get("word_order", 0)
+    beta = options.get("beta", 2)
+    eps_smoothing = options.get("eps_smoothing", False)
+
+    def exact(sums: np.ndarray) -> np.ndarray:
+        rows = np.asarray(sums, dtype=np.int64).tolist()
+        return np.array([_core.chrf_score(row, float(beta), eps_smoothing) for row in rows])
+
+    return ResamplableMetric(
+        f"chrF{beta}" + "+" * word_order, lambda hyps, refs: chrf(hyps, refs, **options), exact,
+        lambda row: chrf_float32_score(row, char_order + word_order, beta, eps_smoothing),
+    )
+
+
+def _ter(options: Mapping[str, Any]) -> ResamplableMetric:
+    from .ter import ter
+
+    def exact(sums: np.ndarray) -> np.ndarray:
+        return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, dtype=np.float64)])
+
+    return ResamplableMetric("TER", lambda hyps, refs: ter(hyps, refs, **options), exact, ter_float32_score)
+
+
+BUILDERS: dict[str, Callable[[Mapping[str, Any]], ResamplableMetric]] = {
+    "bleu": _bleu,
+    "chrf": _chrf,
+    "chrf++": lambda options: _chrf({"word_order": 2, **options}),
+    "ter": _ter,
+}
+
+
+def resamplable(name: str, options: Optional[Mapping[str, Any]] = None) -> ResamplableMetric:
+    """The metric called ``name`` (``bleu``, ``chrf``, ``ter``, …) with ``options`` bound."""
+    key = name.lower()
+    if key not in BUILDERS:
+        raise ValueError(f"unknown metric {name!r} for resampling; expected one of {', '.join(sorted(BUILDERS))}")
+    return BUILDERS[key](dict(options or {}))

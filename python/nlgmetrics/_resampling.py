@@ -1,0 +1,87 @@
+"""The resampling engine behind confidence intervals and paired tests: it only ever touches rows of
+segment statistics (DESIGN.md §1), never a metric's text.
+
+Draws use NumPy's ``default_rng(seed)`` with the same calls, in the same order, as sacreBLEU 2.6.0's
+``significance.py``, so the same seed gives the same resamples.
+
+>>> import numpy as np
+>>> stats = np.array([[1, 2], [3, 4], [5, 6]])
+>>> indices = np.array([[0, 0, 2], [1, 2, 2]])
+>>> resampled_sums(stats, indices).tolist()
+[[7.0, 10.0], [13.0, 16.0]]
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+
+# float32 holds every integer below 2**24 exactly; below it, the order of summation cannot matter.
+FLOAT32_EXACT_LIMIT = 2 ** 24
+
+
+def bootstrap_indices(rng: np.random.Generator, n_segments: int, n_samples: int) -> np.ndarray:
+    """``n_samples`` rows of ``n_segments`` indices drawn with replacement (sacreBLEU's ``rng.choice`` call)."""
+    return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+def randomization_masks(rng: np.random.Generator, n_segments: int, n_trials: int) -> np.ndarray:
+    """One boolean row per trial: True where the baseline's segment goes to pseudo-system A."""
+    return rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+
+
+def resampled_sums(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Column sums of ``stats[indices[s]]`` for every sample ``s``, as float64.
+
+    Each sample's rows are counted once (a sample × segment count matrix) and multiplied by the
+    statistics, so no (samples × segments × statistics) array is ever built.
+    """
+    n_samples, n_segments = indices.shape
+    flat = (np.arange(n_samples)[:, None] * n_segments + indices).ravel()
+    counts = np.bincount(flat, minlength=n_samples * n_segments).reshape(n_samples, n_segments)
+    return counts.astype(np.float64) @ np.asarray(stats, dtype=np.float64)
+
+
+def resampled_sums_float32(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """The float32 sums sacreBLEU's bootstrap computes (``np.array(stats, dtype='float32')[idx].sum(0)``).
+
+    When every total stays below 2**24 (and the statistics are multiples of 1/2), the float64 sums are
+    exact and equal sacreBLEU's float32 ones; otherwise sacreBLEU's own summation is replayed.
+    """
+    values = np.asarray(stats, dtype=np.float64)
+    doubled = values * 2
+    # Every partial sum is a multiple of 1/2 below 2**23 → exact in float32 whatever the order.
+    if len(values) * float(np.abs(doubled).max(initial=0.0)) < FLOAT32_EXACT_LIMIT and np.all(doubled == np.round(doubled)):
+        return resampled_sums(values, indices).astype(np.float32)
+    stats32 = values.astype(np.float32)
+    return np.stack([stats32[row].sum(0) for row in indices])
+
+
+def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:
+    """``(mean, half-width)`` of the 95% percentile interval, exactly as sacreBLEU's ``estimate_ci``.
+
+    The bounds are the sorted scores at ``n // 40`` and ``n - n // 40 - 1``; the mean keeps the scores' dtype.
+    """
+    ordered = np.sort(scores)
+    lower_index = len(ordered) // 40
+    upper_index = len(ordered) - lower_index - 1
+    return ordered.mean(), 0.5 * (ordered[upper_index] - ordered[lower_index])
+
+
+def percentile_interval(scores: np.ndarray, confidence: float) -> Tuple[float, float]:
+    """The ``confidence`` percentile interval (linear interpolation between order statistics)."""
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(scores, [tail, 100.0 - tail])
+    return float(low), float(high)
+
+
+def p_value(sample_statistics: np.ndarray, observed: float) -> float:
+    """``(c + 1) / (n + 1)`` where c counts samples whose statistic exceeds the observed one (MultEval's rule)."""
+    exceeding = int(np.sum(sample_statistics > observed))
+    return (exceeding + 1) / (len(sample_statistics) + 1)
+
+
+def make_rng(seed: Optional[int]) -> np.random.Generator:
+    """A fresh generator; ``None`` draws entropy from the operating system (not reproducible)."""
+    return np.random.default_rng(seed)
