@@ -65,8 +65,9 @@ def _n_refs_field(references: list[list[str]]) -> Union[int, str]:
 class CHRFResult:
     """A chrF/chrF++ score with its per-segment statistics.
 
-    ``stats`` has one row per segment and ``3 * (char_order + word_order)`` int64 columns: for each
-    order (characters first, then words) the hypothesis n-grams, reference n-grams and matches.
+    ``segment_stats`` has one row per segment and ``3 * (char_order + word_order)`` int64 columns:
+    for each order (characters first, then words) the hypothesis n-grams, reference n-grams and
+    matches (sacreBLEU's layout). Summed rows give the corpus score (``_core.chrf_score``).
     """
 
     score: float
@@ -75,7 +76,12 @@ class CHRFResult:
     beta: float
     signature: Signature
     segment_scores: np.ndarray = field(repr=False)
-    stats: np.ndarray = field(repr=False)
+    segment_stats: np.ndarray = field(repr=False)
+
+    @property
+    def stats(self) -> np.ndarray:
+        """Alias of ``segment_stats``."""
+        return self.segment_stats
 
     @property
     def name(self) -> str:

@@ -55,6 +55,12 @@ class TERResult:
 
     name = "TER"
 
+    @property
+    def segment_stats(self) -> np.ndarray:
+        """One float64 row ``[num_edits, ref_length]`` per segment (sacreBLEU's layout); summed
+        rows give the corpus score (``_core.ter_score``)."""
+        return np.column_stack([self.segment_num_edits.astype(np.float64), self.segment_ref_lengths])
+
     def __str__(self) -> str:
         return f"TER = {self.score:.2f}"
 
