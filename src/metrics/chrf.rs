@@ -100,7 +100,7 @@ impl InternTable {
 
     /// Forgets every key; room for at least `keys` distinct keys.
     fn reset(&mut self, keys: usize) {
-        let wanted = (2 * keys.max(8)).next_power_of_two();
+        let wanted = (4 * keys.max(8)).next_power_of_two();
         if self.slots.len() < wanted || self.generation == u32::MAX {
             self.slots = vec![(0, 0, 0); wanted.max(self.slots.len())];
             self.generation = 0;
