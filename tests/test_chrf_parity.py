@@ -80,7 +80,9 @@ def test_wmt17_every_system(shared_data):
     for path in paths:
         hypotheses = read_lines(path)
         expected_stats = oracle._extract_corpus_statistics(hypotheses, None)
-        result = compat.corpus_chrf(hypotheses, [reference])
+        metric = compat.CHRF()
+        result = metric.corpus_score(hypotheses, [reference])
+        assert metric.last_result.segment_stats.tolist() == expected_stats, path.name
         assert result.score == oracle._compute_score_from_stats(sum_of_lists(expected_stats)).score, path.name
 
 
