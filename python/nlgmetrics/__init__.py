@@ -8,10 +8,14 @@
 from ._core import __version__
 from ._bleu_result import BLEUResult
 from .bleu import bleu, sentence_bleu
+from .chrf import CHRFResult, chrf, sentence_chrf
+from .pairwise import bleu_pairwise, chrf_pairwise
+from .ter import TERResult, sentence_ter, ter
 from .tokenizers import tokenize
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
 __all__ += ["tokenize"]
+__all__ += ["CHRFResult", "chrf", "sentence_chrf", "chrf_pairwise", "bleu_pairwise", "TERResult", "ter", "sentence_ter"]
 from .stats import confidence_interval, paired_test
 
 __all__ += ["paired_test", "confidence_interval"]

@@ -4,8 +4,11 @@
 pub mod bleu;
 pub mod bleu_coco;
 pub mod bleu_nltk;
-pub mod meteor;
-pub mod qa;
+pub mod chrf;
 pub mod cider;
-pub mod rouge_coco;
+pub mod meteor;
+pub mod pairwise;
+pub mod qa;
 pub mod rouge;
+pub mod rouge_coco;
+pub mod ter;

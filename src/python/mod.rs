@@ -5,13 +5,16 @@ use pyo3::prelude::*;
 
 mod bleu;
 mod bleu_presets;
-mod errors;
-mod text;
-mod meteor;
+mod chrf;
 mod cider;
+mod errors;
+mod meteor;
+mod pairwise;
 mod ptb;
 mod qa;
 mod rouge;
+mod ter;
+mod text;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -19,11 +22,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
-    text::register(m)?;
-    meteor::register(m)?;
-    qa::register(m)?;
-    ptb::register(m)?;
+    chrf::register(m)?;
     cider::register(m)?;
+    meteor::register(m)?;
+    pairwise::register(m)?;
+    ptb::register(m)?;
+    qa::register(m)?;
     rouge::register(m)?;
+    ter::register(m)?;
+    text::register(m)?;
     Ok(())
 }

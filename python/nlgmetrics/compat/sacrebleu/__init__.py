@@ -11,11 +11,12 @@ Each metric lives in its own module, re-exported here (``bleu.py``; chrF in ``ch
 from ._base import Score, Signature
 from .bleu import BLEU, BLEUScore, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
 
-# chrF / TER facades (helper `chrfter`) are imported here, e.g.:
-# from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
-# from .ter import TER, TERScore, corpus_ter, sentence_ter
+from .chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
+from .ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
 
 __all__ = [
     "BLEU", "BLEUScore", "BLEUSignature", "Score", "Signature",
     "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
 ]
+__all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
+__all__ += ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
