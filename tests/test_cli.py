@@ -137,3 +137,23 @@ class TestErrors:
         assert "bleu" in completed.stdout and "sample" in completed.stdout
         completed = subprocess.run([sys.executable, "-m", "nlgmetrics", "bleu", "--help"], capture_output=True, text=True)
         assert "--tokenize" in completed.stdout and "--smooth-method" in completed.stdout
+
+
+def test_chrf_and_ter_commands_match_sacrebleu(wmt22, tmp_path, capsys):
+    hyps = read_lines(wmt22["promt"])[:150]
+    refs = read_lines(wmt22["ref_a"])[:150]
+    hyp_path, ref_path = tmp_path / "hyp.de", tmp_path / "ref.de"
+    hyp_path.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    ref_path.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(["chrf", "-r", ref_path, "-i", hyp_path, "--word-order", "2", "-f", "json"], capsys)
+    assert code == 0 and json.loads(out)["score"] == sacrebleu.corpus_chrf(hyps, [refs], word_order=2).score
+    code, out, _ = run_cli(["ter", "-r", ref_path, "-i", hyp_path, "-f", "json"], capsys)
+    assert code == 0 and json.loads(out)["score"] == sacrebleu.corpus_ter(hyps, [refs]).score
+
+
+def test_meteor_command_reproduces_the_jar_on_xray(shared_data, capsys):
+    xray = shared_data / "mt" / "meteor_examples" / "xray"
+    code, out, _ = run_cli(["meteor", "-r", xray / "reference", "-i", xray / "system1.hyp", "-f", "json"], capsys)
+    assert code == 0
+    # The jar's final score, recorded in the shared data (and printed in METEOR's own README).
+    assert abs(json.loads(out)["score"] - 0.3204832379614146) < 1e-9

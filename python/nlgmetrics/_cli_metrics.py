@@ -28,7 +28,7 @@ class CliMetric:
     def table_columns(self, result: Any) -> List[Tuple[str, float]]:
         if self.columns is not None:
             return self.columns(result)
-        return [(result.signature.metric, result.score)]
+        return [(getattr(result, "name", None) or result.signature.metric, result.score)]
 
 
 def _bleu_arguments(parser: argparse.ArgumentParser) -> None:
