@@ -72,7 +72,7 @@ def test_porter_stemmer_matches_nltk_on_real_vocabulary(shared_data):
             words.update(" ".join(read_lines(path)).split())
     words = sorted(words)
     stemmer = PorterStemmer()
-    assert _core.nltk_porter_stem(words) == [stemmer.stem(w) for w in words]
+    assert _core.porter_stem_words(words) == [stemmer.stem(w) for w in words]
 
 
 def test_wmt22_two_references_match_nltk(shared_data, nltk_wordnet):

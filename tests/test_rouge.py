@@ -255,8 +255,14 @@ def test_jieba_word_segmentation_on_wmt22_chinese(shared_data):
     assert np.array_equal(words.segment_scores[ascii_rows], chars.segment_scores[ascii_rows])
 
 
+# jieba keeps ASCII words whole when letters and digits don't touch punctuation ("a.0a" becomes
+# "a.0" + "a", a real segmentation difference), so the property is stated for word-and-space text.
+ascii_words = st.lists(st.sampled_from(["the", "cats", "running", "happy", "ies", "abc", "xyz", "\n", "0189"]),
+                       max_size=20).map(" ".join)
+
+
 @settings(max_examples=60, deadline=None)
-@given(text=ascii_text)
+@given(text=ascii_words)
 def test_jieba_equals_unicode_on_ascii(text):
     pytest.importorskip("jieba")
     a = nlgmetrics.rouge([text], [text + " x"], tokenizer="jieba", stemmer=True)

@@ -345,14 +345,6 @@ impl PyNltkWordNet {
     }
 }
 
-/// `nltk.stem.PorterStemmer().stem` for each word.
-#[pyfunction]
-fn nltk_porter_stem(words: Vec<String>) -> Vec<String> {
-    words
-        .iter()
-        .map(|w| crate::metrics::meteor::nltk::porter_stem(w))
-        .collect()
-}
 
 /// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
 /// Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches, chunks).
@@ -408,7 +400,6 @@ fn nltk_meteor_batch<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNltkWordNet>()?;
-    m.add_function(wrap_pyfunction!(nltk_porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;

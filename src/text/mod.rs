@@ -1,5 +1,6 @@
 //! Normalizers and tokenizers: text → tokens.
 
+pub mod porter;
 pub mod rouge;
 pub mod sacrebleu;
 

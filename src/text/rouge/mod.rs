@@ -6,7 +6,6 @@
 //! - `unicode` (our default): the same tokens on ASCII text, but letters, marks and digits of every
 //!   script are kept, and Han / Hiragana / Katakana characters are one token each.
 
-mod porter;
 pub mod rouge155;
 
 use std::sync::LazyLock;
@@ -15,7 +14,7 @@ use regex::Regex;
 
 use crate::error::{Error, Result};
 
-pub use porter::porter_stem;
+pub use crate::text::porter::porter_stem;
 
 /// Which tokenizer turns a text into ROUGE tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
