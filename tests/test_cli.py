@@ -157,3 +157,45 @@ def test_meteor_command_reproduces_the_jar_on_xray(shared_data, capsys):
     assert code == 0
     # The jar's final score, recorded in the shared data (and printed in METEOR's own README).
     assert abs(json.loads(out)["score"] - 0.3204832379614146) < 1e-9
+
+
+class TestStreaming:
+    """BLEU files are scored in chunks (bounded memory); the result must equal one call over all lines."""
+
+    def test_chunked_scores_equal_whole_file_scores(self, wmt22, monkeypatch, capsys):
+        import nlgmetrics
+        import nlgmetrics.cli as cli
+
+        monkeypatch.setattr(cli, "CHUNK_LINES", 97)  # 2037 lines: 21 full chunks and a partial one
+        code, out, _ = run_cli(["bleu", "-r", wmt22["ref_a"], wmt22["ref_b"], "-i", wmt22["promt"], "-f", "json"], capsys)
+        assert code == 0
+        refs = [list(pair) for pair in zip(read_lines(wmt22["ref_a"]), read_lines(wmt22["ref_b"]))]
+        expected = nlgmetrics.bleu(read_lines(wmt22["promt"]), refs)
+        payload = json.loads(out)
+        assert payload["score"] == expected.score and payload["counts"] == list(expected.counts)
+        code, out, _ = run_cli(["bleu", "-r", wmt22["ref_a"], "-i", wmt22["promt"], "-sl", "-f", "json", "--effective-order"], capsys)
+        sentence = nlgmetrics.bleu(read_lines(wmt22["promt"]), read_lines(wmt22["ref_a"]), effective_order=True)
+        assert json.loads(out)["segment_scores"] == sentence.segment_scores.tolist()
+
+    def test_errors_found_in_a_later_chunk(self, tmp_path, monkeypatch, capsys):
+        import nlgmetrics.cli as cli
+
+        monkeypatch.setattr(cli, "CHUNK_LINES", 2)
+        ref = tmp_path / "ref.txt"
+        ref.write_text("a\nb\nc\nd\ne\n", encoding="utf-8")
+        bad = tmp_path / "bad.txt"
+        bad.write_bytes(b"a\nb\nc\n\xffd\ne\n")
+        code, out, err = run_cli(["bleu", "-r", ref, "-i", bad], capsys)
+        assert code == 1 and out == "" and f"{bad}: line 4 is not valid UTF-8 (byte 0xff at byte column 1)" in err
+        short = tmp_path / "short.txt"
+        short.write_text("a\nb\nc\n", encoding="utf-8")
+        code, out, err = run_cli(["bleu", "-r", ref, "-i", ref, short], capsys)
+        assert code == 1 and out == "" and err.strip() == f"nlgmetrics: error: {short} has 3 lines but the references have 5"
+        code, out, err = run_cli(["bleu", "-r", ref, short, "-i", ref], capsys)
+        assert code == 1 and out == "" and "reference files differ in length" in err
+
+    def test_empty_files(self, tmp_path, capsys):
+        empty = tmp_path / "empty.txt"
+        empty.write_text("", encoding="utf-8")
+        code, out, _ = run_cli(["bleu", "-r", empty, "-i", empty, "-f", "json"], capsys)
+        assert code == 0 and json.loads(out)["score"] == 0.0

@@ -24,6 +24,14 @@ class CliMetric:
     columns: Optional[Callable[[Any], List[Tuple[str, float]]]] = None
     # Text output replacing the table (e.g. ROUGE-1.5.5's report lines), or None to use the table.
     report: Optional[Callable[[Any, argparse.Namespace], Optional[str]]] = None
+    # Joins the results of consecutive chunks of one file into the result of the whole file; metrics
+    # that have it are scored as streams, in bounded memory.
+    merge: Optional[Callable[[List[Any], argparse.Namespace], Any]] = None
+    # Whether ``merge`` applies under these options (e.g. BLEU's sacrebleu preset only).
+    can_merge: Callable[[argparse.Namespace], bool] = lambda args: True
+
+    def streams(self, args: argparse.Namespace) -> bool:
+        return self.merge is not None and self.can_merge(args)
 
     def table_columns(self, result: Any) -> List[Tuple[str, float]]:
         if self.columns is not None:
@@ -48,6 +56,29 @@ def _bleu_score(hypotheses, references, args):
         hypotheses, references, tokenize=args.tokenize, lowercase=args.lowercase, smooth=args.smooth_method,
         smooth_value=args.smooth_value, max_order=args.max_order, effective_order=args.effective_order, preset=args.preset,
     )
+
+
+def _bleu_merge(results, args):
+    """One BLEUResult from chunk results: statistics rows concatenated, the corpus score recomputed
+    from their column sums exactly as for one call over all lines."""
+    import dataclasses
+
+    import numpy as np
+
+    from . import _core
+    from .bleu import _NEUMAIER_SUM
+
+    if len(results) == 1:
+        return results[0]
+    stats = np.concatenate([r.segment_stats for r in results])
+    totals = stats.sum(axis=0, dtype=np.int64).tolist()
+    score, precisions, bp = _core.bleu_score_from_stats(
+        totals, args.max_order, args.smooth_method, args.smooth_value, args.effective_order, None, _NEUMAIER_SUM)
+    order = args.max_order
+    return dataclasses.replace(
+        results[0], score=score, counts=tuple(totals[2:2 + order]), totals=tuple(totals[2 + order:]),
+        precisions=tuple(precisions), bp=bp, sys_len=totals[0], ref_len=totals[1], segment_stats=stats,
+        segment_scores=np.concatenate([r.segment_scores for r in results]))
 
 
 def _chrf_arguments(parser: argparse.ArgumentParser) -> None:
@@ -147,7 +178,8 @@ def _module_exists(name: str) -> bool:
 
 
 _ALL = [
-    CliMetric("bleu", "BLEU (sacreBLEU by default; presets nltk, coco)", _bleu_arguments, _bleu_score),
+    CliMetric("bleu", "BLEU (sacreBLEU by default; presets nltk, coco)", _bleu_arguments, _bleu_score,
+              merge=_bleu_merge, can_merge=lambda args: args.preset == "sacrebleu"),
     CliMetric("chrf", "chrF / chrF++ (sacreBLEU)", _chrf_arguments, _chrf_score),
     CliMetric("ter", "TER (sacreBLEU's tercom port)", _ter_arguments, _ter_score),
     CliMetric("rouge", "ROUGE N/L/Lsum/W/S/SU (rouge_score by default; preset rouge155 = ROUGE-1.5.5.pl)",

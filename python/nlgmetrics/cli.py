@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 
 from . import __version__
 from ._cli_metrics import METRICS, SAMPLE_OPTIONS
-from ._io import InputFileError, read_aligned
+from ._io import InputFileError, iter_aligned_chunks, read_aligned
 from ._table import format_table
 from ._paired_metrics import BUILDERS
 from .sample import sample_paths
@@ -114,7 +114,19 @@ def run_compare(args) -> str:
     return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())
 
 
+# Lines scored per chunk when a metric can merge chunk results (bounded memory for huge files).
+CHUNK_LINES = 100_000
+
+
 def _score_systems(metric, args) -> list:
+    if metric.streams(args):
+        per_system = [[] for _ in args.input]
+        for systems, references in iter_aligned_chunks(args.input, args.references, CHUNK_LINES):
+            for chunks, hypotheses in zip(per_system, systems):
+                chunks.append(metric.score(hypotheses, references, args))
+        if not per_system[0]:
+            return [metric.score([], [], args) for _ in args.input]
+        return [metric.merge(chunks, args) for chunks in per_system]
     systems, references = read_aligned(args.input, args.references)
     return [metric.score(hypotheses, references, args) for hypotheses in systems]
 
