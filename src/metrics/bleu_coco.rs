@@ -108,7 +108,10 @@ fn cumulative_scores(correct: &[u64], guess: &[u64], testlen: f64, reflen: f64, 
     let mut scores: Vec<f64> = (0..n)
         .map(|k| {
             product *= (correct[k] as f64 + TINY) / (guess[k] as f64 + SMALL);
-            product.powf(1.0 / (k as f64 + 1.0))
+            // Python computes `x ** (1. / (k + 1))` with libm's pow. The exponent is kept opaque so
+            // that LLVM, once the loop is unrolled, cannot turn pow(x, 0.5) into sqrt(x), which
+            // differs from pow in the last bit for some x.
+            product.powf(std::hint::black_box(1.0 / (k as f64 + 1.0)))
         })
         .collect();
     let ratio = (testlen + TINY) / (reflen + SMALL);
