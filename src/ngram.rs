@@ -45,6 +45,115 @@ impl<'a> Vocab<'a> {
     }
 }
 
+/// A key of [`ProbeTable`]: spread into 64 well-mixed bits (the table uses the high ones).
+trait ProbeKey: Copy + Eq + Default {
+    fn spread(self) -> u64;
+}
+
+impl ProbeKey for u64 {
+    #[inline]
+    fn spread(self) -> u64 {
+        (self ^ (self >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl ProbeKey for u128 {
+    #[inline]
+    fn spread(self) -> u64 {
+        let low = (self as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (low ^ (low >> 32) ^ ((self >> 64) as u64)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+}
+
+/// Key → `u32` map with linear probing, for the small per-segment maps: cleared in O(1) by bumping a
+/// generation stamp, so one table serves every segment of a thread. At most half full.
+#[derive(Debug, Default, Clone)]
+struct ProbeTable<K> {
+    keys: Vec<K>,
+    values: Vec<u32>,
+    /// A slot is occupied when its stamp equals `generation`.
+    stamps: Vec<u32>,
+    generation: u32,
+    len: usize,
+}
+
+impl<K: ProbeKey> ProbeTable<K> {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: K) -> usize {
+        // Capacity is a power of two >= 2, so the shift is below 64.
+        (key.spread() >> (64 - self.keys.len().trailing_zeros())) as usize
+    }
+
+    /// The value of `key`, inserting `value` first if the key is new.
+    #[inline]
+    fn get_or_insert(&mut self, key: K, value: u32) -> u32 {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut slot = self.home(key);
+        loop {
+            if self.stamps[slot] != self.generation {
+                self.stamps[slot] = self.generation;
+                self.keys[slot] = key;
+                self.values[slot] = value;
+                self.len += 1;
+                return value;
+            }
+            if self.keys[slot] == key {
+                return self.values[slot];
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: K) -> Option<u32> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let mask = self.keys.len() - 1;
+        let mut slot = self.home(key);
+        loop {
+            if self.stamps[slot] != self.generation {
+                return None;
+            }
+            if self.keys[slot] == key {
+                return Some(self.values[slot]);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (self.keys.len() * 2).max(64);
+        let old_generation = self.generation;
+        let old = std::mem::take(self);
+        *self = ProbeTable {
+            keys: vec![K::default(); capacity],
+            values: vec![0; capacity],
+            stamps: vec![0; capacity],
+            generation: 1,
+            len: 0,
+        };
+        for slot in 0..old.keys.len() {
+            if old.stamps[slot] == old_generation {
+                self.get_or_insert(old.keys[slot], old.values[slot]);
+            }
+        }
+    }
+}
+
 /// Token → id map (ids in order of first appearance) that keeps its allocation from one segment to
 /// the next, since its keys borrow nothing: a token of up to 15 bytes is packed with its length into
 /// one `u128` key (injective, and cheaper to hash than the string); longer tokens are keyed by a copy.
@@ -59,7 +168,7 @@ impl<'a> Vocab<'a> {
 /// ```
 #[derive(Default, Debug, Clone)]
 pub struct TokenInterner {
-    short: FxHashMap<u128, u32>,
+    short: ProbeTable<u128>,
     long: FxHashMap<String, u32>,
 }
 
@@ -78,9 +187,9 @@ impl TokenInterner {
 
     /// The id of the token `text[start..end]` (char boundaries). The same as `id(&text[start..end])`;
     /// faster, as a short token is packed with one 16-byte read when `text` extends far enough.
-    #[inline]
+    #[inline(always)]
     pub fn id_in(&mut self, text: &str, start: usize, end: usize) -> u32 {
-        let next = (self.short.len() + self.long.len()) as u32;
+        let next = (self.short.len + self.long.len()) as u32;
         let len = end - start;
         if len < 16 {
             let bytes = text.as_bytes();
@@ -99,7 +208,7 @@ impl TokenInterner {
                     u128::from_le_bytes(packed)
                 }
             };
-            *self.short.entry(key).or_insert(next)
+            self.short.get_or_insert(key, next)
         } else {
             let token = &text[start..end];
             if let Some(&id) = self.long.get(token) {
@@ -113,7 +222,7 @@ impl TokenInterner {
 
     /// How many distinct tokens were seen since the last [`clear`](Self::clear).
     pub fn len(&self) -> usize {
-        self.short.len() + self.long.len()
+        self.short.len + self.long.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -183,7 +292,7 @@ pub fn clipped_matches_all_orders(hyp: &[u32], refs: &[Vec<u32>], max_order: usi
 /// shrinks with the precision of each order, and the counts are exactly those of a full count.
 #[derive(Debug, Default, Clone)]
 pub struct NgramMatcher {
-    index: FxHashMap<u64, u32>,
+    index: ProbeTable<u64>,
     hyp_count: Vec<u32>,
     ref_max: Vec<u32>,
     ref_count: Vec<u32>,
@@ -271,7 +380,7 @@ impl NgramMatcher {
                     DEAD
                 } else {
                     let next = hyp_count.len() as u32;
-                    let slot = *index.entry(ngram_key(prefix, hyp[i + n - 1])).or_insert(next);
+                    let slot = index.get_or_insert(ngram_key(prefix, hyp[i + n - 1]), next);
                     if slot == next {
                         hyp_count.push(0);
                         ref_max.push(0);
@@ -292,7 +401,7 @@ impl NgramMatcher {
                     let (prefix, suffix) = (positions[j], positions[j + 1]);
                     positions[j] = if prefix == DEAD || suffix == DEAD {
                         DEAD
-                    } else if let Some(&slot) = index.get(&ngram_key(prefix, reference[j + n - 1])) {
+                    } else if let Some(slot) = index.get(ngram_key(prefix, reference[j + n - 1])) {
                         if ref_count[slot as usize] == 0 {
                             touched.push(slot);
                         }
@@ -436,6 +545,28 @@ mod tests {
             start = end + 1;
         }
         assert_eq!(interner.len(), vocab.len());
+    }
+
+    #[test]
+    fn probe_table_grows_and_clears() {
+        let mut table = ProbeTable::<u64>::default();
+        assert_eq!(table.get(7), None);
+        for round in 0..5u64 {
+            table.clear();
+            let count = 10 + round * 400; // grows past several capacities
+            for key in 0..count {
+                assert_eq!(table.get_or_insert(key * 0x1_0000_0001 + round, key as u32), key as u32);
+            }
+            for key in 0..count {
+                assert_eq!(table.get_or_insert(key * 0x1_0000_0001 + round, 0), key as u32);
+                assert_eq!(table.get(key * 0x1_0000_0001 + round), Some(key as u32));
+            }
+            assert_eq!(table.get(u64::MAX), None);
+            assert_eq!(table.len, count as usize);
+        }
+        table.generation = u32::MAX; // the stamp wraps: every slot is forgotten
+        table.clear();
+        assert_eq!(table.get(1), None);
     }
 
     #[test]
