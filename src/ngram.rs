@@ -94,7 +94,7 @@ impl<K: ProbeKey> ProbeTable<K> {
     }
 
     /// The value of `key`, inserting `value` first if the key is new.
-    #[inline]
+    #[inline(always)]
     fn get_or_insert(&mut self, key: K, value: u32) -> u32 {
         if (self.len + 1) * 2 > self.keys.len() {
             self.grow();
@@ -116,7 +116,7 @@ impl<K: ProbeKey> ProbeTable<K> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: K) -> Option<u32> {
         if self.keys.is_empty() {
             return None;
@@ -302,6 +302,8 @@ pub struct NgramMatcher {
     /// Per reference position (references concatenated): the slot of the hypothesis n-gram equal to
     /// the current-order n-gram starting there, or [`DEAD`].
     ref_slot: Vec<u32>,
+    /// Positions whose current-order n-gram can match.
+    live: Vec<u32>,
 }
 
 /// An n-gram that cannot match (or a position past the last n-gram).
@@ -336,7 +338,7 @@ impl NgramMatcher {
 
     /// The matching proper; every id is below `n_ids`.
     fn dense_matches(&mut self, hyp: &[u32], refs: &[Vec<u32>], n_ids: usize, max_order: usize, matches: &mut [u64]) {
-        let NgramMatcher { index, hyp_count, ref_max, ref_count, touched, hyp_slot, ref_slot } = self;
+        let NgramMatcher { index, hyp_count, ref_max, ref_count, touched, hyp_slot, ref_slot, live } = self;
         for table in [&mut *hyp_count, &mut *ref_max, &mut *ref_count] {
             table.clear();
             table.resize(n_ids, 0);
@@ -371,24 +373,22 @@ impl NgramMatcher {
             if hyp.len() < n {
                 return;
             }
-            // Hypothesis n-grams whose prefix and suffix (n−1)-grams both matched.
+            // Hypothesis n-grams whose prefix and suffix (n−1)-grams both matched. The live positions
+            // are gathered first without branching (which way a position goes is unpredictable).
             index.clear();
             let first_slot = hyp_count.len();
-            for i in 0..=hyp.len() - n {
-                let (prefix, suffix) = (hyp_slot[i], hyp_slot[i + 1]);
-                hyp_slot[i] = if prefix == DEAD || suffix == DEAD {
-                    DEAD
-                } else {
-                    let next = hyp_count.len() as u32;
-                    let slot = index.get_or_insert(ngram_key(prefix, hyp[i + n - 1]), next);
-                    if slot == next {
-                        hyp_count.push(0);
-                        ref_max.push(0);
-                        ref_count.push(0);
-                    }
-                    hyp_count[slot as usize] += 1;
-                    slot
-                };
+            let live_count = gather_live(&mut hyp_slot[..=hyp.len() - n + 1], live);
+            for &i in &live[..live_count] {
+                let i = i as usize;
+                let next = hyp_count.len() as u32;
+                let slot = index.get_or_insert(ngram_key(hyp_slot[i], hyp[i + n - 1]), next);
+                if slot == next {
+                    hyp_count.push(0);
+                    ref_max.push(0);
+                    ref_count.push(0);
+                }
+                hyp_count[slot as usize] += 1;
+                hyp_slot[i] = slot;
             }
             if hyp_count.len() == first_slot {
                 return; // nothing of this order can match, nor of any higher order
@@ -397,30 +397,52 @@ impl NgramMatcher {
             for reference in refs {
                 let positions = &mut ref_slot[offset..offset + reference.len()];
                 offset += reference.len();
-                for j in 0..(reference.len() + 1).saturating_sub(n) {
-                    let (prefix, suffix) = (positions[j], positions[j + 1]);
-                    positions[j] = if prefix == DEAD || suffix == DEAD {
-                        DEAD
-                    } else if let Some(slot) = index.get(ngram_key(prefix, reference[j + n - 1])) {
-                        if ref_count[slot as usize] == 0 {
-                            touched.push(slot);
+                if reference.len() < n {
+                    continue;
+                }
+                let live_count = gather_live(&mut positions[..=reference.len() - n + 1], live);
+                for &j in &live[..live_count] {
+                    let j = j as usize;
+                    positions[j] = match index.get(ngram_key(positions[j], reference[j + n - 1])) {
+                        Some(slot) => {
+                            if ref_count[slot as usize] == 0 {
+                                touched.push(slot);
+                            }
+                            ref_count[slot as usize] += 1;
+                            slot
                         }
-                        ref_count[slot as usize] += 1;
-                        slot
-                    } else {
-                        DEAD
+                        None => DEAD,
                     };
                 }
                 settle_reference(touched, ref_count, ref_max);
             }
             matches[n - 1] += (first_slot..hyp_count.len()).map(|slot| hyp_count[slot].min(ref_max[slot]) as u64).sum::<u64>();
             for slot in &mut hyp_slot[..=hyp.len() - n] {
-                if *slot != DEAD && ref_max[*slot as usize] == 0 {
-                    *slot = DEAD;
-                }
+                let current = *slot;
+                let checked = if current == DEAD { 0 } else { current as usize };
+                let keep = (current != DEAD) & (ref_max[checked] > 0);
+                *slot = if keep { current } else { DEAD };
             }
         }
     }
+}
+
+/// For `slots` = the (n−1)-gram slots of positions 0..=m (m+1 entries): lists in `live` the
+/// positions i < m whose n-gram can match (slots i and i+1 both live) and marks the others [`DEAD`]
+/// at i; returns how many are live. Branch-free.
+#[inline]
+fn gather_live(slots: &mut [u32], live: &mut Vec<u32>) -> usize {
+    let m = slots.len() - 1;
+    live.clear();
+    live.resize(m, 0);
+    let mut count = 0;
+    for i in 0..m {
+        let is_live = (slots[i] != DEAD) & (slots[i + 1] != DEAD);
+        live[count] = i as u32;
+        count += usize::from(is_live);
+        slots[i] = if is_live { slots[i] } else { DEAD };
+    }
+    count
 }
 
 /// Ids below this plus four times the token count are counted in direct tables; larger ones are renumbered.

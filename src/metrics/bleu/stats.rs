@@ -38,6 +38,7 @@ pub struct SegmentScratch {
     ref_texts: Vec<String>,
     hyp_ids: Vec<u32>,
     ref_ids: Vec<Vec<u32>>,
+    token_ends: Vec<u32>,
     interner: TokenInterner,
     matcher: NgramMatcher,
 }
@@ -74,7 +75,7 @@ impl StatsOptions {
         if references.is_empty() {
             return Err(Error::ShapeMismatch("every hypothesis needs at least one reference".into()));
         }
-        let SegmentScratch { hyp_text, ref_texts, hyp_ids, ref_ids, interner, matcher } = scratch;
+        let SegmentScratch { hyp_text, ref_texts, hyp_ids, ref_ids, token_ends: ends, interner, matcher } = scratch;
         // sacreBLEU's `_preprocess_segment` (the caller lowercases): right-strip, then tokenize.
         hyp_text.clear();
         self.tokenizer.tokenize_into(rstrip(hypothesis), hyp_text);
@@ -93,19 +94,25 @@ impl StatsOptions {
         interner.clear();
         let mut intern = |ids: &mut Vec<u32>, text: &str| {
             ids.clear();
-            if space_joined {
-                // `text.split(' ')` without its empty pieces, in one byte scan.
-                let mut start = 0;
-                for (index, &byte) in text.as_bytes().iter().enumerate() {
-                    if byte == b' ' {
-                        if index > start {
-                            ids.push(interner.id_in(text, start, index));
-                        }
-                        start = index + 1;
-                    }
+            if space_joined && text.len() < u32::MAX as usize {
+                // `text.split(' ')` without its empty pieces: the space positions are gathered first,
+                // branch-free (a branch per byte would mispredict at every token end).
+                let bytes = text.as_bytes();
+                ends.clear();
+                ends.resize(bytes.len() + 1, 0);
+                let mut count = 0;
+                for (index, &byte) in bytes.iter().enumerate() {
+                    ends[count] = index as u32;
+                    count += usize::from(byte == b' ');
                 }
-                if text.len() > start {
-                    ids.push(interner.id_in(text, start, text.len()));
+                ends[count] = bytes.len() as u32;
+                let mut start = 0;
+                for &end in &ends[..=count] {
+                    let end = end as usize;
+                    if end > start {
+                        ids.push(interner.id_in(text, start, end));
+                    }
+                    start = end + 1;
                 }
             } else {
                 ids.extend(split_tokens(text).map(|token| interner.id(token)));
