@@ -147,9 +147,25 @@ pub(crate) fn tokenize_words(
         let start = index;
         let (mut periods_commas, mut dashes) = (0usize, 0usize);
         while index < bytes.len() {
-            // The common case first: a run of plain word bytes.
-            while index < bytes.len() && BYTE_CLASS[bytes[index] as usize] == WORD {
-                index += 1;
+            // The common case first: a run of plain word bytes, measured 16 bytes at a time with one
+            // branch per chunk (a branch per byte mispredicts at every word end).
+            loop {
+                let Some(chunk) = bytes.get(index..index + 16) else {
+                    while index < bytes.len() && BYTE_CLASS[bytes[index] as usize] == WORD {
+                        index += 1;
+                    }
+                    break;
+                };
+                let mut stops = 0u32;
+                for (offset, &byte) in chunk.iter().enumerate() {
+                    stops |= u32::from(BYTE_CLASS[byte as usize] != WORD) << offset;
+                }
+                if stops == 0 {
+                    index += 16;
+                } else {
+                    index += stops.trailing_zeros() as usize;
+                    break;
+                }
             }
             let Some(&byte) = bytes.get(index) else { break };
             match BYTE_CLASS[byte as usize] {
