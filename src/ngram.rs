@@ -349,16 +349,16 @@ impl NgramMatcher {
             hyp_count[id as usize] += 1;
         }
         for reference in refs {
+            // Three branch-free passes: count, fold into the max, reset.
             for &id in reference {
-                let id = id as usize;
-                if hyp_count[id] > 0 {
-                    if ref_count[id] == 0 {
-                        touched.push(id as u32);
-                    }
-                    ref_count[id] += 1;
-                }
+                ref_count[id as usize] += 1;
             }
-            settle_reference(touched, ref_count, ref_max);
+            for &id in reference {
+                ref_max[id as usize] = ref_max[id as usize].max(ref_count[id as usize]);
+            }
+            for &id in reference {
+                ref_count[id as usize] = 0;
+            }
         }
         matches[0] += hyp_count.iter().zip(ref_max.iter()).map(|(&h, &r)| h.min(r) as u64).sum::<u64>();
         if max_order < 2 {
