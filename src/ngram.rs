@@ -45,6 +45,191 @@ impl<'a> Vocab<'a> {
     }
 }
 
+/// A key of [`ProbeTable`]: spread into 64 well-mixed bits (the table uses the high ones).
+trait ProbeKey: Copy + Eq + Default {
+    fn spread(self) -> u64;
+}
+
+impl ProbeKey for u64 {
+    #[inline]
+    fn spread(self) -> u64 {
+        (self ^ (self >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl ProbeKey for u128 {
+    #[inline]
+    fn spread(self) -> u64 {
+        let low = (self as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (low ^ (low >> 32) ^ ((self >> 64) as u64)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+}
+
+/// Key → `u32` map with linear probing, for the small per-segment maps: cleared in O(1) by bumping a
+/// generation stamp, so one table serves every segment of a thread. At most half full.
+#[derive(Debug, Default, Clone)]
+struct ProbeTable<K> {
+    keys: Vec<K>,
+    values: Vec<u32>,
+    /// A slot is occupied when its stamp equals `generation`.
+    stamps: Vec<u32>,
+    generation: u32,
+    len: usize,
+}
+
+impl<K: ProbeKey> ProbeTable<K> {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: K) -> usize {
+        // Capacity is a power of two >= 2, so the shift is below 64.
+        (key.spread() >> (64 - self.keys.len().trailing_zeros())) as usize
+    }
+
+    /// The value of `key`, inserting `value` first if the key is new.
+    #[inline(always)]
+    fn get_or_insert(&mut self, key: K, value: u32) -> u32 {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut slot = self.home(key);
+        loop {
+            if self.stamps[slot] != self.generation {
+                self.stamps[slot] = self.generation;
+                self.keys[slot] = key;
+                self.values[slot] = value;
+                self.len += 1;
+                return value;
+            }
+            if self.keys[slot] == key {
+                return self.values[slot];
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, key: K) -> Option<u32> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let mask = self.keys.len() - 1;
+        let mut slot = self.home(key);
+        loop {
+            if self.stamps[slot] != self.generation {
+                return None;
+            }
+            if self.keys[slot] == key {
+                return Some(self.values[slot]);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (self.keys.len() * 2).max(64);
+        let old_generation = self.generation;
+        let old = std::mem::take(self);
+        *self = ProbeTable {
+            keys: vec![K::default(); capacity],
+            values: vec![0; capacity],
+            stamps: vec![0; capacity],
+            generation: 1,
+            len: 0,
+        };
+        for slot in 0..old.keys.len() {
+            if old.stamps[slot] == old_generation {
+                self.get_or_insert(old.keys[slot], old.values[slot]);
+            }
+        }
+    }
+}
+
+/// Token → id map (ids in order of first appearance) that keeps its allocation from one segment to
+/// the next, since its keys borrow nothing: a token of up to 15 bytes is packed with its length into
+/// one `u128` key (injective, and cheaper to hash than the string); longer tokens are keyed by a copy.
+///
+/// ```
+/// use nlgmetrics::ngram::TokenInterner;
+/// let mut interner = TokenInterner::default();
+/// let ids: Vec<u32> = "a bb a a-very-long-token-indeed bb".split(' ').map(|t| interner.id(t)).collect();
+/// assert_eq!(ids, vec![0, 1, 0, 2, 1]);
+/// interner.clear();
+/// assert_eq!(interner.id("bb"), 0);
+/// ```
+#[derive(Default, Debug, Clone)]
+pub struct TokenInterner {
+    short: ProbeTable<u128>,
+    long: FxHashMap<String, u32>,
+}
+
+impl TokenInterner {
+    /// Forgets every token (keeps the memory).
+    pub fn clear(&mut self) {
+        self.short.clear();
+        self.long.clear();
+    }
+
+    /// The id of `token`, assigning the next free id on first sight.
+    #[inline]
+    pub fn id(&mut self, token: &str) -> u32 {
+        self.id_in(token, 0, token.len())
+    }
+
+    /// The id of the token `text[start..end]` (char boundaries). The same as `id(&text[start..end])`;
+    /// faster, as a short token is packed with one 16-byte read when `text` extends far enough.
+    #[inline(always)]
+    pub fn id_in(&mut self, text: &str, start: usize, end: usize) -> u32 {
+        let next = (self.short.len + self.long.len()) as u32;
+        let len = end - start;
+        if len < 16 {
+            let bytes = text.as_bytes();
+            let key = match bytes.get(start..start + 16) {
+                Some(window) => {
+                    let mut packed = [0u8; 16];
+                    packed.copy_from_slice(window);
+                    // Keep the token's bytes, zero the rest, then put the length in the top byte.
+                    let mask = (1u128 << (8 * len)) - 1;
+                    (u128::from_le_bytes(packed) & mask) | ((len as u128) << 120)
+                }
+                None => {
+                    let mut packed = [0u8; 16];
+                    packed[..len].copy_from_slice(&bytes[start..end]);
+                    packed[15] = len as u8;
+                    u128::from_le_bytes(packed)
+                }
+            };
+            self.short.get_or_insert(key, next)
+        } else {
+            let token = &text[start..end];
+            if let Some(&id) = self.long.get(token) {
+                id
+            } else {
+                self.long.insert(token.to_owned(), next);
+                next
+            }
+        }
+    }
+
+    /// How many distinct tokens were seen since the last [`clear`](Self::clear).
+    pub fn len(&self) -> usize {
+        self.short.len + self.long.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Counts of the n-grams of one order in one sequence; keys borrow the id sequence.
 pub type NgramCounts<'a> = FxHashMap<&'a [u32], u32>;
 
@@ -100,23 +285,29 @@ pub fn clipped_matches_all_orders(hyp: &[u32], refs: &[Vec<u32>], max_order: usi
 /// Reusable work space for [`clipped_matches_all_orders`]: keep one per thread and the per-segment
 /// work allocates nothing once the buffers have grown.
 ///
-/// Only hypothesis n-grams are stored; references are scanned with look-ups only. N-grams of up to
-/// four ids below 2^16 − 1 are packed into one `u64` key (exact: the packing is injective), others
-/// are keyed by their id slice.
+/// Orders are matched one after another. Every distinct hypothesis n-gram gets a "slot" (unigrams:
+/// their id); an n-gram is keyed by (slot of its (n−1)-prefix, last id), one injective `u64` for any
+/// order and vocabulary. An n-gram can only match if both of its (n−1)-grams matched, so only such
+/// hypothesis n-grams are indexed and only such reference positions are looked up: the work
+/// shrinks with the precision of each order, and the counts are exactly those of a full count.
 #[derive(Debug, Default, Clone)]
 pub struct NgramMatcher {
-    packed_index: FxHashMap<u64, u32>,
-    buffers: MatchBuffers,
-}
-
-#[derive(Debug, Default, Clone)]
-struct MatchBuffers {
+    index: ProbeTable<u64>,
     hyp_count: Vec<u32>,
-    order_of: Vec<u32>,
     ref_max: Vec<u32>,
     ref_count: Vec<u32>,
     touched: Vec<u32>,
+    /// Per hypothesis position: the slot of the current-order n-gram starting there, or [`DEAD`].
+    hyp_slot: Vec<u32>,
+    /// Per reference position (references concatenated): the slot of the hypothesis n-gram equal to
+    /// the current-order n-gram starting there, or [`DEAD`].
+    ref_slot: Vec<u32>,
+    /// Positions whose current-order n-gram can match.
+    live: Vec<u32>,
 }
+
+/// An n-gram that cannot match (or a position past the last n-gram).
+const DEAD: u32 = u32::MAX;
 
 impl NgramMatcher {
     /// See [`clipped_matches_all_orders`].
@@ -124,117 +315,153 @@ impl NgramMatcher {
         if max_order == 0 {
             return;
         }
-        let max_id = hyp.iter().chain(refs.iter().flatten()).copied().max().unwrap_or(0);
-        // Unigrams by direct indexing (ids are dense per segment); longer n-grams through the index.
-        if (max_id as usize) < UNIGRAM_TABLE_LIMIT {
-            self.buffers.unigram_matches(hyp, refs, max_id as usize + 1, matches);
+        let total_len = hyp.len() + refs.iter().map(Vec::len).sum::<usize>();
+        let max_id = hyp.iter().chain(refs.iter().flatten()).copied().max().unwrap_or(0) as usize;
+        if max_id >= DENSE_ID_SLACK + 4 * total_len {
+            // Sparse ids (a caller's own numbering): renumber densely, which changes no count.
+            let mut dense = FxHashMap::default();
+            let mut renumber = |ids: &[u32]| -> Vec<u32> {
+                ids.iter()
+                    .map(|&id| {
+                        let next = dense.len() as u32;
+                        *dense.entry(id).or_insert(next)
+                    })
+                    .collect()
+            };
+            let hyp = renumber(hyp);
+            let refs: Vec<Vec<u32>> = refs.iter().map(|r| renumber(r)).collect();
+            self.dense_matches(&hyp, &refs, dense.len(), max_order, matches);
         } else {
-            let mut index = FxHashMap::default();
-            clipped_matches_keyed(&mut index, &mut self.buffers, hyp, refs, 1..=1, matches, |gram| gram);
-        }
-        if max_order < 2 {
-            return;
-        }
-        if max_order <= 4 && max_id < u16::MAX as u32 {
-            let index = &mut self.packed_index;
-            clipped_matches_keyed(index, &mut self.buffers, hyp, refs, 2..=max_order, matches, pack_ngram);
-        } else {
-            let mut index = FxHashMap::default();
-            clipped_matches_keyed(&mut index, &mut self.buffers, hyp, refs, 2..=max_order, matches, |gram| gram);
+            self.dense_matches(hyp, refs, max_id + 1, max_order, matches);
         }
     }
-}
 
-/// Largest id range counted with a direct table (beyond it, unigrams go through the hash index).
-const UNIGRAM_TABLE_LIMIT: usize = 1 << 20;
-
-impl MatchBuffers {
-    fn unigram_matches(&mut self, hyp: &[u32], refs: &[Vec<u32>], n_ids: usize, matches: &mut [u64]) {
-        let MatchBuffers { hyp_count, ref_max, ref_count, .. } = self;
-        for table in [&mut *hyp_count, &mut *ref_max] {
+    /// The matching proper; every id is below `n_ids`.
+    fn dense_matches(&mut self, hyp: &[u32], refs: &[Vec<u32>], n_ids: usize, max_order: usize, matches: &mut [u64]) {
+        let NgramMatcher { index, hyp_count, ref_max, ref_count, touched, hyp_slot, ref_slot, live } = self;
+        for table in [&mut *hyp_count, &mut *ref_max, &mut *ref_count] {
             table.clear();
             table.resize(n_ids, 0);
         }
+        touched.clear();
+        // Unigrams: slot = id, counted by direct indexing.
         for &id in hyp {
             hyp_count[id as usize] += 1;
         }
         for reference in refs {
-            ref_count.clear();
-            ref_count.resize(n_ids, 0);
+            // Three branch-free passes: count, fold into the max, reset.
             for &id in reference {
                 ref_count[id as usize] += 1;
             }
             for &id in reference {
-                let id = id as usize;
-                ref_max[id] = ref_max[id].max(ref_count[id]);
+                ref_max[id as usize] = ref_max[id as usize].max(ref_count[id as usize]);
+            }
+            for &id in reference {
+                ref_count[id as usize] = 0;
             }
         }
         matches[0] += hyp_count.iter().zip(ref_max.iter()).map(|(&h, &r)| h.min(r) as u64).sum::<u64>();
-    }
-}
-
-/// Packs up to four ids (each below 2^16 − 1) into one key; id + 1 keeps lengths distinct.
-#[inline]
-fn pack_ngram(gram: &[u32]) -> u64 {
-    gram.iter().fold(0u64, |key, &id| (key << 16) | (id as u64 + 1))
-}
-
-fn clipped_matches_keyed<'a, K, F>(
-    index: &mut FxHashMap<K, u32>,
-    buffers: &mut MatchBuffers,
-    hyp: &'a [u32],
-    refs: &'a [Vec<u32>],
-    orders: std::ops::RangeInclusive<usize>,
-    matches: &mut [u64],
-    key: F,
-) where
-    K: std::hash::Hash + Eq,
-    F: Fn(&'a [u32]) -> K,
-{
-    let MatchBuffers { hyp_count, order_of, ref_max, ref_count, touched } = buffers;
-    index.clear();
-    hyp_count.clear();
-    order_of.clear();
-    index.reserve(hyp.len() * orders.clone().count());
-    for n in orders.clone() {
-        for gram in hyp.windows(n) {
-            let next = hyp_count.len() as u32;
-            let slot = *index.entry(key(gram)).or_insert(next);
-            if slot == next {
-                hyp_count.push(0);
-                order_of.push(n as u32);
-            }
-            hyp_count[slot as usize] += 1;
+        if max_order < 2 {
+            return;
         }
-    }
-    if hyp_count.is_empty() {
-        return;
-    }
-    ref_max.clear();
-    ref_max.resize(hyp_count.len(), 0);
-    ref_count.clear();
-    ref_count.resize(hyp_count.len(), 0);
-    touched.clear();
-    for reference in refs {
-        for n in orders.clone() {
-            for gram in reference.windows(n) {
-                if let Some(&slot) = index.get(&key(gram)) {
-                    if ref_count[slot as usize] == 0 {
-                        touched.push(slot);
-                    }
-                    ref_count[slot as usize] += 1;
+        hyp_slot.clear();
+        hyp_slot.extend(hyp.iter().map(|&id| if ref_max[id as usize] > 0 { id } else { DEAD }));
+        ref_slot.clear();
+        ref_slot.extend(refs.iter().flatten().map(|&id| if hyp_count[id as usize] > 0 { id } else { DEAD }));
+
+        for n in 2..=max_order {
+            if hyp.len() < n {
+                return;
+            }
+            // Hypothesis n-grams whose prefix and suffix (n−1)-grams both matched. The live positions
+            // are gathered first without branching (which way a position goes is unpredictable).
+            index.clear();
+            let first_slot = hyp_count.len();
+            let live_count = gather_live(&mut hyp_slot[..=hyp.len() - n + 1], live);
+            for &i in &live[..live_count] {
+                let i = i as usize;
+                let next = hyp_count.len() as u32;
+                let slot = index.get_or_insert(ngram_key(hyp_slot[i], hyp[i + n - 1]), next);
+                if slot == next {
+                    hyp_count.push(0);
+                    ref_max.push(0);
+                    ref_count.push(0);
                 }
+                hyp_count[slot as usize] += 1;
+                hyp_slot[i] = slot;
+            }
+            if hyp_count.len() == first_slot {
+                return; // nothing of this order can match, nor of any higher order
+            }
+            let mut offset = 0;
+            for reference in refs {
+                let positions = &mut ref_slot[offset..offset + reference.len()];
+                offset += reference.len();
+                if reference.len() < n {
+                    continue;
+                }
+                let live_count = gather_live(&mut positions[..=reference.len() - n + 1], live);
+                for &j in &live[..live_count] {
+                    let j = j as usize;
+                    positions[j] = match index.get(ngram_key(positions[j], reference[j + n - 1])) {
+                        Some(slot) => {
+                            if ref_count[slot as usize] == 0 {
+                                touched.push(slot);
+                            }
+                            ref_count[slot as usize] += 1;
+                            slot
+                        }
+                        None => DEAD,
+                    };
+                }
+                settle_reference(touched, ref_count, ref_max);
+            }
+            matches[n - 1] += (first_slot..hyp_count.len()).map(|slot| hyp_count[slot].min(ref_max[slot]) as u64).sum::<u64>();
+            for slot in &mut hyp_slot[..=hyp.len() - n] {
+                let current = *slot;
+                let checked = if current == DEAD { 0 } else { current as usize };
+                let keep = (current != DEAD) & (ref_max[checked] > 0);
+                *slot = if keep { current } else { DEAD };
             }
         }
-        for slot in touched.drain(..) {
-            let slot = slot as usize;
-            ref_max[slot] = ref_max[slot].max(ref_count[slot]);
-            ref_count[slot] = 0;
-        }
     }
-    for slot in 0..hyp_count.len() {
-        matches[order_of[slot] as usize - 1] += hyp_count[slot].min(ref_max[slot]) as u64;
+}
+
+/// For `slots` = the (n−1)-gram slots of positions 0..=m (m+1 entries): lists in `live` the
+/// positions i < m whose n-gram can match (slots i and i+1 both live) and marks the others [`DEAD`]
+/// at i; returns how many are live. Branch-free.
+#[inline]
+fn gather_live(slots: &mut [u32], live: &mut Vec<u32>) -> usize {
+    let m = slots.len() - 1;
+    live.clear();
+    live.resize(m, 0);
+    let mut count = 0;
+    for i in 0..m {
+        let is_live = (slots[i] != DEAD) & (slots[i + 1] != DEAD);
+        live[count] = i as u32;
+        count += usize::from(is_live);
+        slots[i] = if is_live { slots[i] } else { DEAD };
     }
+    count
+}
+
+/// Ids below this plus four times the token count are counted in direct tables; larger ones are renumbered.
+const DENSE_ID_SLACK: usize = 64;
+
+/// One reference is done: fold its counts into the max over references and reset them.
+#[inline]
+fn settle_reference(touched: &mut Vec<u32>, ref_count: &mut [u32], ref_max: &mut [u32]) {
+    for slot in touched.drain(..) {
+        let slot = slot as usize;
+        ref_max[slot] = ref_max[slot].max(ref_count[slot]);
+        ref_count[slot] = 0;
+    }
+}
+
+/// The key of an n-gram: its (n−1)-prefix's slot and its last id (injective: both are below 2^32).
+#[inline]
+fn ngram_key(prefix_slot: u32, last_id: u32) -> u64 {
+    (u64::from(prefix_slot) << 32) | u64::from(last_id)
 }
 
 /// Number of n-grams of order `n` in a sequence of `len` tokens.
@@ -294,6 +521,74 @@ mod tests {
         let mut matches = vec![0u64; 2];
         clipped_matches_all_orders(&huge, &[vec![5, 2_000_000, 5], vec![2_000_000, 2_000_000]], 2, &mut matches);
         assert_eq!(matches, vec![4, 2]);
+    }
+
+    #[test]
+    fn pruned_matching_equals_full_counting_on_random_segments() {
+        // Small alphabets give many repeated n-grams, partial matches and empty references.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        fn next(state: &mut u64, bound: u64) -> u64 {
+            *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*state >> 33) % bound
+        }
+        fn sequence(state: &mut u64, alphabet: u64, offset: u32) -> Vec<u32> {
+            let len = next(state, 14);
+            (0..len).map(|_| offset + next(state, alphabet) as u32).collect()
+        }
+        let mut matcher = NgramMatcher::default();
+        for round in 0..3000 {
+            let alphabet = 1 + next(&mut state, 6);
+            let offset = if round % 7 == 0 { 3_000_000 } else { 0 };
+            let hyp = sequence(&mut state, alphabet, offset);
+            let refs: Vec<Vec<u32>> = (0..1 + next(&mut state, 3)).map(|_| sequence(&mut state, alphabet, offset)).collect();
+            let max_order = 1 + next(&mut state, 7) as usize;
+            let mut fast = vec![0u64; max_order];
+            matcher.clipped_matches_all_orders(&hyp, &refs, max_order, &mut fast);
+            for n in 1..=max_order {
+                let mut best = count_ngrams(&refs[0], n);
+                for r in &refs[1..] {
+                    merge_max(&mut best, &count_ngrams(r, n));
+                }
+                assert_eq!(fast[n - 1], clipped_matches(&count_ngrams(&hyp, n), &best), "{hyp:?} {refs:?} order {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn interner_packs_short_tokens_exactly() {
+        // Tokens that differ only in length, trailing NULs, or past byte 15 keep distinct ids.
+        let text = "a a\0 a\0\0 \0 0123456789abcde 0123456789abcdef 0123456789abcdeg é é\u{301} a";
+        let mut interner = TokenInterner::default();
+        let mut vocab = Vocab::default();
+        let mut start = 0;
+        for token in text.split(' ') {
+            let end = start + token.len();
+            assert_eq!(interner.id_in(text, start, end), vocab.id(token), "{token:?}");
+            start = end + 1;
+        }
+        assert_eq!(interner.len(), vocab.len());
+    }
+
+    #[test]
+    fn probe_table_grows_and_clears() {
+        let mut table = ProbeTable::<u64>::default();
+        assert_eq!(table.get(7), None);
+        for round in 0..5u64 {
+            table.clear();
+            let count = 10 + round * 400; // grows past several capacities
+            for key in 0..count {
+                assert_eq!(table.get_or_insert(key * 0x1_0000_0001 + round, key as u32), key as u32);
+            }
+            for key in 0..count {
+                assert_eq!(table.get_or_insert(key * 0x1_0000_0001 + round, 0), key as u32);
+                assert_eq!(table.get(key * 0x1_0000_0001 + round), Some(key as u32));
+            }
+            assert_eq!(table.get(u64::MAX), None);
+            assert_eq!(table.len, count as usize);
+        }
+        table.generation = u32::MAX; // the stamp wraps: every slot is forgotten
+        table.clear();
+        assert_eq!(table.get(1), None);
     }
 
     #[test]

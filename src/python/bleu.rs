@@ -2,11 +2,84 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3::ffi;
 
 use crate::metrics::bleu::{row_width, sum_rows, BleuScoring, Smoothing, StatsOptions, Summation};
 use crate::text::BleuTokenizer;
+
+extern "C" {
+    // In the stable ABI only from 3.10 (so pyo3's abi3-py39 build does not declare it), but exported by
+    // every CPython 3: the str's own cached UTF-8 text, created once per str, never copied per call.
+    fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const std::os::raw::c_char;
+}
+
+/// The items of a sequence argument (a list, tuple or other iterable, but not a str itself).
+fn sequence_items<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if value.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!("{what} must be a sequence of str, not a str")));
+    }
+    value.iter()?.collect()
+}
+
+/// The UTF-8 text of a Python str, borrowed: valid while `item` is alive (strs are immutable).
+fn borrow_str<'a>(item: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
+    let text = item
+        .downcast::<PyString>()
+        .map_err(|_| PyTypeError::new_err(format!("{} must be str, got {}", what(), item.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let mut size: ffi::Py_ssize_t = 0;
+    // SAFETY: `text` is a live str (we hold a reference); the returned buffer lives as long as it does.
+    let data = unsafe { PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut size) };
+    if data.is_null() {
+        // E.g. UnicodeEncodeError for a lone surrogate (the Python layer names the line).
+        return Err(PyErr::fetch(item.py()));
+    }
+    // SAFETY: CPython guarantees `size` bytes of valid UTF-8 at `data`.
+    Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(data.cast::<u8>(), size as usize)) })
+}
+
+/// Hypotheses and references as Python objects; their text is then borrowed, not copied, and used
+/// with the GIL released: holding these references keeps every str alive meanwhile.
+struct Lines<'py> {
+    hypotheses: Vec<Bound<'py, PyAny>>,
+    references: Vec<Vec<Bound<'py, PyAny>>>,
+}
+
+impl<'py> Lines<'py> {
+    fn extract(hypotheses: &Bound<'py, PyAny>, references: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let hypotheses = sequence_items(hypotheses, "hypotheses")?;
+        let references = sequence_items(references, "references")?
+            .iter()
+            .enumerate()
+            .map(|(index, refs)| sequence_items(refs, &format!("references[{index}]")))
+            .collect::<PyResult<_>>()?;
+        Ok(Self { hypotheses, references })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn borrow(&self) -> PyResult<(Vec<&str>, Vec<Vec<&str>>)> {
+        let hypotheses = self
+            .hypotheses
+            .iter()
+            .enumerate()
+            .map(|(index, item)| borrow_str(item, &|| format!("hypotheses[{index}]")))
+            .collect::<PyResult<_>>()?;
+        let references = self
+            .references
+            .iter()
+            .enumerate()
+            .map(|(index, refs)| {
+                refs.iter()
+                    .enumerate()
+                    .map(|(ref_index, item)| borrow_str(item, &|| format!("references[{index}][{ref_index}]")))
+                    .collect::<PyResult<Vec<&str>>>()
+            })
+            .collect::<PyResult<_>>()?;
+        Ok((hypotheses, references))
+    }
+}
 
 /// Runs `work` with the GIL released, on a pool of `threads` threads (`None`: rayon's global pool).
 fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
@@ -54,12 +127,14 @@ fn array_rows(stats: &PyReadonlyArray2<'_, i64>) -> Vec<i64> {
 #[pyo3(signature = (hypotheses, references, tokenize, max_order, threads=None))]
 fn bleu_segment_stats<'py>(
     py: Python<'py>,
-    hypotheses: Vec<String>,
-    references: Vec<Vec<String>>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     tokenize: &str,
     max_order: usize,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hypotheses, references) = lines.borrow()?;
     let options = StatsOptions::new(BleuTokenizer::from_name(tokenize)?, max_order)?;
     let rows = run_released(py, threads, || options.corpus_stats(&hypotheses, &references))??;
     rows_to_array(py, rows, row_width(max_order))
@@ -109,8 +184,8 @@ fn bleu_score_from_stats(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn bleu_corpus<'py>(
     py: Python<'py>,
-    hypotheses: Vec<String>,
-    references: Vec<Vec<String>>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     tokenize: &str,
     max_order: usize,
     smooth: &str,
@@ -120,6 +195,8 @@ fn bleu_corpus<'py>(
     neumaier_sum: bool,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<f64>>, Vec<i64>, f64, Vec<f64>, f64)> {
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hypotheses, references) = lines.borrow()?;
     let options = StatsOptions::new(BleuTokenizer::from_name(tokenize)?, max_order)?;
     let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
     let width = row_width(max_order);

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::python_str::rstrip;
 use crate::error::{Error, Result};
-use crate::ngram::{ngram_total, NgramMatcher, Vocab};
+use crate::ngram::{ngram_total, NgramMatcher, TokenInterner};
 use crate::text::sacrebleu::split_tokens;
 use crate::text::BleuTokenizer;
 
@@ -38,6 +38,8 @@ pub struct SegmentScratch {
     ref_texts: Vec<String>,
     hyp_ids: Vec<u32>,
     ref_ids: Vec<Vec<u32>>,
+    token_ends: Vec<u32>,
+    interner: TokenInterner,
     matcher: NgramMatcher,
 }
 
@@ -73,7 +75,7 @@ impl StatsOptions {
         if references.is_empty() {
             return Err(Error::ShapeMismatch("every hypothesis needs at least one reference".into()));
         }
-        let SegmentScratch { hyp_text, ref_texts, hyp_ids, ref_ids, matcher } = scratch;
+        let SegmentScratch { hyp_text, ref_texts, hyp_ids, ref_ids, token_ends: ends, interner, matcher } = scratch;
         // sacreBLEU's `_preprocess_segment` (the caller lowercases): right-strip, then tokenize.
         hyp_text.clear();
         self.tokenizer.tokenize_into(rstrip(hypothesis), hyp_text);
@@ -88,13 +90,37 @@ impl StatsOptions {
         let ref_texts = &ref_texts[..references.len()];
         let ref_ids = &mut ref_ids[..references.len()];
 
-        let capacity = hyp_text.len() / 4 + ref_texts.iter().map(|text| text.len() / 4).sum::<usize>() + 8;
-        let mut vocab = Vocab::with_capacity(capacity);
-        hyp_ids.clear();
-        hyp_ids.extend(split_tokens(hyp_text).map(|token| vocab.id(token)));
-        for (ids, text) in ref_ids.iter_mut().zip(ref_texts) {
+        let space_joined = self.tokenizer.output_is_space_joined();
+        interner.clear();
+        let mut intern = |ids: &mut Vec<u32>, text: &str| {
             ids.clear();
-            ids.extend(split_tokens(text).map(|token| vocab.id(token)));
+            if space_joined && text.len() < u32::MAX as usize {
+                // `text.split(' ')` without its empty pieces: the space positions are gathered first,
+                // branch-free (a branch per byte would mispredict at every token end).
+                let bytes = text.as_bytes();
+                ends.clear();
+                ends.resize(bytes.len() + 1, 0);
+                let mut count = 0;
+                for (index, &byte) in bytes.iter().enumerate() {
+                    ends[count] = index as u32;
+                    count += usize::from(byte == b' ');
+                }
+                ends[count] = bytes.len() as u32;
+                let mut start = 0;
+                for &end in &ends[..=count] {
+                    let end = end as usize;
+                    if end > start {
+                        ids.push(interner.id_in(text, start, end));
+                    }
+                    start = end + 1;
+                }
+            } else {
+                ids.extend(split_tokens(text).map(|token| interner.id(token)));
+            }
+        };
+        intern(hyp_ids, hyp_text);
+        for (ids, text) in ref_ids.iter_mut().zip(ref_texts) {
+            intern(ids, text);
         }
 
         let max_order = self.max_order;
@@ -230,6 +256,23 @@ mod tests {
         bad[4].clear();
         assert!(opts.corpus_stats(&hyps, &bad).is_err());
         assert_eq!(sum_rows(&[1, 2, 3, 4], 2), vec![4, 6]);
+    }
+
+    #[test]
+    fn space_joined_tokenizers_split_like_python() {
+        let lines = [
+            "", " ", "a", "  Hello,  world!\t\u{a0}x\u{3000}y\u{2028}z \u{85}w\u{1f}v\u{200b}u ",
+            "Der „Bundesgesundheitsminister“ sagte: 3.5-4,2 % – (nicht) [ok] {x}\u{2009}y\u{202f}",
+            "你好，世界。 日本語\u{3000}テキスト 한국어 \u{1680}ｘ",
+        ];
+        for tokenizer in BleuTokenizer::ALL.iter().filter(|t| t.output_is_space_joined()) {
+            for line in lines {
+                let out = tokenizer.tokenize(line);
+                let fast: Vec<&str> = out.split(' ').filter(|t| !t.is_empty()).collect();
+                assert_eq!(fast, split_tokens(&out).collect::<Vec<_>>(), "{tokenizer:?} {line:?}");
+                assert!(!out.starts_with(' ') && !out.ends_with(' ') && !out.contains("  "), "{tokenizer:?} {line:?}");
+            }
+        }
     }
 
     #[test]

@@ -109,6 +109,12 @@ impl BleuTokenizer {
         }
     }
 
+    /// True when the output is always `' '.join(line.split())` (13a, intl, zh): its tokens hold no
+    /// whitespace and are separated by single ASCII spaces, so its `str.split()` is a split on `' '`.
+    pub fn output_is_space_joined(&self) -> bool {
+        matches!(self, Self::Thirteen | Self::Intl | Self::Zh | Self::ZhFixed)
+    }
+
     /// Calls `on_token` for each token of the tokenized line (its `str.split()`), using `buffer` as scratch.
     pub fn for_each_token(&self, line: &str, buffer: &mut String, on_token: impl FnMut(&str)) {
         buffer.clear();
