@@ -1,0 +1,122 @@
+//! Token interning: strings to dense `u32` ids.
+
+use rustc_hash::FxHashMap;
+
+use super::table::ProbeTable;
+
+/// Maps token strings to dense ids, in order of first appearance.
+///
+/// ```
+/// use nlgmetrics::ngram::Vocab;
+/// let mut vocab = Vocab::default();
+/// assert_eq!(vocab.ids("a b a".split(' ')), vec![0, 1, 0]);
+/// ```
+#[derive(Default, Debug, Clone)]
+pub struct Vocab<'a> {
+    ids: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> Vocab<'a> {
+    /// An empty vocabulary with room for `capacity` distinct tokens.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self { ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()) }
+    }
+
+
+    /// The id of `token`, assigning the next free id on first sight.
+    pub fn id(&mut self, token: &'a str) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(token).or_insert(next)
+    }
+
+    /// The ids of a token sequence.
+    pub fn ids<I: IntoIterator<Item = &'a str>>(&mut self, tokens: I) -> Vec<u32> {
+        tokens.into_iter().map(|token| self.id(token)).collect()
+    }
+
+    /// How many distinct tokens were seen.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
+
+/// Token → id map (ids in order of first appearance) that keeps its allocation from one segment to
+/// the next, since its keys borrow nothing: a token of up to 15 bytes is packed with its length into
+/// one `u128` key (injective, and cheaper to hash than the string); longer tokens are keyed by a copy.
+///
+/// ```
+/// use nlgmetrics::ngram::TokenInterner;
+/// let mut interner = TokenInterner::default();
+/// let ids: Vec<u32> = "a bb a a-very-long-token-indeed bb".split(' ').map(|t| interner.id(t)).collect();
+/// assert_eq!(ids, vec![0, 1, 0, 2, 1]);
+/// interner.clear();
+/// assert_eq!(interner.id("bb"), 0);
+/// ```
+#[derive(Default, Debug, Clone)]
+pub struct TokenInterner {
+    short: ProbeTable<u128>,
+    long: FxHashMap<String, u32>,
+}
+
+impl TokenInterner {
+    /// Forgets every token (keeps the memory).
+    pub fn clear(&mut self) {
+        self.short.clear();
+        self.long.clear();
+    }
+
+    /// The id of `token`, assigning the next free id on first sight.
+    #[inline]
+    pub fn id(&mut self, token: &str) -> u32 {
+        self.id_in(token, 0, token.len())
+    }
+
+    /// The id of the token `text[start..end]` (char boundaries). The same as `id(&text[start..end])`;
+    /// faster, as a short token is packed with one 16-byte read when `text` extends far enough.
+    #[inline(always)]
+    pub fn id_in(&mut self, text: &str, start: usize, end: usize) -> u32 {
+        let next = (self.short.len + self.long.len()) as u32;
+        let len = end - start;
+        if len < 16 {
+            let bytes = text.as_bytes();
+            let key = match bytes.get(start..start + 16) {
+                Some(window) => {
+                    let mut packed = [0u8; 16];
+                    packed.copy_from_slice(window);
+                    // Keep the token's bytes, zero the rest, then put the length in the top byte.
+                    let mask = (1u128 << (8 * len)) - 1;
+                    (u128::from_le_bytes(packed) & mask) | ((len as u128) << 120)
+                }
+                None => {
+                    let mut packed = [0u8; 16];
+                    packed[..len].copy_from_slice(&bytes[start..end]);
+                    packed[15] = len as u8;
+                    u128::from_le_bytes(packed)
+                }
+            };
+            self.short.get_or_insert(key, next)
+        } else {
+            let token = &text[start..end];
+            if let Some(&id) = self.long.get(token) {
+                id
+            } else {
+                self.long.insert(token.to_owned(), next);
+                next
+            }
+        }
+    }
+
+    /// How many distinct tokens were seen since the last [`clear`](Self::clear).
+    pub fn len(&self) -> usize {
+        self.short.len + self.long.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
