@@ -10,6 +10,8 @@ use pyo3::ffi;
 use crate::metrics::bleu::{row_width, sum_rows, BleuScoring, Smoothing, StatsOptions, Summation};
 use crate::text::BleuTokenizer;
 
+use super::threads::run_released;
+
 extern "C" {
     // In the stable ABI only from 3.10 (so pyo3's abi3-py39 build does not declare it), but exported by
     // every CPython 3: the str's own cached UTF-8 text, created once per str, never copied per call.
@@ -78,21 +80,6 @@ impl<'py> Lines<'py> {
             })
             .collect::<PyResult<_>>()?;
         Ok((hypotheses, references))
-    }
-}
-
-/// Runs `work` with the GIL released, on a pool of `threads` threads (`None`: rayon's global pool).
-fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(py.allow_threads(work)),
-        Some(0) => Err(PyValueError::new_err("threads must be a positive integer or None")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))?;
-            Ok(py.allow_threads(|| pool.install(work)))
-        }
     }
 }
 

@@ -2,26 +2,12 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
 
-/// Runs `work` with the GIL released, on `threads` threads (`None`: rayon's global pool, all cores).
-pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(py.allow_threads(work)),
-        Some(0) => Err(PyValueError::new_err("threads must be a positive integer or None")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))?;
-            Ok(py.allow_threads(|| pool.install(work)))
-        }
-    }
-}
+use super::threads::run_released;
 
 pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
     let config = ChrfConfig { char_order, word_order, beta, whitespace, eps_smoothing };

@@ -15,6 +15,7 @@ mod qa;
 mod rouge;
 mod ter;
 mod text;
+mod threads;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]

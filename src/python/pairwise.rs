@@ -4,7 +4,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
-use super::chrf::{config, run_released};
+use super::chrf::config;
+use super::threads::run_released;
 use crate::metrics::bleu::{BleuScoring, Smoothing, Summation};
 use crate::metrics::pairwise::{bleu_matrix, chrf_matrix};
 use crate::text::BleuTokenizer;

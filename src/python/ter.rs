@@ -3,7 +3,7 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
-use super::chrf::run_released;
+use super::threads::run_released;
 use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 
 /// Per-segment TER statistics: `(num_edits int64 (n,), ref_length float64 (n,), sentence scores (n,),
