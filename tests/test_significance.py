@@ -170,7 +170,8 @@ class TestCompareCommand:
     """`nlgmetrics compare`: the same numbers as the Python API, in every output format."""
 
     @pytest.fixture(scope="class")
-    def files(self, shared_data):
+    @staticmethod
+    def files(shared_data):
         folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
         return [folder / "newstest2017.en-de.ref.de",
                 [folder / f"{name}.hyp.de" for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")]]
@@ -211,3 +212,39 @@ class TestCompareCommand:
         assert code == 1 and out == "" and "at least two systems" in err
         code, out, err = self.run(files, "-m", "bleu,nope")
         assert code == 1 and out == "" and "unknown metric 'nope'" in err
+
+
+class TestEveryMetric:
+    """Every metric resamples through the same engine; on the identity resample each gives back its own score."""
+
+    NAMES = ["bleu", "chrf", "chrf++", "ter", "rouge1", "rouge2", "rougeL", "rougeLsum", "meteor", "cider", "exact_match", "f1"]
+
+    @pytest.fixture(scope="class")
+    @staticmethod
+    def de_en(shared_data):
+        folder = shared_data / "mt" / "wmt22" / "de-en"
+        take = slice(0, 1984, 8)  # every 8th real segment keeps this quick
+        systems = {name: read_lines(folder / f"generaltest2022.de-en.hyp.{name}.en")[take] for name in ("Online-B", "PROMT")}
+        return systems, read_lines(folder / "generaltest2022.de-en.ref.A.en")[take]
+
+    @pytest.mark.parametrize("name", NAMES)
+    def test_identity_resample_reproduces_the_corpus_score(self, de_en, name):
+        from nlgmetrics._paired_metrics import resamplable
+
+        systems, refs = de_en
+        metric = resamplable(name)
+        computed = metric.compute(systems["PROMT"], [[r] for r in refs])
+        identity = np.arange(len(refs))[None, :]
+        from nlgmetrics._resampling import resampled_sums
+
+        again = metric.exact_scores(resampled_sums(computed.segment_stats, identity))[0]
+        assert again == pytest.approx(computed.score, rel=1e-12, abs=1e-12)
+
+    def test_paired_tests_run_for_every_metric(self, de_en):
+        systems, refs = de_en
+        for test in ("bs", "ar"):
+            result = paired_test(systems, refs, metrics=self.NAMES, test=test, n_samples=60)
+            assert len(result.scores) == len(self.NAMES)
+            for rows in result.scores.values():
+                assert rows[0].p_value is None and 0 < rows[1].p_value <= 1
+        assert "METEOR" in result.format() and "rougeL F" in result.format()

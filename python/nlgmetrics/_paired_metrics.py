@@ -27,12 +27,29 @@ _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
 
 @dataclass(frozen=True)
 class ResamplableMetric:
-    """One metric with its options bound, ready for resampling."""
+    """One metric with its options bound, ready for resampling.
+
+    ``compute`` returns an object with ``score``, ``segment_stats`` (one row per segment) and
+    ``signature``. ``float32_score`` is only for metrics whose bootstrap reproduces sacreBLEU's; the
+    others resample in full precision with ``exact_scores``.
+    """
 
     name: str
     compute: Callable[[Sequence[str], Sequence[Sequence[str]]], Any]
     exact_scores: Callable[[np.ndarray], np.ndarray]
-    float32_score: Callable[[np.ndarray], Any]
+    float32_score: Optional[Callable[[np.ndarray], Any]] = None
+    # Digits worth showing beyond a 0–100 metric's: 2 for metrics on a 0–1 scale (ROUGE, METEOR).
+    extra_decimals: int = 0
+
+
+@dataclass(frozen=True)
+class SegmentRows:
+    """A corpus score with the per-segment rows it is computed from (for metrics whose own result
+    names them differently)."""
+
+    score: float
+    segment_stats: np.ndarray
+    signature: Any
 
 
 def _log_or_floor(value) -> float:
@@ -165,11 +182,82 @@ def _ter(options: Mapping[str, Any]) -> ResamplableMetric:
     return ResamplableMetric("TER", lambda hyps, refs: ter(hyps, refs, **options), exact, ter_float32_score)
 
 
+def _segment_mean(name: str, score_and_values: Callable[[Sequence[str], Sequence[Sequence[str]]], tuple],
+                  extra_decimals: int = 0) -> ResamplableMetric:
+    """A metric whose corpus score is the mean of per-segment values (ROUGE, CIDEr, EM, F1).
+
+    Rows are ``[value, 1]``, so a resample's score is its value sum over its row count.
+    """
+
+    def compute(hyps, refs) -> SegmentRows:
+        score, values, signature = score_and_values(hyps, refs)
+        values = np.asarray(values, dtype=np.float64)
+        return SegmentRows(score, np.column_stack([values, np.ones_like(values)]), signature)
+
+    return ResamplableMetric(name, compute, lambda sums: sums[:, 0] / sums[:, 1], extra_decimals=extra_decimals)
+
+
+def _rouge(variant: str) -> Callable[[Mapping[str, Any]], ResamplableMetric]:
+    def build(options: Mapping[str, Any]) -> ResamplableMetric:
+        from .rouge import rouge
+
+        def score_and_values(hyps, refs):
+            result = rouge(hyps, refs, variants=[variant], **options)
+            return result[variant].fmeasure, result.segment_scores[:, 0, 2], result.signature
+
+        return _segment_mean(f"{variant} F", score_and_values, extra_decimals=2)
+
+    return build
+
+
+def _meteor(options: Mapping[str, Any]) -> ResamplableMetric:
+    from .meteor import corpus_score_from_statistics, meteor
+
+    def compute(hyps, refs) -> SegmentRows:
+        result = meteor(hyps, refs, **options)
+        return SegmentRows(result.score, result.additive_statistics(), result.signature)
+
+    def exact(sums: np.ndarray) -> np.ndarray:
+        # METEOR's system score comes from summed statistics (not a mean of segment scores).
+        return np.array([corpus_score_from_statistics(row[None, :], **options) for row in sums])
+
+    return ResamplableMetric("METEOR", compute, exact, extra_decimals=2)
+
+
+def _cider(options: Mapping[str, Any]) -> ResamplableMetric:
+    from .captioning import cider
+
+    def score_and_values(hyps, refs):
+        result = cider(hyps, refs, **options)
+        return result.score, result.image_scores, result.signature
+
+    return _segment_mean("CIDEr-D" if options.get("variant", "cider-d") == "cider-d" else "CIDEr", score_and_values)
+
+
+def _qa(field: str) -> Callable[[Mapping[str, Any]], ResamplableMetric]:
+    def build(options: Mapping[str, Any]) -> ResamplableMetric:
+        from .qa import qa_scores
+
+        def score_and_values(hyps, refs):
+            result = qa_scores(hyps, refs, **options)
+            per_question = result.exact_scores if field == "exact_match" else result.f1_scores
+            return getattr(result, field), np.asarray(per_question, dtype=np.float64) * 100.0, result.signature
+
+        return _segment_mean("EM" if field == "exact_match" else "F1", score_and_values)
+
+    return build
+
+
 BUILDERS: dict[str, Callable[[Mapping[str, Any]], ResamplableMetric]] = {
     "bleu": _bleu,
     "chrf": _chrf,
     "chrf++": lambda options: _chrf({"word_order": 2, **options}),
     "ter": _ter,
+    **{variant.lower(): _rouge(variant) for variant in ("rouge1", "rouge2", "rougeL", "rougeLsum")},
+    "meteor": _meteor,
+    "cider": _cider,
+    "exact_match": _qa("exact_match"),
+    "f1": _qa("f1"),
 }
 
 

@@ -116,6 +116,19 @@ class MeteorResult:
             score,
         )
 
+    def additive_statistics(self) -> np.ndarray:
+        """Per-segment rows whose column sums give the system score (``corpus_score_from_statistics``).
+
+        ``statistics`` are not additive as they stand: when the jar aggregates, it skips the chunk
+        count of perfectly matched segments. These rows have that rule applied, so bootstrap samples
+        and merged batches can simply be summed.
+        """
+        if self._scorer is None:
+            raise ValueError("additive statistics are available for the meteor15 and textbook presets")
+        if not len(self.statistics):
+            return self.statistics.copy()
+        return np.vstack([self._scorer.corpus(row[None, :])[0] for row in self.statistics])
+
     def segment_details(self) -> np.ndarray:
         """Per segment: precision, recall, f1, fmean, fragmentation penalty, score (shape (n, 6))."""
         if self._scorer is None:

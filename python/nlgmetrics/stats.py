@@ -55,6 +55,8 @@ class PairedTestResult:
     seed: Optional[int]
     scores: Dict[str, Tuple[SystemTest, ...]]
     signatures: Dict[str, str] = field(default_factory=dict)
+    # Per metric, digits shown beyond ``width`` (2 for metrics on a 0–1 scale).
+    extra_decimals: Dict[str, int] = field(default_factory=dict)
 
     def __getitem__(self, metric: str) -> Tuple[SystemTest, ...]:
         return self.scores[metric]
@@ -75,10 +77,11 @@ class PairedTestResult:
         rows = []
         for index, system in enumerate(self.systems):
             row = [("Baseline: " if index == 0 and self.test != "none" else "") + system]
-            for tested in self.scores.values():
-                cell = f"{tested[index].score:.{width}f}"
+            for name, tested in self.scores.items():
+                digits = width + self.extra_decimals.get(name, 0)
+                cell = f"{tested[index].score:.{digits}f}"
                 if tested[index].mean is not None:
-                    cell += f" ({tested[index].mean:.{width}f} ± {tested[index].ci:.{width}f})"
+                    cell += f" ({tested[index].mean:.{digits}f} ± {tested[index].ci:.{digits}f})"
                 if tested[index].p_value is not None:
                     star = "*" if tested[index].p_value < alpha else ""
                     cell += f" p = {tested[index].p_value:.4f}{star}"
@@ -148,6 +151,9 @@ def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
 
 
 def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Bootstrap scores: sacreBLEU's float32 arithmetic where the metric mirrors it, else full precision."""
+    if metric.float32_score is None:
+        return metric.exact_scores(resampled_sums(stats, indices))
     return np.array([metric.float32_score(row) for row in resampled_sums_float32(stats, indices)])
 
 
@@ -183,7 +189,9 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
 
     :param systems: ordered mapping name → hypotheses; the first entry is the baseline.
     :param references: per segment a reference string or a list of them.
-    :param metrics: metric names (``"bleu"``, ``"chrf"``, ``"ter"``) or a mapping name → options dict.
+    :param metrics: metric names or a mapping name → options dict: ``bleu``, ``chrf``, ``chrf++``, ``ter``
+        (sacreBLEU-identical), ``rouge1``, ``rouge2``, ``rougeL``, ``rougeLsum`` (F), ``meteor``, ``cider``,
+        ``exact_match``, ``f1``.
     :param n_samples: resamples (bs) or trials (ar); default 1000 / 10000 as sacreBLEU.
     :param seed: NumPy ``default_rng`` seed (sacreBLEU's default 12345); ``None`` is not reproducible.
     :param n_ar_confidence: bootstrap resamples for the AR test's intervals (-1: none, 0: 1000).
@@ -251,7 +259,8 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
 
     signatures = {metric.name: f"{results[names[0]].signature}|{test}:{n_samples}|seed:{seed}"
                   for metric, results in zip(bound, computed)}
-    return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures)
+    return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures,
+                            {metric.name: metric.extra_decimals for metric in bound})
 
 
 def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
@@ -262,12 +271,13 @@ def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     names = list(systems)
     hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
     refs = _validate.references_lists(references, len(hypotheses[names[0]]))
-    scores, signatures = {}, {}
+    scores, signatures, extra_decimals = {}, {}, {}
     for metric in _metric_list(metrics):
+        extra_decimals[metric.name] = metric.extra_decimals
         results = {name: metric.compute(hypotheses[name], refs) for name in names}
         scores[metric.name] = tuple(SystemTest(name, results[name].score) for name in names)
         signatures[metric.name] = str(results[names[0]].signature)
-    return PairedTestResult("none", 0, None, scores, signatures)
+    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals)
 
 
 @dataclass(frozen=True)
