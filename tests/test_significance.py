@@ -235,9 +235,9 @@ class TestEveryMetric:
         metric = resamplable(name)
         computed = metric.compute(systems["PROMT"], [[r] for r in refs])
         identity = np.arange(len(refs))[None, :]
-        from nlgmetrics._resampling import resampled_sums
+        from nlgmetrics._resampling import Resample
 
-        again = metric.exact_scores(resampled_sums(computed.segment_stats, identity))[0]
+        again = metric.exact_scores(Resample(identity).sums(computed.segment_stats))[0]
         assert again == pytest.approx(computed.score, rel=1e-12, abs=1e-12)
 
     def test_paired_tests_run_for_every_metric(self, de_en):
@@ -248,3 +248,18 @@ class TestEveryMetric:
             for rows in result.scores.values():
                 assert rows[0].p_value is None and 0 < rows[1].p_value <= 1
         assert "METEOR" in result.format() and "rougeL F" in result.format()
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
+@pytest.mark.parametrize("effective_order", [False, True])
+def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, effective_order):
+    from nlgmetrics._paired_metrics import bleu_float32_score, bleu_float32_scores
+    from nlgmetrics._resampling import Resample, bootstrap_indices, make_rng
+
+    systems, refs, _ = wmt17
+    # Short slices give zero-match and zero-total orders, where the branches differ.
+    stats = nlgmetrics.bleu(systems[BASELINE][:40], refs[:40], tokenize="none").segment_stats
+    rows = Resample(bootstrap_indices(make_rng(3), 40, 300)).sums_float32(stats)
+    rows = np.vstack([rows, np.float32(stats[:40])])
+    expected = [bleu_float32_score(row, 4, smooth, None, effective_order) for row in rows]
+    assert bleu_float32_scores(rows, 4, smooth, None, effective_order).tolist() == expected

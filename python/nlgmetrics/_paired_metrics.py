@@ -23,6 +23,9 @@ from . import _core
 # sacreBLEU's BLEU.SMOOTH_DEFAULTS (an int for add-k, as there).
 _BLEU_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
+# NumPy ≥ 2 (NEP 50) keeps `python float * float32` in float32, which the vectorised mirror assumes;
+# older NumPy widens scalars, and only the row-by-row mirror follows it.
+NEP50 = int(np.__version__.split(".")[0]) >= 2
 
 
 @dataclass(frozen=True)
@@ -30,14 +33,14 @@ class ResamplableMetric:
     """One metric with its options bound, ready for resampling.
 
     ``compute`` returns an object with ``score``, ``segment_stats`` (one row per segment) and
-    ``signature``. ``float32_score`` is only for metrics whose bootstrap reproduces sacreBLEU's; the
-    others resample in full precision with ``exact_scores``.
+    ``signature``. ``float32_scores`` (scores of float32 sum rows) is only for metrics whose bootstrap
+    reproduces sacreBLEU's; the others resample in full precision with ``exact_scores``.
     """
 
     name: str
     compute: Callable[[Sequence[str], Sequence[Sequence[str]]], Any]
     exact_scores: Callable[[np.ndarray], np.ndarray]
-    float32_score: Optional[Callable[[np.ndarray], Any]] = None
+    float32_scores: Optional[Callable[[np.ndarray], np.ndarray]] = None
     # Digits worth showing beyond a 0–100 metric's: 2 for metrics on a 0–1 scale (ROUGE, METEOR).
     extra_decimals: int = 0
 
@@ -88,6 +91,49 @@ def bleu_float32_score(row: np.ndarray, max_order: int, smooth: str, smooth_valu
         else:
             precisions[n] = 100. * correct[n] / total[n]
     return bp * math.exp(sum([_log_or_floor(p) for p in precisions[:order_used]]) / order_used)
+
+
+def bleu_float32_scores(rows: np.ndarray, max_order: int, smooth: str, smooth_value: Optional[float],
+                        effective_order: bool) -> np.ndarray:
+    """``bleu_float32_score`` for many rows at once: the same float32 operations, elementwise.
+
+    The per-order loop's ``break`` at the first zero total becomes an "alive" mask; the k-th zero-match
+    order's ``100 / (2**k * total)`` is exact scaling by a power of two, as in the loop.
+    """
+    if smooth_value is None:
+        smooth_value = _BLEU_SMOOTH_DEFAULTS[smooth]
+    rows = np.asarray(rows, dtype=np.float32)
+    correct = rows[:, 2:2 + max_order].copy()
+    total = rows[:, 2 + max_order:2 + 2 * max_order].copy()
+    if smooth == "add-k" and max_order > 1:
+        correct[:, 1:] += smooth_value
+        total[:, 1:] += smooth_value
+    alive = np.cumprod(total != 0, axis=1).astype(bool)
+    zero_match = alive & (correct == 0)
+    halvings = np.cumsum(zero_match, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        matched = np.float32(100.) * correct / total
+        if smooth == "exp":
+            unmatched = np.float32(100.) / (np.float32(2.0) ** halvings.astype(np.float32) * total)
+        elif smooth == "floor":
+            unmatched = np.float32(100. * smooth_value) / total
+        else:
+            unmatched = np.zeros_like(total)
+    precisions = np.where(alive, np.where(correct == 0, unmatched, matched), np.float32(0.0))
+    orders_used = alive.sum(axis=1) if effective_order else np.full(len(rows), max_order)
+    sys_lens, ref_lens = rows[:, 0].astype(np.int64).tolist(), rows[:, 1].astype(np.int64).tolist()
+    any_match = (rows[:, 2:2 + max_order] != 0).any(axis=1).tolist()  # checked before add-k, as in the loop
+    scores = []
+    for precision_row, used, sys_len, ref_len, matched_any in zip(precisions.tolist(), orders_used.tolist(), sys_lens, ref_lens, any_match):
+        if not matched_any:
+            scores.append(0.0)
+            continue
+        bp = 1.0
+        if sys_len < ref_len:
+            bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        used = int(used) or max_order  # the loop's eff_order starts at max_order
+        scores.append(bp * math.exp(sum([_log_or_floor(p) for p in precision_row[:used]]) / used))
+    return np.array(scores)
 
 
 def chrf_float32_score(row: np.ndarray, order: int, beta: float, eps_smoothing: bool):
@@ -149,10 +195,12 @@ def _bleu(options: Mapping[str, Any]) -> ResamplableMetric:
         return _core.bleu_row_scores(np.ascontiguousarray(sums, dtype=np.int64), max_order, smooth,
                                      None if smooth_value is None else float(smooth_value), effective_order, None, _NEUMAIER_SUM)
 
-    return ResamplableMetric(
-        "BLEU", lambda hyps, refs: bleu(hyps, refs, **options), exact,
-        lambda row: bleu_float32_score(row, max_order, smooth, smooth_value, effective_order),
-    )
+    def float32_scores(rows: np.ndarray) -> np.ndarray:
+        if NEP50:
+            return bleu_float32_scores(rows, max_order, smooth, smooth_value, effective_order)
+        return np.array([bleu_float32_score(row, max_order, smooth, smooth_value, effective_order) for row in rows])
+
+    return ResamplableMetric("BLEU", lambda hyps, refs: bleu(hyps, refs, **options), exact, float32_scores)
 
 
 def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
@@ -169,7 +217,7 @@ def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
 
     return ResamplableMetric(
         f"chrF{beta}" + "+" * word_order, lambda hyps, refs: chrf(hyps, refs, **options), exact,
-        lambda row: chrf_float32_score(row, char_order + word_order, beta, eps_smoothing),
+        lambda rows: np.array([chrf_float32_score(row, char_order + word_order, beta, eps_smoothing) for row in rows]),
     )
 
 
@@ -179,7 +227,8 @@ def _ter(options: Mapping[str, Any]) -> ResamplableMetric:
     def exact(sums: np.ndarray) -> np.ndarray:
         return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, dtype=np.float64)])
 
-    return ResamplableMetric("TER", lambda hyps, refs: ter(hyps, refs, **options), exact, ter_float32_score)
+    return ResamplableMetric("TER", lambda hyps, refs: ter(hyps, refs, **options), exact,
+                             lambda rows: np.array([ter_float32_score(row) for row in rows]))
 
 
 def _segment_mean(name: str, score_and_values: Callable[[Sequence[str], Sequence[Sequence[str]]], tuple],

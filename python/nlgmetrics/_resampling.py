@@ -7,7 +7,7 @@ Draws use NumPy's ``default_rng(seed)`` with the same calls, in the same order, 
 >>> import numpy as np
 >>> stats = np.array([[1, 2], [3, 4], [5, 6]])
 >>> indices = np.array([[0, 0, 2], [1, 2, 2]])
->>> resampled_sums(stats, indices).tolist()
+>>> Resample(indices).sums(stats).tolist()
 [[7.0, 10.0], [13.0, 16.0]]
 """
 
@@ -31,31 +31,62 @@ def randomization_masks(rng: np.random.Generator, n_segments: int, n_trials: int
     return rng.integers(2, size=(n_trials, n_segments), dtype=bool)
 
 
-def resampled_sums(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """Column sums of ``stats[indices[s]]`` for every sample ``s``, as float64.
+class Resample:
+    """One set of bootstrap draws, applied to any number of statistics arrays.
 
     Each sample's rows are counted once (a sample × segment count matrix) and multiplied by the
-    statistics, so no (samples × segments × statistics) array is ever built.
+    statistics, so no (samples × segments × statistics) array is ever built, and the counts are shared
+    by every system and metric resampled with the same draws.
+
+    >>> import numpy as np
+    >>> Resample(np.array([[0, 0, 2], [1, 2, 2]])).sums(np.array([[1, 2], [3, 4], [5, 6]])).tolist()
+    [[7.0, 10.0], [13.0, 16.0]]
     """
-    n_samples, n_segments = indices.shape
-    flat = (np.arange(n_samples)[:, None] * n_segments + indices).ravel()
-    counts = np.bincount(flat, minlength=n_samples * n_segments).reshape(n_samples, n_segments)
-    return counts.astype(np.float64) @ np.asarray(stats, dtype=np.float64)
+
+    def __init__(self, indices: np.ndarray):
+        self.indices = indices
+        n_samples, n_segments = indices.shape
+        flat = (np.arange(n_samples)[:, None] * n_segments + indices).ravel()
+        counts = np.bincount(flat, minlength=n_samples * n_segments).reshape(n_samples, n_segments)
+        self.counts = counts.astype(np.float64)
+
+    def sums(self, stats: np.ndarray) -> np.ndarray:
+        """Column sums of ``stats[indices[s]]`` for every sample ``s``, as float64 (exact for integer statistics)."""
+        return self.counts @ np.asarray(stats, dtype=np.float64)
+
+    def sums_float32(self, stats: np.ndarray) -> np.ndarray:
+        """The float32 sums sacreBLEU's bootstrap computes (``np.array(stats, dtype='float32')[idx].sum(0)``).
+
+        When every partial sum is a multiple of 1/2 below 2**23, the float64 sums are exact and equal
+        sacreBLEU's float32 ones whatever the order; otherwise sacreBLEU's own summation is replayed.
+        """
+        values = np.asarray(stats, dtype=np.float64)
+        doubled = values * 2
+        if len(values) * float(np.abs(doubled).max(initial=0.0)) < FLOAT32_EXACT_LIMIT and np.all(doubled == np.round(doubled)):
+            return self.sums(values).astype(np.float32)
+        stats32 = values.astype(np.float32)
+        return np.stack([stats32[row].sum(0) for row in self.indices])
 
 
-def resampled_sums_float32(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """The float32 sums sacreBLEU's bootstrap computes (``np.array(stats, dtype='float32')[idx].sum(0)``).
+def randomization_sums(masks: np.ndarray, baseline: np.ndarray, system: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The summed statistics of the two pseudo-systems of every trial: A takes the baseline's row where
+    the mask is True and the system's elsewhere, B the opposite (sacreBLEU's ``pos_sel @ bl + neg_sel @ sys``).
 
-    When every total stays below 2**24 (and the statistics are multiples of 1/2), the float64 sums are
-    exact and equal sacreBLEU's float32 ones; otherwise sacreBLEU's own summation is replayed.
+    Computed as ``sum(system) + mask @ (baseline - system)`` in BLAS float32 when every partial sum is
+    a multiple of 1/2 below 2**23 (then exact), else in float64.
     """
-    values = np.asarray(stats, dtype=np.float64)
-    doubled = values * 2
-    # Every partial sum is a multiple of 1/2 below 2**23 → exact in float32 whatever the order.
-    if len(values) * float(np.abs(doubled).max(initial=0.0)) < FLOAT32_EXACT_LIMIT and np.all(doubled == np.round(doubled)):
-        return resampled_sums(values, indices).astype(np.float32)
-    stats32 = values.astype(np.float32)
-    return np.stack([stats32[row].sum(0) for row in indices])
+    baseline = np.asarray(baseline, dtype=np.float64)
+    system = np.asarray(system, dtype=np.float64)
+    difference = baseline - system
+    doubled = np.abs(difference) * 2
+    exact_in_float32 = (len(difference) * float(doubled.max(initial=0.0)) < FLOAT32_EXACT_LIMIT
+                        and np.all(doubled == np.round(doubled)))
+    dtype = np.float32 if exact_in_float32 else np.float64
+    shift = (masks.astype(dtype) @ difference.astype(dtype)).astype(np.float64)
+    system_total, baseline_total = system.sum(axis=0), baseline.sum(axis=0)
+    pseudo_a = system_total + shift
+    pseudo_b = baseline_total - shift
+    return pseudo_a, pseudo_b
 
 
 def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:

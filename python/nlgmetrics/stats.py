@@ -24,8 +24,8 @@ import numpy as np
 
 from . import _validate
 from ._paired_metrics import ResamplableMetric, resamplable
-from ._resampling import (bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
-                          randomization_masks, resampled_sums, resampled_sums_float32)
+from ._resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
+                          randomization_masks, randomization_sums)
 from ._table import format_table
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -150,33 +150,31 @@ def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
     return [resamplable(name) for name in metrics]
 
 
-def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Resample) -> np.ndarray:
     """Bootstrap scores: sacreBLEU's float32 arithmetic where the metric mirrors it, else full precision."""
-    if metric.float32_score is None:
-        return metric.exact_scores(resampled_sums(stats, indices))
-    return np.array([metric.float32_score(row) for row in resampled_sums_float32(stats, indices)])
+    if metric.float32_scores is None:
+        return metric.exact_scores(resample.sums(stats))
+    return metric.float32_scores(resample.sums_float32(stats))
 
 
-def _bootstrap_row(metric, name, computed, baseline, indices) -> SystemTest:
-    """sacreBLEU's _paired_bs_test for one metric and system."""
-    baseline_scores = _float32_scores(metric, baseline.segment_stats, indices)
-    system_scores = _float32_scores(metric, computed.segment_stats, indices)
+def _bootstrap_row(metric, name, computed, baseline, resample, baseline_scores) -> SystemTest:
+    """sacreBLEU's _paired_bs_test for one metric and system (``baseline_scores``: the baseline's on ``resample``)."""
+    system_scores = _float32_scores(metric, computed.segment_stats, resample)
     mean, ci = estimate_ci(system_scores)
     differences = np.abs(system_scores - baseline_scores)
     p = p_value(differences - differences.mean(), abs(baseline.score - computed.score))
     return SystemTest(name, computed.score, p, float(mean), float(ci))
 
 
-def _randomization_row(metric, name, computed, baseline, masks, confidence_indices) -> SystemTest:
+def _randomization_row(metric, name, computed, baseline, masks, confidence_resample) -> SystemTest:
     """sacreBLEU's _paired_ar_test for one metric and system."""
-    baseline_stats, system_stats = baseline.segment_stats, computed.segment_stats
-    pseudo_a = masks @ baseline_stats + ~masks @ system_stats
-    pseudo_b = ~masks @ baseline_stats + masks @ system_stats
+    system_stats = computed.segment_stats
+    pseudo_a, pseudo_b = randomization_sums(masks, baseline.segment_stats, system_stats)
     trial_differences = np.abs(metric.exact_scores(pseudo_a) - metric.exact_scores(pseudo_b))
     p = p_value(trial_differences, abs(baseline.score - computed.score))
-    if confidence_indices is None:
+    if confidence_resample is None:
         return SystemTest(name, computed.score, p)
-    mean, ci = estimate_ci(_float32_scores(metric, system_stats, confidence_indices))
+    mean, ci = estimate_ci(_float32_scores(metric, system_stats, confidence_resample))
     return SystemTest(name, computed.score, p, float(mean), float(ci))
 
 
@@ -237,23 +235,29 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
         confidence_n = n_samples if test == "bs" else n_ar_confidence
         mean = ci = None
         if confidence_n > 0:
-            indices = bootstrap_indices(make_rng(seed), n_segments, confidence_n)
-            mean, ci = (float(x) for x in estimate_ci(_float32_scores(metric, baseline.segment_stats, indices)))
+            resample = Resample(bootstrap_indices(make_rng(seed), n_segments, confidence_n))
+            mean, ci = (float(x) for x in estimate_ci(_float32_scores(metric, baseline.segment_stats, resample)))
         rows[metric.name] = [SystemTest(names[0], baseline.score, None, mean, ci)]
 
+    # Seeded, every system is resampled with the same indices: the baseline's scores are computed once.
+    baseline_cache: Dict[str, np.ndarray] = {}
     for name in names[1:]:
         rng = make_rng(seed)
         if test == "bs":
-            indices = bootstrap_indices(rng, n_segments, n_samples)
+            resample = Resample(bootstrap_indices(rng, n_segments, n_samples))
+            if seed is None:
+                baseline_cache.clear()
         else:
             masks = randomization_masks(rng, n_segments, n_samples)
-            confidence_indices = bootstrap_indices(rng, n_segments, n_ar_confidence) if n_ar_confidence > 0 else None
+            confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
         for metric, results in zip(bound, computed):
             baseline = results[names[0]]
             if test == "bs":
-                row = _bootstrap_row(metric, name, results[name], baseline, indices)
+                if metric.name not in baseline_cache:
+                    baseline_cache[metric.name] = _float32_scores(metric, baseline.segment_stats, resample)
+                row = _bootstrap_row(metric, name, results[name], baseline, resample, baseline_cache[metric.name])
             else:
-                row = _randomization_row(metric, name, results[name], baseline, masks, confidence_indices)
+                row = _randomization_row(metric, name, results[name], baseline, masks, confidence_resample)
             rows[metric.name].append(row)
             step(f"{test} {metric.name} {name}")
 
@@ -324,14 +328,14 @@ def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[st
     if not hyps:
         raise ValueError("a confidence interval needs at least one segment")
     result = bound.compute(hyps, refs)
-    indices = bootstrap_indices(make_rng(seed), len(hyps), n_samples)
+    resample = Resample(bootstrap_indices(make_rng(seed), len(hyps), n_samples))
     if method == "sacrebleu":
         if confidence != 0.95:
             raise ValueError("method='sacrebleu' is sacreBLEU's fixed 95% interval; use method='percentile' for others")
-        mean, half_width = (float(x) for x in estimate_ci(_float32_scores(bound, result.segment_stats, indices)))
+        mean, half_width = (float(x) for x in estimate_ci(_float32_scores(bound, result.segment_stats, resample)))
         low, high = mean - half_width, mean + half_width
     else:
-        scores = bound.exact_scores(resampled_sums(result.segment_stats, indices))
+        scores = bound.exact_scores(resample.sums(result.segment_stats))
         mean = float(np.mean(scores))
         low, high = percentile_interval(scores, confidence)
     return ConfidenceInterval(bound.name, result.score, low, high, mean, confidence, method, n_samples, seed)
