@@ -263,3 +263,20 @@ def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, eff
     rows = np.vstack([rows, np.float32(stats[:40])])
     expected = [bleu_float32_score(row, 4, smooth, None, effective_order) for row in rows]
     assert bleu_float32_scores(rows, 4, smooth, None, effective_order).tolist() == expected
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_vectorised_chrf_equals_the_row_by_row_mirror_and_the_core(wmt17, word_order):
+    from nlgmetrics import _core
+    from nlgmetrics._paired_metrics import chrf_float32_score, chrf_scores_vectorised
+    from nlgmetrics._resampling import Resample, bootstrap_indices, make_rng
+
+    systems, refs, _ = wmt17
+    stats = nlgmetrics.chrf(systems[BASELINE][:60], refs[:60], word_order=word_order).segment_stats
+    order = 6 + word_order
+    resample = Resample(bootstrap_indices(make_rng(5), 60, 300))
+    rows32 = resample.sums_float32(stats)
+    assert chrf_scores_vectorised(rows32, order, 2).tolist() == [chrf_float32_score(r, order, 2, False) for r in rows32]
+    rows64 = resample.sums(stats)
+    assert chrf_scores_vectorised(rows64, order, 2).tolist() == [
+        _core.chrf_score(r, 2.0, False) for r in rows64.astype(np.int64).tolist()]

@@ -167,6 +167,38 @@ def chrf_float32_score(row: np.ndarray, order: int, beta: float, eps_smoothing: 
     return 0.0
 
 
+def chrf_scores_vectorised(rows: np.ndarray, order: int, beta: float) -> Optional[np.ndarray]:
+    """``CHRF._compute_f_score`` (eps_smoothing off) for many rows at once, in the rows' dtype.
+
+    float32 rows give sacreBLEU's bootstrap arithmetic, float64 rows its integer-statistics arithmetic.
+    Orders are summed one after another, as the loop does (adding 0.0 to skip an order is exact).
+    Returns None where a row scores exactly 0: sacreBLEU then returns a Python float, which changes the
+    dtype of its score array, so the caller replays the row-by-row mirror instead.
+    """
+    rows = np.asarray(rows)
+    dtype = rows.dtype.type
+    factor = dtype(beta ** 2)
+    precision_sum = np.zeros(len(rows), dtype=dtype)
+    recall_sum = np.zeros(len(rows), dtype=dtype)
+    averaged_orders = np.zeros(len(rows), dtype=np.int64)
+    for i in range(order):
+        n_hyp, n_ref, n_match = rows[:, 3 * i], rows[:, 3 * i + 1], rows[:, 3 * i + 2]
+        counted = (n_hyp > 0) & (n_ref > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision_sum = precision_sum + np.where(counted, n_match / n_hyp, dtype(0))
+            recall_sum = recall_sum + np.where(counted, n_match / n_ref, dtype(0))
+        averaged_orders += counted
+    if np.any(averaged_orders == 0):
+        return None
+    divisor = averaged_orders.astype(dtype)
+    precision_mean, recall_mean = precision_sum / divisor, recall_sum / divisor
+    if np.any(precision_mean + recall_mean == 0):
+        return None
+    score = (dtype(1) + factor) * precision_mean * recall_mean
+    score = score / ((factor * precision_mean) + recall_mean)
+    return dtype(100) * score
+
+
 def ter_float32_score(row: np.ndarray):
     """sacreBLEU's TER._compute_score_from_stats on a float32 row ``[edits, average ref length]``."""
     edits, ref_length = row[0], row[1]
@@ -212,13 +244,22 @@ def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
     eps_smoothing = options.get("eps_smoothing", False)
 
     def exact(sums: np.ndarray) -> np.ndarray:
+        if not eps_smoothing:
+            scores = chrf_scores_vectorised(np.asarray(sums, dtype=np.float64), char_order + word_order, beta)
+            if scores is not None:
+                return scores
         rows = np.asarray(sums, dtype=np.int64).tolist()
         return np.array([_core.chrf_score(row, float(beta), eps_smoothing) for row in rows])
 
+    def float32_scores(rows: np.ndarray) -> np.ndarray:
+        if NEP50 and not eps_smoothing:
+            scores = chrf_scores_vectorised(np.asarray(rows, dtype=np.float32), char_order + word_order, beta)
+            if scores is not None:
+                return scores
+        return np.array([chrf_float32_score(row, char_order + word_order, beta, eps_smoothing) for row in rows])
+
     return ResamplableMetric(
-        f"chrF{beta}" + "+" * word_order, lambda hyps, refs: chrf(hyps, refs, **options), exact,
-        lambda rows: np.array([chrf_float32_score(row, char_order + word_order, beta, eps_smoothing) for row in rows]),
-    )
+        f"chrF{beta}" + "+" * word_order, lambda hyps, refs: chrf(hyps, refs, **options), exact, float32_scores)
 
 
 def _ter(options: Mapping[str, Any]) -> ResamplableMetric:

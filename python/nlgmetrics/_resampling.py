@@ -73,7 +73,8 @@ def randomization_sums(masks: np.ndarray, baseline: np.ndarray, system: np.ndarr
     the mask is True and the system's elsewhere, B the opposite (sacreBLEU's ``pos_sel @ bl + neg_sel @ sys``).
 
     Computed as ``sum(system) + mask @ (baseline - system)`` in BLAS float32 when every partial sum is
-    a multiple of 1/2 below 2**23 (then exact), else in float64.
+    a multiple of 1/2 below 2**23 (then exact), else in float64. ``masks`` may be given already as
+    float32 0/1 (convert once per trial set, reuse for every metric).
     """
     baseline = np.asarray(baseline, dtype=np.float64)
     system = np.asarray(system, dtype=np.float64)
@@ -82,7 +83,7 @@ def randomization_sums(masks: np.ndarray, baseline: np.ndarray, system: np.ndarr
     exact_in_float32 = (len(difference) * float(doubled.max(initial=0.0)) < FLOAT32_EXACT_LIMIT
                         and np.all(doubled == np.round(doubled)))
     dtype = np.float32 if exact_in_float32 else np.float64
-    shift = (masks.astype(dtype) @ difference.astype(dtype)).astype(np.float64)
+    shift = (masks.astype(dtype, copy=False) @ difference.astype(dtype)).astype(np.float64)
     system_total, baseline_total = system.sum(axis=0), baseline.sum(axis=0)
     pseudo_a = system_total + shift
     pseudo_b = baseline_total - shift

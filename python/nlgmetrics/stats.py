@@ -167,7 +167,7 @@ def _bootstrap_row(metric, name, computed, baseline, resample, baseline_scores) 
 
 
 def _randomization_row(metric, name, computed, baseline, masks, confidence_resample) -> SystemTest:
-    """sacreBLEU's _paired_ar_test for one metric and system."""
+    """sacreBLEU's _paired_ar_test for one metric and system (``masks``: its trials as float32 0/1)."""
     system_stats = computed.segment_stats
     pseudo_a, pseudo_b = randomization_sums(masks, baseline.segment_stats, system_stats)
     trial_differences = np.abs(metric.exact_scores(pseudo_a) - metric.exact_scores(pseudo_b))
@@ -248,7 +248,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
             if seed is None:
                 baseline_cache.clear()
         else:
-            masks = randomization_masks(rng, n_segments, n_samples)
+            masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
             confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
         for metric, results in zip(bound, computed):
             baseline = results[names[0]]
