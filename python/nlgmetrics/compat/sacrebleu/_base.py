@@ -169,3 +169,62 @@ def streams_to_segments(streams: Sequence[Sequence[Optional[str]]], n_hypotheses
         raise ValueError(f"segment {line + 1} has no reference (every stream holds None there)")
     num_refs = counts.pop() if len(counts) == 1 else (-1 if counts else 0)
     return segments, num_refs
+
+
+class Metric:
+    """The life cycle every facade shares, as sacreBLEU's ``Metric``: reference streams (or the ones
+    cached by the constructor) become per-segment lists, then the subclass's ``_score`` runs.
+
+    Subclasses set ``_SIGNATURE_TYPE``, ``_ref_cache`` and ``num_refs`` and define
+    ``_score(hypotheses, segments)``; ``_check_hypotheses`` and ``_before_sentence`` are optional hooks.
+    """
+
+    _SIGNATURE_TYPE: type = Signature
+
+    def _cache_references(self, references: Optional[Sequence[Sequence[Optional[str]]]]) -> None:
+        """Keep the constructor's reference streams, as per-segment lists, for later calls."""
+        self._ref_cache: Optional[list] = None
+        if references is not None:
+            check_corpus_args(self.__class__.__name__, [], references)
+            self._ref_cache, self.num_refs = streams_to_segments(references, None)
+
+    def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
+        """Called with the hypotheses before scoring (BLEU warns about tokenized input here)."""
+
+    def _before_sentence(self) -> None:
+        """Called before a sentence score (BLEU warns when effective order is off)."""
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]] = None,
+                     n_bootstrap: int = 1) -> Score:
+        """The corpus score against reference streams (or the streams given to the constructor)."""
+        check_corpus_args(self.__class__.__name__, hypotheses, references)
+        if n_bootstrap > 1:
+            raise NotImplementedError("n_bootstrap > 1 is not provided by the nlgmetrics sacreBLEU facade; "
+                                      "use nlgmetrics.confidence_interval or nlgmetrics.paired_test")
+        hypotheses = list(hypotheses)
+        if references:
+            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
+        elif self._ref_cache is not None:
+            segments = self._ref_cache
+            if len(segments) != len(hypotheses):
+                raise ValueError(f"the cached references have {len(segments)} lines but there are "
+                                 f"{len(hypotheses)} hypotheses")
+        else:
+            raise RuntimeError("No references provided and the cache is empty.")
+        self._check_hypotheses(hypotheses)
+        return self._score(hypotheses, segments)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+        """The score of one hypothesis against its references (a list of str; ``None`` entries are skipped)."""
+        check_sentence_args(self.__class__.__name__, hypothesis, references)
+        self._before_sentence()
+        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
+        self._check_hypotheses([hypothesis])
+        return self._score([hypothesis], segments)
+
+    def get_signature(self) -> Signature:
+        """The reproducibility signature (sacreBLEU's fields and order; the version names both libraries)."""
+        return self._SIGNATURE_TYPE(self.__dict__)
+
+    def _score(self, hypotheses: list, segments: list) -> Score:
+        raise NotImplementedError

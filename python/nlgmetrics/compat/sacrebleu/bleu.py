@@ -28,7 +28,7 @@ from ...bleu import (
     _sacrebleu,
     _tokenizer_signature,
 )
-from ._base import Score, Signature, check_corpus_args, check_sentence_args, streams_to_segments
+from ._base import Metric, Score, Signature
 
 logger = logging.getLogger("nlgmetrics.compat.sacrebleu")
 
@@ -108,7 +108,7 @@ class BLEUScore(Score):
         )
 
 
-class BLEU:
+class BLEU(Metric):
     """sacreBLEU's ``BLEU`` metric object (same constructor, ``corpus_score``, ``sentence_score``)."""
 
     SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -121,7 +121,6 @@ class BLEU:
                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
                  max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False, trg_lang: str = "",
                  references: Optional[Sequence[Sequence[str]]] = None):
-        self._ref_cache: Optional[list] = None
         self._force = force
         self.n_bootstrap = None
         self.seed = None
@@ -141,9 +140,7 @@ class BLEU:
         self.tokenize = _check_tokenize(tokenize)
         self.tokenizer = _Tokenizer(self.tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
-        if references is not None:
-            check_corpus_args(self.__class__.__name__, [], references)
-            self._ref_cache, self.num_refs = streams_to_segments(references, None)
+        self._cache_references(references)
 
     @staticmethod
     def compute_bleu(correct: List[int], total: List[int], sys_len: int, ref_len: int,
@@ -172,43 +169,17 @@ class BLEU:
         return BLEUScore(result.score, counts, totals, list(result.precisions), result.bp,
                          int(result.sys_len), int(result.ref_len))
 
-    def _warn_if_tokenized(self, hypotheses: Sequence[str]) -> None:
+    def _before_sentence(self) -> None:
+        if not self.effective_order:
+            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+
+    def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
         if not self._force and sum(1 for line in hypotheses if line.endswith(" .")) >= 100:
             logger.warning("That's 100 lines that end in a tokenized period ('.')")
             logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
             logger.warning("If you insist your data is detokenized, or don't care, "
                            "you can suppress this message with the `force` parameter.")
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]],
-                     n_bootstrap: int = 1) -> BLEUScore:
-        """Corpus BLEU; ``references`` is a list of reference streams (or None to use the cached ones)."""
-        check_corpus_args(self.__class__.__name__, hypotheses, references)
-        if n_bootstrap > 1:
-            raise NotImplementedError("n_bootstrap > 1 is not provided by the nlgmetrics sacreBLEU facade")
-        hypotheses = list(hypotheses)
-        if references:
-            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
-        elif self._ref_cache is not None:
-            segments = self._ref_cache
-            if len(segments) != len(hypotheses):
-                raise ValueError(f"the cached references have {len(segments)} lines but there are "
-                                 f"{len(hypotheses)} hypotheses")
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        self._warn_if_tokenized(hypotheses)
-        return self._score(hypotheses, segments)
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
-        """BLEU of one hypothesis against its references (a list of str; ``None`` entries are skipped)."""
-        check_sentence_args(self.__class__.__name__, hypothesis, references)
-        if not self.effective_order:
-            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
-        self._warn_if_tokenized([hypothesis])
-        return self._score([hypothesis], segments)
-
-    def get_signature(self) -> BLEUSignature:
-        return self._SIGNATURE_TYPE(self.__dict__)
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_method: str = "exp",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ...chrf import check_chrf_options, chrf_from_lists
-from ._base import Score, Signature, check_corpus_args, check_sentence_args, streams_to_segments
+from ._base import Metric, Score, Signature
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 
@@ -44,7 +44,7 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class CHRF:
+class CHRF(Metric):
     """sacreBLEU's ``CHRF`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
     ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
@@ -56,6 +56,8 @@ class CHRF:
     WORD_ORDER = 0
     BETA = 2
 
+    _SIGNATURE_TYPE = CHRFSignature
+
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER, beta: int = BETA,
                  lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False,
                  references: Optional[Sequence[Sequence[str]]] = None):
@@ -66,11 +68,8 @@ class CHRF:
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self._ref_cache: Optional[list] = None
         self.last_result = None
-        if references is not None:
-            check_corpus_args(self.__class__.__name__, [], references)
-            self._ref_cache, self.num_refs = streams_to_segments(references, None)
+        self._cache_references(references)
 
     def _score(self, hypotheses: list, references: list) -> CHRFScore:
         result = chrf_from_lists(hypotheses, references, self.char_order, self.word_order, self.beta,
@@ -78,32 +77,6 @@ class CHRF:
         self.last_result = result
         return CHRFScore(result.score, self.char_order, self.word_order, self.beta)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1) -> CHRFScore:
-        """Corpus chrF against reference streams (or the streams given to the constructor)."""
-        if n_bootstrap != 1:
-            raise NotImplementedError("bootstrap resampling is not offered by this facade")
-        check_corpus_args(self.__class__.__name__, hypotheses, references)
-        if references:
-            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
-        elif self._ref_cache is not None:
-            segments = self._ref_cache
-            if len(segments) != len(hypotheses):
-                raise ValueError(f"the cached references have {len(segments)} lines but there are "
-                                 f"{len(hypotheses)} hypotheses")
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        return self._score(list(hypotheses), segments)
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
-        """Sentence chrF of one hypothesis against a list of references."""
-        check_sentence_args(self.__class__.__name__, hypothesis, references)
-        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
-        return self._score([hypothesis], segments)
-
-    def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (sacreBLEU's fields and order; version names both)."""
-        return CHRFSignature(self.__dict__)
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], char_order: int = CHRF.CHAR_ORDER,

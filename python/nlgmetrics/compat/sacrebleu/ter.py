@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ...ter import ter_from_lists
-from ._base import Score, Signature, check_corpus_args, check_sentence_args, streams_to_segments
+from ._base import Metric, Score, Signature
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
 
@@ -43,7 +43,7 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class TER:
+class TER(Metric):
     """sacreBLEU's ``TER`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
     ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
@@ -51,17 +51,16 @@ class TER:
     25.0
     """
 
+    _SIGNATURE_TYPE = TERSignature
+
     def __init__(self, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
                  case_sensitive: bool = False, references: Optional[Sequence[Sequence[str]]] = None):
         self.normalized = normalized
         self.no_punct = no_punct
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        self._ref_cache: Optional[list] = None
         self.last_result = None
-        if references is not None:
-            check_corpus_args(self.__class__.__name__, [], references)
-            self._ref_cache, self.num_refs = streams_to_segments(references, None)
+        self._cache_references(references)
 
     def _score(self, hypotheses: list, references: list) -> TERScore:
         result = ter_from_lists(hypotheses, references, self.normalized, self.no_punct, self.asian_support,
@@ -69,32 +68,6 @@ class TER:
         self.last_result = result
         return TERScore(result.score, result.num_edits, result.ref_length)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1) -> TERScore:
-        """Corpus TER against reference streams (or the streams given to the constructor)."""
-        if n_bootstrap != 1:
-            raise NotImplementedError("bootstrap resampling is not offered by this facade")
-        check_corpus_args(self.__class__.__name__, hypotheses, references)
-        if references:
-            segments, self.num_refs = streams_to_segments(references, len(hypotheses))
-        elif self._ref_cache is not None:
-            segments = self._ref_cache
-            if len(segments) != len(hypotheses):
-                raise ValueError(f"the cached references have {len(segments)} lines but there are "
-                                 f"{len(hypotheses)} hypotheses")
-        else:
-            raise RuntimeError("No references provided and the cache is empty.")
-        return self._score(list(hypotheses), segments)
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> TERScore:
-        """Sentence TER of one hypothesis against a list of references."""
-        check_sentence_args(self.__class__.__name__, hypothesis, references)
-        segments, self.num_refs = streams_to_segments([[ref] for ref in references], 1)
-        return self._score([hypothesis], segments)
-
-    def get_signature(self) -> TERSignature:
-        """The reproducibility signature (sacreBLEU's fields and order; version names both)."""
-        return TERSignature(self.__dict__)
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]], normalized: bool = False,
