@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections import abc
+from itertools import chain
 from typing import Iterable, Sequence, Union
 
 Reference = Union[str, Sequence[str]]
@@ -35,6 +36,13 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
     entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
     """
+    # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
+    # of a Python loop over segments. Anything else gets the full checks and their messages.
+    if (type(references) is list and len(references) == n_hypotheses
+            and set(map(type, references)) <= {list}
+            and set(map(type, chain.from_iterable(references))) <= {str}
+            and (not references or min(map(len, references)) > 0)):
+        return references
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
     try:

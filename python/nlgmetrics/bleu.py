@@ -38,7 +38,6 @@ import importlib
 import math
 import sys
 from functools import lru_cache
-from itertools import chain
 from numbers import Real
 from typing import Any, Optional, Sequence, Union
 
@@ -107,24 +106,12 @@ def bleu(
     Raises TypeError for wrongly typed arguments and ValueError for bad values or shapes.
     """
     hypotheses = hypotheses_list(hypotheses)
-    references = _references(references, len(hypotheses))
+    references = references_lists(references, len(hypotheses))
     return _dispatch(
         hypotheses, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
         max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,
         preset_options=preset_options, effective_order_default=False,
     )
-
-
-def _references(references: Any, n_hypotheses: int) -> list[list[str]]:
-    """``references_lists``, with a fast path for the usual shape (a list of non-empty lists of str):
-    a few C-level passes instead of a Python loop over segments; anything else gets the full checks
-    (and their error messages)."""
-    if (type(references) is list and len(references) == n_hypotheses
-            and set(map(type, references)) <= {list}
-            and set(map(type, chain.from_iterable(references))) <= {str}
-            and (not references or min(map(len, references)) > 0)):
-        return references
-    return references_lists(references, n_hypotheses)
 
 
 def sentence_bleu(
