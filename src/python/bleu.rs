@@ -83,7 +83,8 @@ impl<'py> Lines<'py> {
     }
 }
 
-fn scoring(
+/// The BLEU scoring options from their Python form (shared by the BLEU and pairwise bindings).
+pub(crate) fn scoring(
     max_order: usize,
     smooth: &str,
     smooth_value: Option<f64>,

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 
 use super::chrf::config;
 use super::threads::run_released;
-use crate::metrics::bleu::{BleuScoring, Smoothing, Summation};
+use super::bleu::scoring;
 use crate::metrics::pairwise::{bleu_matrix, chrf_matrix};
 use crate::text::BleuTokenizer;
 
@@ -54,8 +54,7 @@ fn bleu_pairwise<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let tokenizer = BleuTokenizer::from_name(tokenize)?;
-    let summation = if neumaier_sum { Summation::Neumaier } else { Summation::Sequential };
-    let scoring = BleuScoring::new(max_order, Smoothing::from_name(smooth)?, smooth_value, effective_order, weights, summation)?;
+    let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
     let n_refs = references.as_ref().map_or(candidates.len(), Vec::len);
     let scores = run_released(py, threads, || bleu_matrix(&candidates, references.as_deref(), tokenizer, &scoring))??;
     Ok(matrix(py, candidates.len(), n_refs, scores))

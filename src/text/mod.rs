@@ -1,6 +1,7 @@
 //! Normalizers and tokenizers: text → tokens.
 
 pub mod porter;
+pub mod ranges;
 pub mod rouge;
 pub mod sacrebleu;
 

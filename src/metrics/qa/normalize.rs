@@ -7,21 +7,7 @@
 
 use super::tables::{PY_SPACE, PY_WORD, UNICODE_PUNCT};
 use crate::error::{Error, Result};
-
-fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
-    let cp = c as u32;
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
+use crate::text::ranges::contains as in_ranges;
 
 /// Python `str.isspace()` (what `str.split()` splits on; includes U+001C..U+001F, unlike Rust).
 pub fn is_py_space(c: char) -> bool {

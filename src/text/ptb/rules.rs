@@ -5,6 +5,7 @@
 use super::lexer::Emit;
 use super::scan::*;
 use super::tables::JAR_SYMBOL;
+use crate::text::ranges::contains as in_ranges;
 
 /// Abbreviations that keep their period (PTBLexer ABBREV1, ABBREV2/4, ABBREV3); lowercase forms.
 /// Entries marked by a leading `^` need an uppercase first letter (the spec's `[A]z` style classes).

@@ -2,22 +2,7 @@
 //! of the longest match of one PTBLexer.flex macro (WORD, NUM, THING, …) at a position.
 
 use super::tables::{DIGIT, JAR_THING, JAR_WORD};
-
-
-pub(super) fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
-    let cp = c as u32;
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
+use crate::text::ranges::contains as in_ranges;
 
 /// A character that joins words in the 3.4.1 lexer (probed table), or the soft hyphen.
 pub(super) fn is_word_char(c: char) -> bool {
@@ -66,7 +51,6 @@ pub(super) fn is_newline(c: char) -> bool {
 pub(super) fn is_space_nl(c: char) -> bool {
     is_space(c) || is_newline(c)
 }
-
 
 pub(super) struct Text<'a> {
     pub(super) c: &'a [char],
