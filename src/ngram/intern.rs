@@ -81,32 +81,16 @@ impl TokenInterner {
     #[inline(always)]
     pub fn id_in(&mut self, text: &str, start: usize, end: usize) -> u32 {
         let next = (self.short.len + self.long.len()) as u32;
-        let len = end - start;
-        if len < 16 {
-            let bytes = text.as_bytes();
-            let key = match bytes.get(start..start + 16) {
-                Some(window) => {
-                    let mut packed = [0u8; 16];
-                    packed.copy_from_slice(window);
-                    // Keep the token's bytes, zero the rest, then put the length in the top byte.
-                    let mask = (1u128 << (8 * len)) - 1;
-                    (u128::from_le_bytes(packed) & mask) | ((len as u128) << 120)
+        match packed_key(text, start, end) {
+            Some(key) => self.short.get_or_insert(key, next),
+            None => {
+                let token = &text[start..end];
+                if let Some(&id) = self.long.get(token) {
+                    id
+                } else {
+                    self.long.insert(token.to_owned(), next);
+                    next
                 }
-                None => {
-                    let mut packed = [0u8; 16];
-                    packed[..len].copy_from_slice(&bytes[start..end]);
-                    packed[15] = len as u8;
-                    u128::from_le_bytes(packed)
-                }
-            };
-            self.short.get_or_insert(key, next)
-        } else {
-            let token = &text[start..end];
-            if let Some(&id) = self.long.get(token) {
-                id
-            } else {
-                self.long.insert(token.to_owned(), next);
-                next
             }
         }
     }
@@ -119,4 +103,30 @@ impl TokenInterner {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// The token `text[start..end]` packed with its length into one `u128` (injective), when it is
+/// shorter than 16 bytes; read with one 16-byte load when `text` extends far enough.
+#[inline(always)]
+pub(crate) fn packed_key(text: &str, start: usize, end: usize) -> Option<u128> {
+    let len = end - start;
+    if len >= 16 {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    Some(match bytes.get(start..start + 16) {
+        Some(window) => {
+            let mut packed = [0u8; 16];
+            packed.copy_from_slice(window);
+            // Keep the token's bytes, zero the rest, then put the length in the top byte.
+            let mask = (1u128 << (8 * len)) - 1;
+            (u128::from_le_bytes(packed) & mask) | ((len as u128) << 120)
+        }
+        None => {
+            let mut packed = [0u8; 16];
+            packed[..len].copy_from_slice(&bytes[start..end]);
+            packed[15] = len as u8;
+            u128::from_le_bytes(packed)
+        }
+    })
 }

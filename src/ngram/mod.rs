@@ -9,6 +9,7 @@ mod table;
 use rustc_hash::FxHashMap;
 
 pub use intern::{TokenInterner, Vocab};
+pub(crate) use intern::packed_key;
 pub(crate) use table::ProbeTable;
 
 /// Counts of the n-grams of one order in one sequence; keys borrow the id sequence.

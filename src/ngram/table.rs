@@ -21,14 +21,21 @@ impl ProbeKey for u128 {
     }
 }
 
+/// One slot of a [`ProbeTable`]: key, value and stamp side by side, so a probe touches one cache
+/// line (tables that outlive a segment, like a thread's vocabulary, are far larger than the cache).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Slot<K> {
+    key: K,
+    value: u32,
+    /// The slot is occupied when its stamp equals the table's `generation`.
+    stamp: u32,
+}
+
 /// Key → `u32` map with linear probing, for the small per-segment maps: cleared in O(1) by bumping a
 /// generation stamp, so one table serves every segment of a thread. At most half full.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ProbeTable<K> {
-    pub(crate) keys: Vec<K>,
-    pub(crate) values: Vec<u32>,
-    /// A slot is occupied when its stamp equals `generation`.
-    pub(crate) stamps: Vec<u32>,
+    slots: Vec<Slot<K>>,
     pub(crate) generation: u32,
     pub(crate) len: usize,
 }
@@ -38,73 +45,67 @@ impl<K: ProbeKey> ProbeTable<K> {
         self.len = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamps.fill(0);
+            self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
             self.generation = 1;
         }
     }
 
     #[inline]
-    pub(crate) fn home(&self, key: K) -> usize {
-        // Capacity is a power of two >= 2, so the shift is below 64.
-        (key.spread() >> (64 - self.keys.len().trailing_zeros())) as usize
+    fn home(&self, key: K) -> usize {
+        // Capacity is a power of two >= 64, so the shift is below 64.
+        (key.spread() >> (64 - self.slots.len().trailing_zeros())) as usize
     }
 
     /// The value of `key`, inserting `value` first if the key is new.
     #[inline(always)]
     pub(crate) fn get_or_insert(&mut self, key: K, value: u32) -> u32 {
-        if (self.len + 1) * 2 > self.keys.len() {
+        if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
-        let mut slot = self.home(key);
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
         loop {
-            if self.stamps[slot] != self.generation {
-                self.stamps[slot] = self.generation;
-                self.keys[slot] = key;
-                self.values[slot] = value;
+            let slot = &mut self.slots[index];
+            if slot.stamp != self.generation {
+                *slot = Slot { key, value, stamp: self.generation };
                 self.len += 1;
                 return value;
             }
-            if self.keys[slot] == key {
-                return self.values[slot];
+            if slot.key == key {
+                return slot.value;
             }
-            slot = (slot + 1) & mask;
+            index = (index + 1) & mask;
         }
     }
 
     #[inline(always)]
     pub(crate) fn get(&self, key: K) -> Option<u32> {
-        if self.keys.is_empty() {
+        if self.slots.is_empty() {
             return None;
         }
-        let mask = self.keys.len() - 1;
-        let mut slot = self.home(key);
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
         loop {
-            if self.stamps[slot] != self.generation {
+            let slot = &self.slots[index];
+            if slot.stamp != self.generation {
                 return None;
             }
-            if self.keys[slot] == key {
-                return Some(self.values[slot]);
+            if slot.key == key {
+                return Some(slot.value);
             }
-            slot = (slot + 1) & mask;
+            index = (index + 1) & mask;
         }
     }
 
     #[cold]
-    pub(crate) fn grow(&mut self) {
-        let capacity = (self.keys.len() * 2).max(64);
+    fn grow(&mut self) {
+        let capacity = (self.slots.len() * 2).max(64);
         let old_generation = self.generation;
         let old = std::mem::take(self);
-        *self = ProbeTable {
-            keys: vec![K::default(); capacity],
-            values: vec![0; capacity],
-            stamps: vec![0; capacity],
-            generation: 1,
-            len: 0,
-        };
-        for slot in 0..old.keys.len() {
-            if old.stamps[slot] == old_generation {
-                self.get_or_insert(old.keys[slot], old.values[slot]);
+        *self = ProbeTable { slots: vec![Slot::default(); capacity], generation: 1, len: 0 };
+        for slot in old.slots {
+            if slot.stamp == old_generation {
+                self.get_or_insert(slot.key, slot.value);
             }
         }
     }

@@ -13,6 +13,7 @@ mod pairwise;
 mod ptb;
 mod qa;
 mod rouge;
+mod strings;
 mod ter;
 mod text;
 mod threads;

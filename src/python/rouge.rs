@@ -16,6 +16,8 @@ use crate::metrics::rouge::{
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
 
+use super::strings::Lines;
+
 /// A text tokenized in Python: `(tokens, tokens per sentence)`.
 type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
 
@@ -32,8 +34,8 @@ fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
 #[pyo3(signature = (predictions, references, variants, tokenizer, stem))]
 fn rouge_score_stats<'py>(
     py: Python<'py>,
-    predictions: Vec<String>,
-    references: Vec<Vec<String>>,
+    predictions: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     variants: Vec<String>,
     tokenizer: &str,
     stem: bool,
@@ -43,29 +45,31 @@ fn rouge_score_stats<'py>(
         tokenizer: RougeTokenizer::from_name(tokenizer)?,
         stem,
     };
-    let segments = py.allow_threads(|| rouge_score_batch(&options, &predictions, &references))?;
-    to_arrays(py, &segments, options.variants.len())
+    let lines = Lines::extract_named(predictions, references, "predictions")?;
+    let (predictions, references) = lines.borrow()?;
+    let scores = py.allow_threads(|| rouge_score_batch(&options, &predictions, &references))?;
+    to_arrays(py, &scores, predictions.len(), options.variants.len())
 }
 
 type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
 
+/// Flat per-(segment, variant) scores as two `(segments, variants, 3)` arrays: counts and P/R/F.
 fn to_arrays<'py>(
     py: Python<'py>,
-    segments: &[Vec<(Counts, [f64; 3])>],
+    scores: &[(Counts, [f64; 3])],
+    n_segments: usize,
     n_variants: usize,
 ) -> PyResult<StatArrays<'py>> {
-    let shape = [segments.len(), n_variants, 3];
-    let mut counts = Vec::with_capacity(shape.iter().product());
-    let mut scores = Vec::with_capacity(shape.iter().product());
-    for segment in segments {
-        for (count, prf) in segment {
-            counts.extend_from_slice(&[count.hits, count.candidate_total, count.reference_total]);
-            scores.extend_from_slice(prf);
-        }
+    let shape = [n_segments, n_variants, 3];
+    let mut counts = Vec::with_capacity(scores.len() * 3);
+    let mut prf = Vec::with_capacity(scores.len() * 3);
+    for (count, values) in scores {
+        counts.extend_from_slice(&[count.hits, count.candidate_total, count.reference_total]);
+        prf.extend_from_slice(values);
     }
     let counts = PyArray1::from_vec_bound(py, counts).reshape(shape)?;
-    let scores = PyArray1::from_vec_bound(py, scores).reshape(shape)?;
-    Ok((counts, scores))
+    let prf = PyArray1::from_vec_bound(py, prf).reshape(shape)?;
+    Ok((counts, prf))
 }
 
 /// Like `rouge_score_stats` for texts tokenized by the caller: each text is `(tokens, sentence_tokens)`.
@@ -96,10 +100,10 @@ fn rouge_score_stats_tokens<'py>(
         predictions
             .par_iter()
             .zip(references.par_iter())
-            .map(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
+            .flat_map_iter(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
             .collect()
     });
-    to_arrays(py, &segments, variants.len())
+    to_arrays(py, &segments, predictions.len(), variants.len())
 }
 
 /// `rouge155`-preset per-document scores: float64 `(segments, measures, 3)` of (R, P, F), 5 decimals.

@@ -8,16 +8,14 @@
 mod lcs;
 mod ngram;
 pub mod rouge155;
+mod segment;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
-
 use crate::error::{Error, Result};
-use crate::ngram::Vocab;
-use crate::text::rouge::{RougeTokenizer, TokenBuffer};
+use crate::text::rouge::RougeTokenizer;
 
-pub use lcs::{lcs_length, summary_lcs_hits_rouge_score};
-pub use ngram::ngram_counts;
+pub use lcs::{lcs_length, summary_lcs_hits_rouge_score, LcsScratch};
+pub use ngram::{ngram_counts, NgramScratch};
 
 /// One ROUGE variant, parsed from its name (`rouge1`…`rouge9`, `rougeL`, `rougeLsum`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,100 +109,16 @@ pub struct TokenizedText {
     pub sentences: Vec<Vec<String>>,
 }
 
-impl TokenizedText {
-    /// Tokenizes `text`, its sentences being rouge_score's `text.split("\n")` with empty strings
-    /// dropped (sentences without tokens never change a score).
-    pub fn new(
-        text: &str,
-        tokenizer: RougeTokenizer,
-        stem: bool,
-        needs_all: bool,
-        needs_sentences: bool,
-    ) -> Self {
-        if !needs_sentences {
-            let all = if needs_all {
-                tokenizer.tokenize(text, stem)
-            } else {
-                Vec::new()
-            };
-            return TokenizedText {
-                all,
-                sentences: Vec::new(),
-            };
-        }
-        let sentences: Vec<Vec<String>> = text
-            .split('\n')
-            .filter(|s| !s.is_empty())
-            .map(|s| tokenizer.tokenize(s, stem))
-            .collect();
-        // "\n" separates tokens in both tokenizers, so the whole text's tokens are the sentences' tokens.
-        let all = if needs_all {
-            sentences.concat()
-        } else {
-            Vec::new()
-        };
-        TokenizedText { all, sentences }
-    }
-}
-
-/// Token ids of one text, interned in the segment's vocabulary.
-struct TextIds {
-    all: Vec<u32>,
-    sentences: Vec<Vec<u32>>,
-}
-
 /// Scores of one segment under the `rouge_score` preset: for each variant, the counts and
 /// `[P, R, F]` of the reference with the highest F (first on ties, as `np.argmax`).
-pub fn rouge_score_segment(
+pub fn rouge_score_segment<S: AsRef<str>>(
     options: &RougeScoreOptions,
     candidate: &str,
-    references: &[String],
-) -> Vec<(Counts, [f64; 3])> {
-    let needs_sentences = options.variants.contains(&Variant::Lsum);
-    let tokenize = |text: &str| {
-        let mut buffer = TokenBuffer::default();
-        if needs_sentences {
-            // rouge_score: `text.split("\n")`, empty strings dropped; "\n" also separates tokens,
-            // so the whole text's tokens are the sentences' tokens.
-            for sentence in text.split('\n').filter(|s| !s.is_empty()) {
-                buffer.start_sentence();
-                options
-                    .tokenizer
-                    .tokenize_into(sentence, options.stem, &mut buffer);
-            }
-        } else {
-            buffer.start_sentence();
-            options
-                .tokenizer
-                .tokenize_into(text, options.stem, &mut buffer);
-        }
-        buffer
-    };
-    let candidate = tokenize(candidate);
-    let references: Vec<TokenBuffer> = references.iter().map(|text| tokenize(text)).collect();
-    fn intern<'a>(vocab: &mut FxHashMap<&'a str, u32>, text: &'a TokenBuffer) -> TextIds {
-        let all: Vec<u32> = text
-            .tokens()
-            .map(|t| {
-                let next = vocab.len() as u32;
-                *vocab.entry(t).or_insert(next)
-            })
-            .collect();
-        let sentences = text
-            .sentence_ranges()
-            .into_iter()
-            .map(|range| all[range].to_vec())
-            .collect();
-        TextIds { all, sentences }
-    }
-    let capacity = candidate.len() + references.iter().map(TokenBuffer::len).sum::<usize>();
-    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
-    let candidate = intern(&mut vocab, &candidate);
-    let references: Vec<TextIds> = references
-        .iter()
-        .map(|text| intern(&mut vocab, text))
-        .collect();
-    score_ids(&options.variants, &candidate, &references)
+    references: &[S],
+) -> SegmentScores {
+    let mut out = vec![Default::default(); options.variants.len()];
+    segment::score_segment_into(options, candidate, references, &mut out);
+    out
 }
 
 /// `rouge_score_segment` on texts tokenized elsewhere (e.g. by a user's Python tokenizer).
@@ -212,66 +126,19 @@ pub fn rouge_score_segment_tokens(
     variants: &[Variant],
     candidate: &TokenizedText,
     references: &[TokenizedText],
-) -> Vec<(Counts, [f64; 3])> {
-    fn intern<'a>(vocab: &mut Vocab<'a>, text: &'a TokenizedText) -> TextIds {
-        TextIds {
-            all: text.all.iter().map(|t| vocab.id(t)).collect(),
-            sentences: text
-                .sentences
-                .iter()
-                .map(|s| s.iter().map(|t| vocab.id(t)).collect())
-                .collect(),
-        }
-    }
-    let mut vocab = Vocab::default();
-    let candidate = intern(&mut vocab, candidate);
-    let references: Vec<TextIds> = references
-        .iter()
-        .map(|text| intern(&mut vocab, text))
-        .collect();
-    score_ids(variants, &candidate, &references)
+) -> SegmentScores {
+    let mut out = vec![Default::default(); variants.len()];
+    segment::score_tokens_into(variants, candidate, references, &mut out);
+    out
 }
 
-/// Per variant, the counts and P/R/F of the reference with the highest F.
-fn score_ids(
-    variants: &[Variant],
-    candidate: &TextIds,
-    references: &[TextIds],
-) -> Vec<(Counts, [f64; 3])> {
-    variants
-        .iter()
-        .map(|variant| {
-            let mut best: Option<(Counts, [f64; 3])> = None;
-            for reference in references {
-                let counts = Counts::from_usize(match variant {
-                    Variant::Ngram(n) => ngram_counts(&candidate.all, &reference.all, *n),
-                    Variant::L => (
-                        lcs_length(&reference.all, &candidate.all),
-                        candidate.all.len(),
-                        reference.all.len(),
-                    ),
-                    Variant::Lsum => (
-                        summary_lcs_hits_rouge_score(&reference.sentences, &candidate.sentences),
-                        candidate.sentences.iter().map(Vec::len).sum(),
-                        reference.sentences.iter().map(Vec::len).sum(),
-                    ),
-                });
-                let prf = counts.rouge_score_prf();
-                if best.is_none_or(|(_, best_prf)| prf[2] > best_prf[2]) {
-                    best = Some((counts, prf));
-                }
-            }
-            best.unwrap_or_default()
-        })
-        .collect()
-}
-
-/// `rouge_score_segment` over a batch, in parallel. `references[i]` must be non-empty.
-pub fn rouge_score_batch(
+/// `rouge_score_segment` over a batch, in parallel: one entry per segment and variant, segment
+/// after segment (`[segment * variants.len() + variant]`). `references[i]` must be non-empty.
+pub fn rouge_score_batch<S: AsRef<str> + Sync>(
     options: &RougeScoreOptions,
-    candidates: &[String],
-    references: &[Vec<String>],
-) -> Result<Vec<SegmentScores>> {
+    candidates: &[S],
+    references: &[Vec<S>],
+) -> Result<Vec<(Counts, [f64; 3])>> {
     if candidates.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} predictions but {} reference entries",
@@ -284,11 +151,16 @@ pub fn rouge_score_batch(
             "references[{index}] is empty"
         )));
     }
-    Ok(candidates
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(candidate, refs)| rouge_score_segment(options, candidate, refs))
-        .collect())
+    let width = options.variants.len();
+    let mut out = vec![Default::default(); candidates.len() * width];
+    if width > 0 {
+        out.par_chunks_mut(width)
+            .zip(candidates.par_iter().zip(references.par_iter()))
+            .for_each(|(slots, (candidate, refs))| {
+                segment::score_segment_into(options, candidate.as_ref(), refs, slots)
+            });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::lcs::lcs_reference_positions;
+use super::lcs::{union_lcs_marks, LcsScratch};
 use crate::error::{Error, Result};
 use crate::ngram::{count_ngrams, Vocab};
 use crate::text::rouge::rouge155::{
@@ -158,17 +158,8 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 }
 
 /// Union-LCS hit mask of one model sentence against every peer sentence (`lcs_inner` + `markLCS`).
-fn lcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], table: &mut Vec<u32>) -> Vec<bool> {
-    let mut mask = vec![false; model_sentence.len()];
-    let mut positions = Vec::new();
-    for peer_sentence in peer {
-        positions.clear();
-        lcs_reference_positions(model_sentence, peer_sentence, table, &mut positions);
-        for &p in &positions {
-            mask[p] = true;
-        }
-    }
-    mask
+fn lcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], scratch: &mut LcsScratch) -> Vec<bool> {
+    union_lcs_marks(model_sentence, peer.iter().map(Vec::as_slice), scratch).to_vec()
 }
 
 /// Weighted-LCS hit mask (`wlcs_inner` + `markLCS`): same walk, float table with run lengths.
@@ -226,7 +217,7 @@ fn model_stats(
     measure: Measure155,
     model: &Text155,
     peer: &Text155,
-    table: &mut Vec<u32>,
+    scratch: &mut LcsScratch,
 ) -> ModelStats {
     match measure {
         Measure155::N(n) => {
@@ -264,7 +255,7 @@ fn model_stats(
             let (mut hit, mut base) = (0.0f64, 0.0f64);
             for sentence in &model.sentences {
                 base += sentence.len() as f64;
-                let mask = lcs_mask(sentence, &peer.sentences, table);
+                let mask = lcs_mask(sentence, &peer.sentences, scratch);
                 for (position, _) in mask.iter().enumerate().filter(|(_, &hit)| hit) {
                     let token = sentence[position];
                     let (Some(m), Some(p)) =
@@ -337,7 +328,7 @@ fn segment_measure(
     options: &Rouge155Options,
     peer: &Text155,
     models: &[Text155],
-    table: &mut Vec<u32>,
+    scratch: &mut LcsScratch,
 ) -> [f64; 3] {
     let finish = |(count, hit, count_p): (f64, f64, f64)| -> [f64; 3] {
         let ratio = |x: f64| match measure {
@@ -367,7 +358,7 @@ fn segment_measure(
         MultiRef::Average => {
             let mut totals = (0.0, 0.0, 0.0);
             for model in models {
-                let (count, hit, count_p, _) = model_stats(measure, model, peer, table);
+                let (count, hit, count_p, _) = model_stats(measure, model, peer, scratch);
                 totals = (totals.0 + count, totals.1 + hit, totals.2 + count_p);
             }
             finish(totals)
@@ -375,7 +366,7 @@ fn segment_measure(
         MultiRef::Best => {
             let (mut best, mut totals) = (-1.0, (0.0, 0.0, 0.0));
             for model in models {
-                let (count, hit, count_p, score) = model_stats(measure, model, peer, table);
+                let (count, hit, count_p, score) = model_stats(measure, model, peer, scratch);
                 if score > best {
                     best = score;
                     totals = (count, hit, count_p);
@@ -386,7 +377,7 @@ fn segment_measure(
         MultiRef::MaxF => {
             let mut best: Option<[f64; 3]> = None;
             for model in models {
-                let (count, hit, count_p, _) = model_stats(measure, model, peer, table);
+                let (count, hit, count_p, _) = model_stats(measure, model, peer, scratch);
                 let scores = finish((count, hit, count_p));
                 if best.is_none_or(|b| scores[2] > b[2]) {
                     best = Some(scores);
@@ -432,10 +423,10 @@ pub fn rouge155_segment(
     let mut vocab = Vocab::default();
     let peer = intern(&mut vocab, &raw_peer);
     let models: Vec<Text155> = raw_models.iter().map(|m| intern(&mut vocab, m)).collect();
-    let mut table = Vec::new();
+    let mut scratch = LcsScratch::default();
     measures
         .iter()
-        .map(|&m| segment_measure(m, options, &peer, &models, &mut table))
+        .map(|&m| segment_measure(m, options, &peer, &models, &mut scratch))
         .collect()
 }
 

@@ -6,6 +6,7 @@
 //! - `unicode` (our default): the same tokens on ASCII text, but letters, marks and digits of every
 //!   script are kept, and Han / Hiragana / Katakana characters are one token each.
 
+pub mod ids;
 pub mod rouge155;
 
 use std::sync::LazyLock;
@@ -15,6 +16,7 @@ use regex::Regex;
 use crate::error::{Error, Result};
 
 pub use crate::text::porter::porter_stem;
+pub use ids::SegmentInterner;
 
 /// Which tokenizer turns a text into ROUGE tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,137 +68,6 @@ impl RougeTokenizer {
             tokens.retain(|token| !token.is_empty());
         }
         tokens
-    }
-}
-
-/// Tokens of a text as byte ranges of one buffer (no allocation per token), split into sentences.
-#[derive(Debug, Default, Clone)]
-pub struct TokenBuffer {
-    buffer: String,
-    spans: Vec<(u32, u32)>,
-    sentence_starts: Vec<u32>,
-}
-
-impl TokenBuffer {
-    pub fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
-    }
-
-    /// Every token, in order.
-    pub fn tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.spans
-            .iter()
-            .map(|&(start, end)| &self.buffer[start as usize..end as usize])
-    }
-
-    /// Token index ranges of the sentences.
-    pub fn sentence_ranges(&self) -> Vec<std::ops::Range<usize>> {
-        let mut ranges = Vec::with_capacity(self.sentence_starts.len());
-        for (k, &start) in self.sentence_starts.iter().enumerate() {
-            let end = self
-                .sentence_starts
-                .get(k + 1)
-                .map_or(self.spans.len(), |&e| e as usize);
-            ranges.push(start as usize..end);
-        }
-        ranges
-    }
-
-    /// Marks the start of a new sentence.
-    pub fn start_sentence(&mut self) {
-        self.sentence_starts.push(self.spans.len() as u32);
-    }
-
-    /// Closes the token that starts at `start` (the buffer's tail), stemming it when asked.
-    fn finish_token(&mut self, start: usize, stem: bool) {
-        if self.buffer.len() == start {
-            return;
-        }
-        if stem && self.buffer.len() - start > 3 && self.buffer[start..].is_ascii() {
-            match pack(&self.buffer.as_bytes()[start..]) {
-                Some(key) => {
-                    let cached = STEM_CACHE.with(|cache| cache.borrow().get(&key).copied());
-                    let packed = cached.unwrap_or_else(|| {
-                        let stem = porter_stem(&self.buffer[start..]);
-                        // Porter stems are never longer than their word, so they pack too.
-                        let packed = pack(stem.as_bytes()).unwrap_or(0);
-                        STEM_CACHE.with(|cache| {
-                            let mut cache = cache.borrow_mut();
-                            if cache.len() >= STEM_CACHE_LIMIT {
-                                cache.clear();
-                            }
-                            cache.insert(key, packed);
-                        });
-                        packed
-                    });
-                    self.buffer.truncate(start);
-                    unpack(packed, &mut self.buffer);
-                }
-                None => {
-                    let stem = porter_stem(&self.buffer[start..]);
-                    self.buffer.truncate(start);
-                    self.buffer.push_str(&stem);
-                }
-            }
-        }
-        if self.buffer.len() > start {
-            self.spans.push((start as u32, self.buffer.len() as u32));
-            self.buffer.push(' ');
-        }
-    }
-}
-
-impl RougeTokenizer {
-    /// Appends the tokens of `text` to `out` (exactly the tokens of `tokenize`).
-    pub fn tokenize_into(&self, text: &str, stem: bool, out: &mut TokenBuffer) {
-        match self {
-            Self::RougeScore => {
-                // Byte scan: only two non-ASCII characters ever yield token letters (see `rouge_score_tokens`).
-                const KELVIN: &[u8] = "\u{212A}".as_bytes();
-                const DOTTED_I: &[u8] = "\u{130}".as_bytes();
-                let bytes = text.as_bytes();
-                let mut start = out.buffer.len();
-                let mut i = 0;
-                while i < bytes.len() {
-                    let byte = bytes[i];
-                    match byte {
-                        b'a'..=b'z' | b'0'..=b'9' => out.buffer.push(byte as char),
-                        b'A'..=b'Z' => out.buffer.push(byte.to_ascii_lowercase() as char),
-                        0x80.. if bytes[i..].starts_with(KELVIN) => {
-                            out.buffer.push('k');
-                            i += KELVIN.len();
-                            continue;
-                        }
-                        0x80.. if bytes[i..].starts_with(DOTTED_I) => {
-                            out.buffer.push('i');
-                            out.finish_token(start, stem);
-                            start = out.buffer.len();
-                            i += DOTTED_I.len();
-                            continue;
-                        }
-                        _ => {
-                            out.finish_token(start, stem);
-                            start = out.buffer.len();
-                        }
-                    }
-                    i += 1;
-                }
-                out.finish_token(start, stem);
-            }
-            Self::Unicode | Self::UnicodeWords => {
-                let pattern: &Regex = if *self == Self::Unicode { &UNICODE_TOKEN } else { &UNICODE_WORD };
-                let lower = text.to_lowercase();
-                for m in pattern.find_iter(&lower) {
-                    let start = out.buffer.len();
-                    out.buffer.push_str(m.as_str());
-                    out.finish_token(start, stem);
-                }
-            }
-        }
     }
 }
 
@@ -332,20 +203,6 @@ mod tests {
                 RougeTokenizer::Unicode.tokenize(text, stem),
                 RougeTokenizer::RougeScore.tokenize(text, stem)
             );
-        }
-    }
-
-    #[test]
-    fn token_buffer_equals_tokenize() {
-        let text = "The İstanbul \u{212A}elvin CATS, running-dogs; 北京 Straße happily";
-        for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords] {
-            for stem in [false, true] {
-                let mut buffer = TokenBuffer::default();
-                buffer.start_sentence();
-                tokenizer.tokenize_into(text, stem, &mut buffer);
-                let tokens: Vec<&str> = buffer.tokens().collect();
-                assert_eq!(tokens, tokenizer.tokenize(text, stem));
-            }
         }
     }
 

@@ -1,0 +1,305 @@
+//! ROUGE tokens straight to ids: a text is tokenized, stemmed and interned in one pass, without
+//! building a string per token.
+//!
+//! Ids are dense per segment (0, 1, 2… in order of first appearance across the segment's texts),
+//! so the metrics count in small arrays. Behind them, a per-thread vocabulary that outlives the
+//! segment maps each token to the id of its final form (its Porter stem when stemming), so a word
+//! is stemmed once per thread, not once per occurrence.
+
+use rustc_hash::FxHashMap;
+
+use crate::ngram::{packed_key, ProbeTable};
+
+use super::{porter_stem, RougeTokenizer};
+
+/// Marks a token whose final form is empty (dropped, as rouge_score drops tokens its stemmer empties).
+const DROPPED: u32 = u32::MAX;
+
+/// When the thread's vocabulary grows past this many words, it is forgotten between segments, so a
+/// stream of distinct words cannot grow it without bound.
+const VOCABULARY_LIMIT: usize = 1 << 21;
+
+/// Token → segment id, for one tokenizer setting (stemmed or not). Keep one per thread.
+///
+/// ```
+/// use nlgmetrics::text::rouge::{RougeTokenizer, SegmentInterner};
+/// let mut interner = SegmentInterner::new(true);
+/// interner.begin_segment();
+/// let mut ids = Vec::new();
+/// interner.push_ids(RougeTokenizer::RougeScore, "Cats chase the cat", &mut ids);
+/// assert_eq!(ids, vec![0, 1, 2, 0]); // "cats" and "cat" share the stem "cat"
+/// assert_eq!(interner.n_ids(), 3);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SegmentInterner {
+    stem: bool,
+    /// Token of up to 15 bytes (packed) → thread-wide id of its final form (or `DROPPED`).
+    short_words: ProbeTable<u128>,
+    /// Longer token → thread-wide form id.
+    long_words: FxHashMap<String, u32>,
+    /// Final form → thread-wide form id (only consulted for new words).
+    forms: FxHashMap<String, u32>,
+    /// Per form id: the segment it was last seen in, and its id there.
+    segment_ids: Vec<(u32, u32)>,
+    segment: u32,
+    n_ids: u32,
+    /// Work space for lowercasing a token.
+    lowered: String,
+}
+
+impl SegmentInterner {
+    /// An interner whose ids stand for Porter stems (rouge_score: tokens longer than 3 ASCII bytes)
+    /// when `stem`, for the tokens themselves otherwise.
+    pub fn new(stem: bool) -> Self {
+        Self {
+            stem,
+            short_words: ProbeTable::default(),
+            long_words: FxHashMap::default(),
+            forms: FxHashMap::default(),
+            segment_ids: Vec::new(),
+            segment: 0,
+            n_ids: 0,
+            lowered: String::new(),
+        }
+    }
+
+    /// Starts a new segment: ids count from 0 again.
+    pub fn begin_segment(&mut self) {
+        if self.short_words.len + self.long_words.len() > VOCABULARY_LIMIT {
+            *self = Self::new(self.stem);
+        }
+        self.n_ids = 0;
+        self.segment = self.segment.wrapping_add(1);
+        if self.segment == 0 {
+            self.segment_ids.fill((0, 0));
+            self.segment = 1;
+        }
+    }
+
+    /// How many distinct ids the current segment has used.
+    pub fn n_ids(&self) -> usize {
+        self.n_ids as usize
+    }
+
+    /// Appends the ids of the tokens of `text` (exactly `tokenizer.tokenize(text, stem)`) to `out`.
+    pub fn push_ids(&mut self, tokenizer: RougeTokenizer, text: &str, out: &mut Vec<u32>) {
+        self.push_ids_by_line(tokenizer, text, out, None);
+    }
+
+    /// `push_ids`, also appending to `line_ends` after each line of `text` (its pieces between
+    /// "\n"s) the number of ids in `out` so far, when given. "\n" separates tokens in every
+    /// tokenizer, so the lines' tokens are the text's tokens.
+    pub fn push_ids_by_line(
+        &mut self,
+        tokenizer: RougeTokenizer,
+        text: &str,
+        out: &mut Vec<u32>,
+        mut line_ends: Option<&mut Vec<usize>>,
+    ) {
+        if !ascii_scan_applies(tokenizer, text) {
+            for line in text.split('\n') {
+                for token in tokenizer.tokenize(line, false) {
+                    self.push_id(&token, 0, token.len(), out);
+                }
+                if let Some(ends) = line_ends.as_deref_mut() {
+                    ends.push(out.len());
+                }
+            }
+            return;
+        }
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        loop {
+            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+                if bytes[i] == b'\n' {
+                    if let Some(ends) = line_ends.as_deref_mut() {
+                        ends.push(out.len());
+                    }
+                }
+                i += 1;
+            }
+            if i == bytes.len() {
+                if let Some(ends) = line_ends {
+                    ends.push(out.len());
+                }
+                return;
+            }
+            let start = i;
+            let mut classes = 0;
+            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] != SEPARATOR {
+                classes |= BYTE_CLASS[bytes[i] as usize];
+                i += 1;
+            }
+            if classes & UPPER != 0 {
+                let mut lowered = std::mem::take(&mut self.lowered);
+                lowered.clear();
+                lowered.push_str(&text[start..i]);
+                lowered.make_ascii_lowercase();
+                self.push_id(&lowered, 0, lowered.len(), out);
+                self.lowered = lowered;
+            } else {
+                self.push_id(text, start, i, out);
+            }
+        }
+    }
+
+    /// Appends the segment id of the token `text[start..end]` (unless its final form is empty).
+    #[inline]
+    fn push_id(&mut self, text: &str, start: usize, end: usize, out: &mut Vec<u32>) {
+        let form = match packed_key(text, start, end) {
+            Some(key) => match self.short_words.get(key) {
+                Some(form) => form,
+                None => {
+                    let form = self.form_id(&text[start..end]);
+                    self.short_words.get_or_insert(key, form)
+                }
+            },
+            None => match self.long_words.get(&text[start..end]) {
+                Some(&form) => form,
+                None => {
+                    let form = self.form_id(&text[start..end]);
+                    self.long_words.insert(text[start..end].to_owned(), form);
+                    form
+                }
+            },
+        };
+        if form == DROPPED {
+            return;
+        }
+        let form = form as usize;
+        if form >= self.segment_ids.len() {
+            self.segment_ids.resize(form + 1, (0, 0));
+        }
+        let (seen_in, id) = &mut self.segment_ids[form];
+        if *seen_in != self.segment {
+            *seen_in = self.segment;
+            *id = self.n_ids;
+            self.n_ids += 1;
+        }
+        out.push(*id);
+    }
+
+    /// The thread-wide form id of a new token: rouge_score stems only tokens longer than 3.
+    #[cold]
+    fn form_id(&mut self, token: &str) -> u32 {
+        let stemmed;
+        let form = if self.stem && token.len() > 3 && token.is_ascii() {
+            stemmed = porter_stem(token);
+            if stemmed.is_empty() {
+                return DROPPED;
+            }
+            &stemmed
+        } else {
+            token
+        };
+        let next = self.forms.len() as u32;
+        *self.forms.entry(form.to_owned()).or_insert(next)
+    }
+}
+
+const SEPARATOR: u8 = 0;
+const LOWER_OR_DIGIT: u8 = 1;
+const UPPER: u8 = 2;
+
+/// Every byte's class for the ASCII scan: `[a-z0-9]`, `[A-Z]` or a separator.
+static BYTE_CLASS: [u8; 256] = {
+    let mut classes = [SEPARATOR; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        if b.is_ascii_lowercase() || b.is_ascii_digit() {
+            classes[byte] = LOWER_OR_DIGIT;
+        } else if b.is_ascii_uppercase() {
+            classes[byte] = UPPER;
+        }
+        byte += 1;
+    }
+    classes
+};
+
+/// Whether `text`'s tokens are its lowercased ASCII letter/digit runs: always for ASCII text; for
+/// rouge_score's tokenizer also on other text without the two characters that `str.lower()` turns
+/// into ASCII letters (every other non-ASCII character separates tokens there).
+fn ascii_scan_applies(tokenizer: RougeTokenizer, text: &str) -> bool {
+    text.is_ascii()
+        || (tokenizer == RougeTokenizer::RougeScore
+            && !text.contains('\u{212A}')
+            && !text.contains('\u{130}'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ids `tokenize` implies: dense, in order of first appearance of each final form.
+    fn expected_ids(tokens: &[String]) -> Vec<u32> {
+        let mut seen: Vec<&str> = Vec::new();
+        tokens
+            .iter()
+            .map(|t| match seen.iter().position(|s| s == t) {
+                Some(p) => p as u32,
+                None => {
+                    seen.push(t);
+                    (seen.len() - 1) as u32
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ids_follow_the_tokenizer_on_every_path() {
+        let texts = [
+            "The CATS were running; the cat runs. 42 cats!",
+            "İstanbul \u{212A}elvin Straße café Cafés running",
+            "北京大学 students STUDENTS",
+            "",
+            "-- ,, ..",
+        ];
+        for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords] {
+            for stem in [false, true] {
+                let mut interner = SegmentInterner::new(stem);
+                for _round in 0..2 {
+                    // The second round reuses the thread-wide vocabulary.
+                    for text in texts {
+                        interner.begin_segment();
+                        let mut ids = Vec::new();
+                        interner.push_ids(tokenizer, text, &mut ids);
+                        let tokens = tokenizer.tokenize(text, stem);
+                        assert_eq!(ids, expected_ids(&tokens), "{tokenizer:?} stem={stem} {text:?}");
+                        assert_eq!(interner.n_ids(), tokens.iter().collect::<std::collections::HashSet<_>>().len());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_ends_follow_the_newlines() {
+        for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode] {
+            for text in ["a b\nc\n\nd e f", "\nA\n", "Straße\n北京 x\ny"] {
+                let mut interner = SegmentInterner::new(false);
+                interner.begin_segment();
+                let (mut ids, mut ends) = (Vec::new(), Vec::new());
+                interner.push_ids_by_line(tokenizer, text, &mut ids, Some(&mut ends));
+                let mut expected = Vec::new();
+                let mut total = 0;
+                for line in text.split('\n') {
+                    total += tokenizer.tokenize(line, false).len();
+                    expected.push(total);
+                }
+                assert_eq!(ends, expected, "{tokenizer:?} {text:?}");
+                assert_eq!(ids.len(), total);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_span_the_texts_of_a_segment() {
+        let mut interner = SegmentInterner::new(false);
+        interner.begin_segment();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        interner.push_ids(RougeTokenizer::RougeScore, "a b", &mut a);
+        interner.push_ids(RougeTokenizer::RougeScore, "b c", &mut b);
+        assert_eq!((a, b), (vec![0, 1], vec![1, 2]));
+    }
+}
