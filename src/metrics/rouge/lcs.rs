@@ -153,15 +153,15 @@ fn mark_with_masks(
 ) {
     let mask = |id: u32| masks.get(id as usize * words..(id as usize + 1) * words);
     rows.clear();
-    rows.resize((reference.len() + 1) * words, u64::MAX);
     if words == 1 {
         // Sentences of up to 64 tokens: one word per row, no carries between words.
-        for (i, &id) in reference.iter().enumerate() {
-            let mut v = rows[i];
+        let mut v = u64::MAX;
+        rows.push(v);
+        for &id in reference {
             if let Some(&[m]) = mask(id) {
                 v = v.wrapping_add(v & m) | (v & !m);
             }
-            rows[i + 1] = v;
+            rows.push(v);
         }
         let below = |i: usize, j: usize| (!rows[i] & low_bits(j)).count_ones();
         if below(reference.len(), candidate.len()) == 0 {
@@ -170,6 +170,7 @@ fn mark_with_masks(
         backtrack(reference, candidate, below, in_union);
         return;
     }
+    rows.resize((reference.len() + 1) * words, u64::MAX);
     for (i, &id) in reference.iter().enumerate() {
         let (done, next) = rows.split_at_mut((i + 1) * words);
         let next = &mut next[..words];

@@ -42,6 +42,8 @@ pub(crate) fn ngram_counts_with(
     let bits_per_id = (usize::BITS - n_ids.saturating_sub(1).leading_zeros()).max(1) as usize;
     let hits = if n == 1 {
         unigram_hits(candidate, reference, n_ids, &mut scratch.counts)
+    } else if n == 2 && n_ids * n_ids <= DENSE_BIGRAM_LIMIT {
+        dense_bigram_hits(candidate, reference, n_ids, &mut scratch.counts)
     } else if n * bits_per_id <= 64 {
         packed_hits(candidate, reference, n, bits_per_id, scratch)
     } else {
@@ -67,6 +69,33 @@ fn unigram_hits(candidate: &[u32], reference: &[u32], n_ids: usize, counts: &mut
     }
     for &id in reference {
         counts[id as usize] = 0;
+    }
+    hits
+}
+
+/// Bigrams are counted in an array indexed by `first * n_ids + second` while it has at most this
+/// many entries (texts of up to 256 distinct tokens).
+const DENSE_BIGRAM_LIMIT: usize = 1 << 16;
+
+/// ROUGE-2 hits by counting bigrams in an array (all zero between calls).
+fn dense_bigram_hits(candidate: &[u32], reference: &[u32], n_ids: usize, counts: &mut Vec<u32>) -> usize {
+    if counts.len() < n_ids * n_ids {
+        counts.resize(n_ids * n_ids, 0);
+    }
+    let index = |pair: &[u32]| pair[0] as usize * n_ids + pair[1] as usize;
+    for pair in reference.windows(2) {
+        counts[index(pair)] += 1;
+    }
+    let mut hits = 0;
+    for pair in candidate.windows(2) {
+        let count = &mut counts[index(pair)];
+        if *count > 0 {
+            *count -= 1;
+            hits += 1;
+        }
+    }
+    for pair in reference.windows(2) {
+        counts[index(pair)] = 0;
     }
     hits
 }

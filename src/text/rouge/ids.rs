@@ -96,21 +96,22 @@ impl SegmentInterner {
         out: &mut Vec<u32>,
         mut line_ends: Option<&mut Vec<usize>>,
     ) {
-        if !ascii_scan_applies(tokenizer, text) {
-            for line in text.split('\n') {
-                for token in tokenizer.tokenize(line, false) {
-                    self.push_id(&token, 0, token.len(), out);
+        let Some(scan) = Scan::for_text(tokenizer, text) else {
+            match line_ends {
+                Some(ends) => {
+                    for line in text.split('\n') {
+                        tokenizer.for_each_token(line, |token, start, end| self.push_id(token, start, end, out));
+                        ends.push(out.len());
+                    }
                 }
-                if let Some(ends) = line_ends.as_deref_mut() {
-                    ends.push(out.len());
-                }
+                None => tokenizer.for_each_token(text, |token, start, end| self.push_id(token, start, end, out)),
             }
             return;
-        }
+        };
         let bytes = text.as_bytes();
         let mut i = 0;
         loop {
-            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] & scan.word_bytes == 0 {
                 if bytes[i] == b'\n' {
                     if let Some(ends) = line_ends.as_deref_mut() {
                         ends.push(out.len());
@@ -126,20 +127,29 @@ impl SegmentInterner {
             }
             let start = i;
             let mut classes = 0;
-            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] != SEPARATOR {
+            while i < bytes.len() && BYTE_CLASS[bytes[i] as usize] & scan.word_bytes != 0 {
                 classes |= BYTE_CLASS[bytes[i] as usize];
                 i += 1;
             }
-            if classes & UPPER != 0 {
-                let mut lowered = std::mem::take(&mut self.lowered);
-                lowered.clear();
+            if classes & (UPPER | NON_ASCII) == 0 {
+                self.push_id(text, start, i, out);
+                continue;
+            }
+            let mut lowered = std::mem::take(&mut self.lowered);
+            lowered.clear();
+            if classes & NON_ASCII == 0 {
                 lowered.push_str(&text[start..i]);
                 lowered.make_ascii_lowercase();
                 self.push_id(&lowered, 0, lowered.len(), out);
-                self.lowered = lowered;
             } else {
-                self.push_id(text, start, i, out);
+                // A run between ASCII separators with other characters: lowercased on its own (the
+                // same as in the whole text, which has no Σ), then matched by the tokenizer's pattern.
+                lowered.extend(text[start..i].chars().flat_map(char::to_lowercase));
+                for m in scan.pattern.into_iter().flat_map(|pattern| pattern.find_iter(&lowered)) {
+                    self.push_id(&lowered, m.start(), m.end(), out);
+                }
             }
+            self.lowered = lowered;
         }
     }
 
@@ -200,31 +210,52 @@ impl SegmentInterner {
 const SEPARATOR: u8 = 0;
 const LOWER_OR_DIGIT: u8 = 1;
 const UPPER: u8 = 2;
+const NON_ASCII: u8 = 4;
 
-/// Every byte's class for the ASCII scan: `[a-z0-9]`, `[A-Z]` or a separator.
+/// Every byte's class for the byte scan: `[a-z0-9]`, `[A-Z]`, ASCII separator, or part of a
+/// non-ASCII character.
 static BYTE_CLASS: [u8; 256] = {
-    let mut classes = [SEPARATOR; 256];
+    let mut classes = [NON_ASCII; 256];
     let mut byte = 0;
     while byte < 128 {
         let b = byte as u8;
-        if b.is_ascii_lowercase() || b.is_ascii_digit() {
-            classes[byte] = LOWER_OR_DIGIT;
+        classes[byte] = if b.is_ascii_lowercase() || b.is_ascii_digit() {
+            LOWER_OR_DIGIT
         } else if b.is_ascii_uppercase() {
-            classes[byte] = UPPER;
-        }
+            UPPER
+        } else {
+            SEPARATOR
+        };
         byte += 1;
     }
     classes
 };
 
-/// Whether `text`'s tokens are its lowercased ASCII letter/digit runs: always for ASCII text; for
-/// rouge_score's tokenizer also on other text without the two characters that `str.lower()` turns
-/// into ASCII letters (every other non-ASCII character separates tokens there).
-fn ascii_scan_applies(tokenizer: RougeTokenizer, text: &str) -> bool {
-    text.is_ascii()
-        || (tokenizer == RougeTokenizer::RougeScore
-            && !text.contains('\u{212A}')
-            && !text.contains('\u{130}'))
+/// How a text is cut into tokens byte by byte: runs of `word_bytes` classes between the other
+/// bytes, lowercased; runs with non-ASCII characters are then matched by `pattern`.
+struct Scan {
+    word_bytes: u8,
+    pattern: Option<&'static regex::Regex>,
+}
+
+impl Scan {
+    /// The byte scan for `text`, when it gives `tokenizer`'s tokens: always for ASCII text. For
+    /// rouge_score's tokenizer, every non-ASCII character separates tokens, except the two that
+    /// `str.lower()` turns into ASCII letters. The Unicode tokenizers' patterns never match an
+    /// ASCII separator, and lowercasing is context-free except for Greek capital sigma (final form
+    /// at a word's end), so runs between ASCII separators can be lowercased and matched one by one.
+    fn for_text(tokenizer: RougeTokenizer, text: &str) -> Option<Self> {
+        let ascii = Scan { word_bytes: LOWER_OR_DIGIT | UPPER, pattern: None };
+        if text.is_ascii() {
+            return Some(ascii);
+        }
+        match tokenizer.unicode_pattern() {
+            None if !text.contains('\u{212A}') && !text.contains('\u{130}') => Some(ascii),
+            None => None,
+            Some(_) if text.contains('\u{3A3}') => None,
+            Some(pattern) => Some(Scan { word_bytes: LOWER_OR_DIGIT | UPPER | NON_ASCII, pattern: Some(pattern) }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -252,6 +283,8 @@ mod tests {
             "The CATS were running; the cat runs. 42 cats!",
             "İstanbul \u{212A}elvin Straße café Cafés running",
             "北京大学 students STUDENTS",
+            "ΟΔΟΣ. Σίσυφος's ΣΑΣ'Α naïve Café-au-lait ΚΑΛΗΜΕΡΑ",
+            "\u{0130}stanbul'da ǅemal x\u{0307}y ﬁnal ß Straße",
             "",
             "-- ,, ..",
         ];
@@ -269,6 +302,29 @@ mod tests {
                         assert_eq!(interner.n_ids(), tokens.iter().collect::<std::collections::HashSet<_>>().len());
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_scan_equals_the_tokenizers_on_random_mixed_text() {
+        // Pseudo-random texts over ASCII, Latin with diacritics, special case mappings, Greek
+        // (with and without Σ), Cyrillic, CJK, combining marks and digits of other scripts.
+        let pool: Vec<char> = "aZ9 -'.,\n\téÉßẞİıǅǆﬁΣσςΑΩάКиї北京ひカナ\u{0301}\u{0307}٣१\u{212A}Ⅻ".chars().collect();
+        let mut state = 77u64;
+        for round in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(round % 23) {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push(pool[(state >> 33) as usize % pool.len()]);
+            }
+            for tokenizer in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords] {
+                let mut interner = SegmentInterner::new(round % 2 == 0);
+                interner.begin_segment();
+                let mut ids = Vec::new();
+                interner.push_ids(tokenizer, &text, &mut ids);
+                let tokens = tokenizer.tokenize(&text, round % 2 == 0);
+                assert_eq!(ids, expected_ids(&tokens), "{tokenizer:?} {text:?}");
             }
         }
     }

@@ -69,6 +69,31 @@ impl RougeTokenizer {
         }
         tokens
     }
+
+    /// The pattern that finds tokens in lowercased text (`None` for rouge_score's tokenizer).
+    pub(crate) fn unicode_pattern(&self) -> Option<&'static Regex> {
+        match self {
+            Self::RougeScore => None,
+            Self::Unicode => Some(&UNICODE_TOKEN),
+            Self::UnicodeWords => Some(&UNICODE_WORD),
+        }
+    }
+
+    /// Calls `f(text, start, end)` for each unstemmed token, in order: the token is
+    /// `text[start..end]` of the `text` passed to `f` (the lowercased input, or the token itself).
+    /// The same tokens as `tokenize(text, false)`, without a string per token.
+    pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str, usize, usize)) {
+        let Some(pattern) = self.unicode_pattern() else {
+            for token in rouge_score_tokens(text) {
+                f(&token, 0, token.len());
+            }
+            return;
+        };
+        let lower = text.to_lowercase();
+        for m in pattern.find_iter(&lower) {
+            f(&lower, m.start(), m.end());
+        }
+    }
 }
 
 /// A word of at most 16 bytes (no NUL) packed into an integer: a cache key compared without
