@@ -22,29 +22,37 @@ fn is_consonant(word: &[char], mut i: usize) -> bool {
     true
 }
 
-/// `PorterStemmer._consonant_flags`.
-fn consonant_flags(word: &[char]) -> Vec<bool> {
-    let mut flags: Vec<bool> = Vec::with_capacity(word.len());
-    for (i, &c) in word.iter().enumerate() {
+/// `PorterStemmer._consonant_flags`, one flag at a time (no allocation: conditions run often).
+fn consonant_flags(word: &[char]) -> impl Iterator<Item = bool> + '_ {
+    word.iter().scan(false, |previous, &c| {
         let flag = if is_vowel(c) {
             false
         } else if c == 'y' {
-            i == 0 || !flags[i - 1]
+            // A 'y' is a consonant at the start or after a vowel (i.e. after a non-consonant).
+            !*previous
         } else {
             true
         };
-        flags.push(flag);
-    }
-    flags
+        *previous = flag;
+        Some(flag)
+    })
 }
 
 /// Number of vowel→consonant transitions.
 fn measure(stem: &[char]) -> usize {
-    consonant_flags(stem).windows(2).filter(|w| !w[0] && w[1]).count()
+    let mut previous = true;
+    let mut count = 0;
+    for flag in consonant_flags(stem) {
+        if !previous && flag {
+            count += 1;
+        }
+        previous = flag;
+    }
+    count
 }
 
 fn contains_vowel(stem: &[char]) -> bool {
-    !consonant_flags(stem).iter().all(|&c| c)
+    consonant_flags(stem).any(|consonant| !consonant)
 }
 
 fn ends_double_consonant(word: &[char]) -> bool {
@@ -63,56 +71,50 @@ fn ends_cvc(word: &[char]) -> bool {
 }
 
 fn ends_with(word: &[char], suffix: &str) -> bool {
-    let suffix: Vec<char> = suffix.chars().collect();
-    word.len() >= suffix.len() && word[word.len() - suffix.len()..] == suffix[..]
-}
-
-fn chars_of(text: &str) -> Vec<char> {
-    text.chars().collect()
-}
-
-fn strip(word: &[char], suffix: &str) -> Vec<char> {
-    word[..word.len() - suffix.chars().count()].to_vec()
-}
-
-fn join(stem: &[char], ending: &str) -> Vec<char> {
-    let mut out = stem.to_vec();
-    out.extend(ending.chars());
-    out
-}
-
-type Condition<'a> = &'a dyn Fn(&[char]) -> bool;
-
-/// `_apply_rule_list`: the first rule whose suffix matches decides (condition false → unchanged).
-fn apply_rules(word: &[char], rules: &[(&str, &str, Option<Condition<'_>>)]) -> Vec<char> {
-    for (suffix, replacement, condition) in rules {
-        if *suffix == "*d" && ends_double_consonant(word) {
-            let stem = &word[..word.len() - 2];
-            return if condition.map_or(true, |c| c(stem)) {
-                join(stem, replacement)
-            } else {
-                word.to_vec()
-            };
+    let mut end = word.len();
+    for c in suffix.chars().rev() {
+        if end == 0 || word[end - 1] != c {
+            return false;
         }
-        if ends_with(word, suffix) {
-            let stem = strip(word, suffix);
-            return if condition.map_or(true, |c| c(&stem)) {
-                join(&stem, replacement)
-            } else {
-                word.to_vec()
-            };
-        }
+        end -= 1;
     }
-    word.to_vec()
+    true
 }
 
-fn positive(stem: &[char]) -> bool {
+/// Replaces the last `cut` characters of `word` by `ending`.
+fn replace_end(word: &mut Vec<char>, cut: usize, ending: &str) {
+    word.truncate(word.len() - cut);
+    word.extend(ending.chars());
+}
+
+/// A rule's condition, given the stem (the word without the suffix) and the whole word.
+type Condition<'a> = &'a dyn Fn(&[char], &[char]) -> bool;
+
+/// `_apply_rule_list`, in place: the first rule whose suffix matches decides (condition false →
+/// unchanged).
+fn apply_rules(word: &mut Vec<char>, rules: &[(&str, &str, Option<Condition<'_>>)]) {
+    for (suffix, replacement, condition) in rules {
+        let cut = if *suffix == "*d" && ends_double_consonant(word) {
+            2
+        } else if ends_with(word, suffix) {
+            suffix.chars().count()
+        } else {
+            continue;
+        };
+        if condition.map_or(true, |c| c(&word[..word.len() - cut], word)) {
+            replace_end(word, cut, replacement);
+        }
+        return;
+    }
+}
+
+fn positive(stem: &[char], _word: &[char]) -> bool {
     measure(stem) > 0
 }
 
-fn step1a(word: &[char]) -> Vec<char> {
+fn step1a(word: &mut Vec<char>) {
     if ends_with(word, "ies") && word.len() == 4 {
-        return join(&strip(word, "ies"), "ie");
+        return replace_end(word, 3, "ie");
     }
     apply_rules(
         word,
@@ -125,35 +127,31 @@ fn step1a(word: &[char]) -> Vec<char> {
     )
 }
 
-fn step1b(word: &[char]) -> Vec<char> {
+fn step1b(word: &mut Vec<char>) {
     if ends_with(word, "ied") {
-        return join(&strip(word, "ied"), if word.len() == 4 { "ie" } else { "i" });
+        let ending = if word.len() == 4 { "ie" } else { "i" };
+        return replace_end(word, 3, ending);
     }
     if ends_with(word, "eed") {
-        let stem = strip(word, "eed");
-        return if measure(&stem) > 0 {
-            join(&stem, "ee")
-        } else {
-            word.to_vec()
-        };
-    }
-    let mut intermediate = None;
-    for suffix in ["ed", "ing"] {
-        if ends_with(word, suffix) {
-            let stem = strip(word, suffix);
-            if contains_vowel(&stem) {
-                intermediate = Some(stem);
-                break;
-            }
+        if measure(&word[..word.len() - 3]) > 0 {
+            replace_end(word, 3, "ee");
         }
+        return;
     }
-    let Some(stem) = intermediate else { return word.to_vec() };
-    let last = stem.last().copied().unwrap_or(' ');
+    let Some(cut) = ["ed", "ing"]
+        .into_iter()
+        .find(|suffix| ends_with(word, suffix) && contains_vowel(&word[..word.len() - suffix.len()]))
+        .map(str::len)
+    else {
+        return;
+    };
+    word.truncate(word.len() - cut);
+    let last = word.last().copied().unwrap_or(' ');
     let last_string = last.to_string();
-    let not_lsz = move |_: &[char]| !matches!(last, 'l' | 's' | 'z');
-    let cvc = |s: &[char]| measure(s) == 1 && ends_cvc(s);
+    let not_lsz = move |_: &[char], _: &[char]| !matches!(last, 'l' | 's' | 'z');
+    let cvc = |s: &[char], _: &[char]| measure(s) == 1 && ends_cvc(s);
     apply_rules(
-        &stem,
+        word,
         &[
             ("at", "ate", None),
             ("bl", "ble", None),
@@ -164,17 +162,18 @@ fn step1b(word: &[char]) -> Vec<char> {
     )
 }
 
-fn step1c(word: &[char]) -> Vec<char> {
-    let condition = |stem: &[char]| stem.len() > 1 && is_consonant(stem, stem.len() - 1);
+fn step1c(word: &mut Vec<char>) {
+    let condition = |stem: &[char], _: &[char]| stem.len() > 1 && is_consonant(stem, stem.len() - 1);
     apply_rules(word, &[("y", "i", Some(&condition))])
 }
 
-fn step2(word: &[char]) -> Vec<char> {
-    if ends_with(word, "alli") && positive(&strip(word, "alli")) {
-        return step2(&join(&strip(word, "alli"), "al"));
+fn step2(word: &mut Vec<char>) {
+    if ends_with(word, "alli") && measure(&word[..word.len() - 4]) > 0 {
+        replace_end(word, 4, "al");
+        return step2(word);
     }
     let p: Condition<'_> = &positive;
-    let logi = |_: &[char]| positive(&word[..word.len() - 3]);
+    let logi = |_: &[char], word: &[char]| measure(&word[..word.len() - 3]) > 0;
     apply_rules(
         word,
         &[
@@ -204,7 +203,7 @@ fn step2(word: &[char]) -> Vec<char> {
     )
 }
 
-fn step3(word: &[char]) -> Vec<char> {
+fn step3(word: &mut Vec<char>) {
     let p: Condition<'_> = &positive;
     apply_rules(
         word,
@@ -220,9 +219,9 @@ fn step3(word: &[char]) -> Vec<char> {
     )
 }
 
-fn step4(word: &[char]) -> Vec<char> {
-    let gt1 = |stem: &[char]| measure(stem) > 1;
-    let ion = |stem: &[char]| measure(stem) > 1 && matches!(stem.last(), Some('s') | Some('t'));
+fn step4(word: &mut Vec<char>) {
+    let gt1 = |stem: &[char], _: &[char]| measure(stem) > 1;
+    let ion = |stem: &[char], _: &[char]| measure(stem) > 1 && matches!(stem.last(), Some('s') | Some('t'));
     let g: Condition<'_> = &gt1;
     apply_rules(
         word,
@@ -250,19 +249,18 @@ fn step4(word: &[char]) -> Vec<char> {
     )
 }
 
-fn step5a(word: &[char]) -> Vec<char> {
+fn step5a(word: &mut Vec<char>) {
     if ends_with(word, "e") {
-        let stem = strip(word, "e");
-        let m = measure(&stem);
-        if m > 1 || (m == 1 && !ends_cvc(&stem)) {
-            return stem;
+        let stem = &word[..word.len() - 1];
+        let m = measure(stem);
+        if m > 1 || (m == 1 && !ends_cvc(stem)) {
+            word.pop();
         }
     }
-    word.to_vec()
 }
 
-fn step5b(word: &[char]) -> Vec<char> {
-    let condition = |_: &[char]| measure(&word[..word.len() - 1]) > 1;
+fn step5b(word: &mut Vec<char>) {
+    let condition = |_: &[char], word: &[char]| measure(&word[..word.len() - 1]) > 1;
     apply_rules(word, &[("ll", "l", Some(&condition))])
 }
 
@@ -291,9 +289,9 @@ pub fn porter_stem(word: &str) -> String {
     if word.chars().count() <= 2 {
         return lower;
     }
-    let mut stem = chars_of(&lower);
+    let mut stem: Vec<char> = lower.chars().collect();
     for step in [step1a, step1b, step1c, step2, step3, step4, step5a, step5b] {
-        stem = step(&stem);
+        step(&mut stem);
     }
     stem.into_iter().collect()
 }
