@@ -2,29 +2,60 @@
 //! the stemmer of rouge_score 0.1.2 and of NLTK's METEOR. Words are Unicode scalar sequences, like
 //! Python strings, so non-ASCII words stem exactly as NLTK stems them.
 
+/// A letter of a word being stemmed: a byte for ASCII words (the common case, and faster), a
+/// `char` otherwise.
+trait Letter: Copy + PartialEq {
+    fn get(self) -> char;
+    /// The letter of an ASCII character (rule endings are ASCII).
+    fn from_ascii(c: char) -> Self;
+}
+
+impl Letter for u8 {
+    #[inline]
+    fn get(self) -> char {
+        self as char
+    }
+    #[inline]
+    fn from_ascii(c: char) -> Self {
+        c as u8
+    }
+}
+
+impl Letter for char {
+    #[inline]
+    fn get(self) -> char {
+        self
+    }
+    #[inline]
+    fn from_ascii(c: char) -> Self {
+        c
+    }
+}
+
 fn is_vowel(c: char) -> bool {
     matches!(c, 'a' | 'e' | 'i' | 'o' | 'u')
 }
 
 /// `PorterStemmer._is_consonant`.
-fn is_consonant(word: &[char], mut i: usize) -> bool {
-    if is_vowel(word[i]) {
+fn is_consonant<L: Letter>(word: &[L], mut i: usize) -> bool {
+    if is_vowel(word[i].get()) {
         return false;
     }
-    if word[i] == 'y' {
+    if word[i].get() == 'y' {
         let mut negate = false;
-        while i > 0 && word[i] == 'y' {
+        while i > 0 && word[i].get() == 'y' {
             negate = !negate;
             i -= 1;
         }
-        return (!is_vowel(word[i])) != negate;
+        return (!is_vowel(word[i].get())) != negate;
     }
     true
 }
 
 /// `PorterStemmer._consonant_flags`, one flag at a time (no allocation: conditions run often).
-fn consonant_flags(word: &[char]) -> impl Iterator<Item = bool> + '_ {
-    word.iter().scan(false, |previous, &c| {
+fn consonant_flags<L: Letter>(word: &[L]) -> impl Iterator<Item = bool> + '_ {
+    word.iter().scan(false, |previous, &letter| {
+        let c = letter.get();
         let flag = if is_vowel(c) {
             false
         } else if c == 'y' {
@@ -39,7 +70,7 @@ fn consonant_flags(word: &[char]) -> impl Iterator<Item = bool> + '_ {
 }
 
 /// Number of vowel→consonant transitions.
-fn measure(stem: &[char]) -> usize {
+fn measure<L: Letter>(stem: &[L]) -> usize {
     let mut previous = true;
     let mut count = 0;
     for flag in consonant_flags(stem) {
@@ -51,29 +82,29 @@ fn measure(stem: &[char]) -> usize {
     count
 }
 
-fn contains_vowel(stem: &[char]) -> bool {
+fn contains_vowel<L: Letter>(stem: &[L]) -> bool {
     consonant_flags(stem).any(|consonant| !consonant)
 }
 
-fn ends_double_consonant(word: &[char]) -> bool {
+fn ends_double_consonant<L: Letter>(word: &[L]) -> bool {
     let n = word.len();
     n >= 2 && word[n - 1] == word[n - 2] && is_consonant(word, n - 1)
 }
 
-fn ends_cvc(word: &[char]) -> bool {
+fn ends_cvc<L: Letter>(word: &[L]) -> bool {
     let n = word.len();
     (n >= 3
         && is_consonant(word, n - 3)
         && !is_consonant(word, n - 2)
         && is_consonant(word, n - 1)
-        && !matches!(word[n - 1], 'w' | 'x' | 'y'))
+        && !matches!(word[n - 1].get(), 'w' | 'x' | 'y'))
         || (n == 2 && !is_consonant(word, 0) && is_consonant(word, 1))
 }
 
-fn ends_with(word: &[char], suffix: &str) -> bool {
+fn ends_with<L: Letter>(word: &[L], suffix: &str) -> bool {
     let mut end = word.len();
     for c in suffix.chars().rev() {
-        if end == 0 || word[end - 1] != c {
+        if end == 0 || word[end - 1].get() != c {
             return false;
         }
         end -= 1;
@@ -82,17 +113,17 @@ fn ends_with(word: &[char], suffix: &str) -> bool {
 }
 
 /// Replaces the last `cut` characters of `word` by `ending`.
-fn replace_end(word: &mut Vec<char>, cut: usize, ending: &str) {
+fn replace_end<L: Letter>(word: &mut Vec<L>, cut: usize, ending: &str) {
     word.truncate(word.len() - cut);
-    word.extend(ending.chars());
+    word.extend(ending.chars().map(L::from_ascii));
 }
 
 /// A rule's condition, given the stem (the word without the suffix) and the whole word.
-type Condition<'a> = &'a dyn Fn(&[char], &[char]) -> bool;
+type Condition<'a, L> = &'a dyn Fn(&[L], &[L]) -> bool;
 
 /// `_apply_rule_list`, in place: the first rule whose suffix matches decides (condition false →
 /// unchanged).
-fn apply_rules(word: &mut Vec<char>, rules: &[(&str, &str, Option<Condition<'_>>)]) {
+fn apply_rules<L: Letter>(word: &mut Vec<L>, rules: &[(&str, &str, Option<Condition<'_, L>>)]) {
     for (suffix, replacement, condition) in rules {
         let cut = if *suffix == "*d" && ends_double_consonant(word) {
             2
@@ -108,11 +139,11 @@ fn apply_rules(word: &mut Vec<char>, rules: &[(&str, &str, Option<Condition<'_>>
     }
 }
 
-fn positive(stem: &[char], _word: &[char]) -> bool {
+fn positive<L: Letter>(stem: &[L], _word: &[L]) -> bool {
     measure(stem) > 0
 }
 
-fn step1a(word: &mut Vec<char>) {
+fn step1a<L: Letter>(word: &mut Vec<L>) {
     if ends_with(word, "ies") && word.len() == 4 {
         return replace_end(word, 3, "ie");
     }
@@ -127,7 +158,7 @@ fn step1a(word: &mut Vec<char>) {
     )
 }
 
-fn step1b(word: &mut Vec<char>) {
+fn step1b<L: Letter>(word: &mut Vec<L>) {
     if ends_with(word, "ied") {
         let ending = if word.len() == 4 { "ie" } else { "i" };
         return replace_end(word, 3, ending);
@@ -146,10 +177,10 @@ fn step1b(word: &mut Vec<char>) {
         return;
     };
     word.truncate(word.len() - cut);
-    let last = word.last().copied().unwrap_or(' ');
+    let last = word.last().map_or(' ', |letter| letter.get());
     let last_string = last.to_string();
-    let not_lsz = move |_: &[char], _: &[char]| !matches!(last, 'l' | 's' | 'z');
-    let cvc = |s: &[char], _: &[char]| measure(s) == 1 && ends_cvc(s);
+    let not_lsz = move |_: &[L], _: &[L]| !matches!(last, 'l' | 's' | 'z');
+    let cvc = |s: &[L], _: &[L]| measure(s) == 1 && ends_cvc(s);
     apply_rules(
         word,
         &[
@@ -162,18 +193,18 @@ fn step1b(word: &mut Vec<char>) {
     )
 }
 
-fn step1c(word: &mut Vec<char>) {
-    let condition = |stem: &[char], _: &[char]| stem.len() > 1 && is_consonant(stem, stem.len() - 1);
+fn step1c<L: Letter>(word: &mut Vec<L>) {
+    let condition = |stem: &[L], _: &[L]| stem.len() > 1 && is_consonant(stem, stem.len() - 1);
     apply_rules(word, &[("y", "i", Some(&condition))])
 }
 
-fn step2(word: &mut Vec<char>) {
+fn step2<L: Letter>(word: &mut Vec<L>) {
     if ends_with(word, "alli") && measure(&word[..word.len() - 4]) > 0 {
         replace_end(word, 4, "al");
         return step2(word);
     }
-    let p: Condition<'_> = &positive;
-    let logi = |_: &[char], word: &[char]| measure(&word[..word.len() - 3]) > 0;
+    let p: Condition<'_, L> = &positive;
+    let logi = |_: &[L], word: &[L]| measure(&word[..word.len() - 3]) > 0;
     apply_rules(
         word,
         &[
@@ -203,8 +234,8 @@ fn step2(word: &mut Vec<char>) {
     )
 }
 
-fn step3(word: &mut Vec<char>) {
-    let p: Condition<'_> = &positive;
+fn step3<L: Letter>(word: &mut Vec<L>) {
+    let p: Condition<'_, L> = &positive;
     apply_rules(
         word,
         &[
@@ -219,10 +250,10 @@ fn step3(word: &mut Vec<char>) {
     )
 }
 
-fn step4(word: &mut Vec<char>) {
-    let gt1 = |stem: &[char], _: &[char]| measure(stem) > 1;
-    let ion = |stem: &[char], _: &[char]| measure(stem) > 1 && matches!(stem.last(), Some('s') | Some('t'));
-    let g: Condition<'_> = &gt1;
+fn step4<L: Letter>(word: &mut Vec<L>) {
+    let gt1 = |stem: &[L], _: &[L]| measure(stem) > 1;
+    let ion = |stem: &[L], _: &[L]| measure(stem) > 1 && matches!(stem.last().map(|letter| letter.get()), Some('s') | Some('t'));
+    let g: Condition<'_, L> = &gt1;
     apply_rules(
         word,
         &[
@@ -249,7 +280,7 @@ fn step4(word: &mut Vec<char>) {
     )
 }
 
-fn step5a(word: &mut Vec<char>) {
+fn step5a<L: Letter>(word: &mut Vec<L>) {
     if ends_with(word, "e") {
         let stem = &word[..word.len() - 1];
         let m = measure(stem);
@@ -259,8 +290,8 @@ fn step5a(word: &mut Vec<char>) {
     }
 }
 
-fn step5b(word: &mut Vec<char>) {
-    let condition = |_: &[char], word: &[char]| measure(&word[..word.len() - 1]) > 1;
+fn step5b<L: Letter>(word: &mut Vec<L>) {
+    let condition = |_: &[L], word: &[L]| measure(&word[..word.len() - 1]) > 1;
     apply_rules(word, &[("ll", "l", Some(&condition))])
 }
 
@@ -289,11 +320,20 @@ pub fn porter_stem(word: &str) -> String {
     if word.chars().count() <= 2 {
         return lower;
     }
-    let mut stem: Vec<char> = lower.chars().collect();
-    for step in [step1a, step1b, step1c, step2, step3, step4, step5a, step5b] {
-        step(&mut stem);
+    if lower.is_ascii() {
+        let stem = stem_letters(lower.into_bytes());
+        // The steps only remove letters and append ASCII endings.
+        String::from_utf8(stem).unwrap_or_default()
+    } else {
+        stem_letters(lower.chars().collect()).into_iter().collect()
     }
-    stem.into_iter().collect()
+}
+
+fn stem_letters<L: Letter>(mut word: Vec<L>) -> Vec<L> {
+    for step in [step1a, step1b, step1c, step2, step3, step4, step5a, step5b] {
+        step(&mut word);
+    }
+    word
 }
 
 #[cfg(test)]
