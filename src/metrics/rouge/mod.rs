@@ -132,6 +132,9 @@ pub fn rouge_score_segment_tokens(
     out
 }
 
+/// Batches of at most this many segments are scored on the calling thread.
+const SEQUENTIAL_BATCH: usize = 8;
+
 /// `rouge_score_segment` over a batch, in parallel: one entry per segment and variant, segment
 /// after segment (`[segment * variants.len() + variant]`). `references[i]` must be non-empty.
 pub fn rouge_score_batch<S: AsRef<str> + Sync>(
@@ -153,7 +156,13 @@ pub fn rouge_score_batch<S: AsRef<str> + Sync>(
     }
     let width = options.variants.len();
     let mut out = vec![Default::default(); candidates.len() * width];
-    if width > 0 {
+    if width > 0 && candidates.len() <= SEQUENTIAL_BATCH {
+        // A few segments (e.g. one `score()` call of the rouge_score facade): handing them to the
+        // thread pool would cost more than scoring them here.
+        for ((slots, candidate), refs) in out.chunks_mut(width).zip(candidates).zip(references) {
+            segment::score_segment_into(options, candidate.as_ref(), refs, slots);
+        }
+    } else if width > 0 {
         out.par_chunks_mut(width)
             .zip(candidates.par_iter().zip(references.par_iter()))
             .for_each(|(slots, (candidate, refs))| {

@@ -8,8 +8,9 @@ Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from ... import _core
 from ...rouge import call_core, split_sentences_nltk
@@ -19,6 +20,18 @@ from .scoring import Score
 
 def _canonical_types(rouge_types) -> List[str]:
     """rouge_score's type check (done at score time, with its messages)."""
+    try:
+        return list(_canonical_type_tuple(tuple(rouge_types)))
+    except TypeError:  # an unhashable type name: checked (and refused) the slow way
+        return _check_types(rouge_types)
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical_type_tuple(rouge_types: Tuple) -> Tuple[str, ...]:
+    return tuple(_check_types(rouge_types))
+
+
+def _check_types(rouge_types) -> List[str]:
     names = []
     for rouge_type in rouge_types:
         if rouge_type in ("rougeL", "rougeLsum"):
@@ -72,12 +85,13 @@ class RougeScorer(scoring.BaseScorer):
     def _scores(self, targets, prediction) -> Dict[str, Score]:
         names, (counts, scores) = self._stats(targets, prediction)
         result = {}
-        for k, rouge_type in enumerate(self.rouge_types):
-            hits, prediction_total, target_total = counts[0, k]
-            if names[k] in ("rougeL", "rougeLsum") and (prediction_total == 0 or target_total == 0):
+        for rouge_type, name, (_, prediction_total, target_total), prf in zip(
+            self.rouge_types, names, counts[0].tolist(), scores[0].tolist()
+        ):
+            if name in ("rougeL", "rougeLsum") and (prediction_total == 0 or target_total == 0):
                 result[rouge_type] = Score(precision=0, recall=0, fmeasure=0)  # rouge_score returns ints here
             else:
-                result[rouge_type] = Score(*map(float, scores[0, k]))
+                result[rouge_type] = Score(*prf)
         return result
 
     def score(self, target, prediction) -> Dict[str, Score]:
