@@ -220,18 +220,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        let results: Vec<(SegmentStats, f64, i64)> = py.allow_threads(|| {
-            hypotheses
-                .par_iter()
-                .zip(references.par_iter())
-                .with_min_len(8)
-                .map(|(hyp, refs)| {
-                    let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
-                    let result = meteor.segment(hyp, &refs);
-                    (result.stats, result.score, result.best_reference as i64)
-                })
-                .collect()
-        });
+        let results: Vec<(SegmentStats, f64, usize)> = py.allow_threads(|| meteor.score_batch(&hypotheses, &references));
         let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
         for (i, (row, _, _)) in results.iter().enumerate() {
             for k in 0..STATS_LEN {
@@ -239,7 +228,7 @@ impl PyMeteorScorer {
             }
         }
         let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
-        let best: Vec<i64> = results.iter().map(|r| r.2).collect();
+        let best: Vec<i64> = results.iter().map(|r| r.2 as i64).collect();
         Ok((
             stats.into_pyarray_bound(py),
             scores.into_pyarray_bound(py),

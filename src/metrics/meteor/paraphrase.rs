@@ -290,7 +290,8 @@ impl ParaphraseTable {
         UNKNOWN_WORD
     }
 
-    fn child(&self, node: u32, word: u32) -> Option<u32> {
+    /// The trie child of `node` along `word`.
+    pub fn child(&self, node: u32, word: u32) -> Option<u32> {
         let range = self.child_offsets[node as usize] as usize..self.child_offsets[node as usize + 1] as usize;
         let words = &self.child_words[range.clone()];
         words
@@ -336,6 +337,13 @@ impl ParaphraseTable {
         let begin = keys.partition_point(|&k| k < first);
         let end = keys.partition_point(|&k| k <= first);
         &self.emits[range.start + begin..range.start + end]
+    }
+
+    /// All paraphrases of a node sorted by (first word, file order), with their first words
+    /// ([`EMPTY_PHRASE`] for paraphrases without words, which sort last).
+    pub fn node_paraphrases_all(&self, node: u32) -> (&[u32], &[u32]) {
+        let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
+        (&self.emit_keys[range.clone()], &self.emits[range])
     }
 
     /// The words of paraphrase `index`.
