@@ -95,7 +95,8 @@ def _cache_dir() -> Path:
 @functools.lru_cache(maxsize=None)
 def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
     key = hashlib.sha1(f"{path}|{size}|{mtime_ns}".encode()).hexdigest()[:16]
-    cache: Optional[Path] = _cache_dir() / f"{Path(path).name}.{key}.bin"
+    # The format version is part of the name, so library versions with other layouts keep their own files.
+    cache: Optional[Path] = _cache_dir() / f"{Path(path).name}.{key}.pt03.bin"
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
     except OSError:

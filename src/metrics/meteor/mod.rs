@@ -5,6 +5,7 @@
 //! Pipeline: text → [`normalize`] → tokens → [`align`] → [`SegmentStats`] → [`ScoreParts`].
 
 pub mod align;
+mod blob;
 mod beam;
 pub mod features;
 pub mod nltk;

@@ -3,36 +3,66 @@
 //!
 //! Stored compactly: the vocabulary sorted (lookup by binary search), trie children per node sorted
 //! by word (CSR), emitted paraphrases per node (CSR, file order), paraphrase word lists (CSR). The
-//! same arrays are written to / read from a little-endian binary cache, so a second load is a copy.
+//! arrays live in one [`Blob`] that is also the binary cache's content, so a later process maps the
+//! cache file and reads only the pages its words lead to.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::BufRead;
 use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
+use super::blob::{self, Blob};
 use crate::error::{Error, Result};
 
 /// Id of a word absent from the table's vocabulary (the jar's `-1`).
 pub const UNKNOWN_WORD: u32 = u32::MAX;
 
-const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT02";
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT03";
+/// Sections: vocabulary bytes, then the nine `u32` arrays in [`ParaphraseTable`] order.
+const SECTIONS: usize = 10;
 
 /// Grouping key of paraphrases with no words (they occur at every position).
 pub const EMPTY_PHRASE: u32 = u32::MAX - 1;
 
-#[derive(Debug, Default)]
+/// A slice of the table's blob (valid as long as the table lives: the blob never moves).
+#[derive(Clone, Copy)]
+struct Raw<T> {
+    ptr: *const T,
+    len: usize,
+}
+
+impl<T> Raw<T> {
+    fn of(slice: &[T]) -> Raw<T> {
+        Raw {
+            ptr: slice.as_ptr(),
+            len: slice.len(),
+        }
+    }
+}
+
 pub struct ParaphraseTable {
-    vocab_offsets: Vec<u32>,
-    vocab_bytes: Vec<u8>,
-    child_offsets: Vec<u32>,
-    child_words: Vec<u32>,
-    child_nodes: Vec<u32>,
-    emit_offsets: Vec<u32>,
+    vocab_bytes: Raw<u8>,
+    vocab_offsets: Raw<u32>,
+    child_offsets: Raw<u32>,
+    child_words: Raw<u32>,
+    child_nodes: Raw<u32>,
+    emit_offsets: Raw<u32>,
     /// Per node, its paraphrases sorted by (first word, file order); `emit_keys` holds the first words.
-    emits: Vec<u32>,
-    emit_keys: Vec<u32>,
-    para_offsets: Vec<u32>,
-    para_words: Vec<u32>,
+    emits: Raw<u32>,
+    emit_keys: Raw<u32>,
+    para_offsets: Raw<u32>,
+    para_words: Raw<u32>,
+    blob: Blob,
+}
+
+// SAFETY: the raw slices point into the table's own read-only blob.
+unsafe impl Send for ParaphraseTable {}
+unsafe impl Sync for ParaphraseTable {}
+
+impl std::fmt::Debug for ParaphraseTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParaphraseTable({} paraphrases)", self.len())
+    }
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> Error {
@@ -60,28 +90,10 @@ fn to_csr(groups: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (offsets, values)
 }
 
-/// Fill `out` with little-endian u32s from `reader`.
-fn read_u32s<R: Read>(reader: &mut R, out: &mut [u32]) -> std::io::Result<()> {
-    #[cfg(target_endian = "little")]
-    {
-        // SAFETY: the byte view covers exactly `out`'s memory, and every bit pattern is a valid u32.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, std::mem::size_of_val(out)) };
-        reader.read_exact(bytes)
-    }
-    #[cfg(not(target_endian = "little"))]
-    {
-        let mut word = [0u8; 4];
-        for value in out.iter_mut() {
-            reader.read_exact(&mut word)?;
-            *value = u32::from_le_bytes(word);
-        }
-        Ok(())
-    }
-}
-
 impl ParaphraseTable {
     /// Parse a gzip'd table: records of three lines (probability, reference phrase, paraphrase).
     pub fn from_gzip(path: &Path) -> Result<ParaphraseTable> {
+        use std::io::BufReader;
         let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
         let reader = BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(BufReader::new(file)));
         Self::from_reader(reader).map_err(|e| io_error(path, e))
@@ -153,8 +165,8 @@ impl ParaphraseTable {
         for i in 0..node_count as usize {
             child_offsets[i + 1] += child_offsets[i];
         }
-        let child_words = edges.iter().map(|e| e.1).collect();
-        let child_nodes = edges.iter().map(|e| e.2).collect();
+        let child_words: Vec<u32> = edges.iter().map(|e| e.1).collect();
+        let child_nodes: Vec<u32> = edges.iter().map(|e| e.2).collect();
         let (emit_offsets, emits) = to_csr(node_count as usize, &emit_pairs);
         for pair in &mut para_pairs {
             pair.1 = new_id[pair.1 as usize];
@@ -173,10 +185,40 @@ impl ParaphraseTable {
             let range = emit_offsets[node] as usize..emit_offsets[node + 1] as usize;
             emits[range].sort_unstable_by_key(|&p| (first_word(p), p));
         }
-        let emit_keys = emits.iter().map(|&p| first_word(p)).collect();
-        Ok(ParaphraseTable {
-            vocab_offsets,
+        let emit_keys: Vec<u32> = emits.iter().map(|&p| first_word(p)).collect();
+        let arrays: [&[u32]; 9] = [
+            &vocab_offsets,
+            &child_offsets,
+            &child_words,
+            &child_nodes,
+            &emit_offsets,
+            &emits,
+            &emit_keys,
+            &para_offsets,
+            &para_words,
+        ];
+        let mut sections: Vec<Vec<u8>> = vec![vocab_bytes];
+        sections.extend(arrays.iter().map(|a| blob::u32_bytes(a)));
+        let views: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
+        let bytes = blob::encode(CACHE_MAGIC, &views);
+        Self::from_blob(Blob::from_bytes(&bytes))
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "inconsistent paraphrase table"))
+    }
+
+    /// The table in a blob laid out by [`from_reader`](Self::from_reader), after checks that
+    /// every lookup stays inside it; None when the blob is not such a table.
+    fn from_blob(blob: Blob) -> Option<ParaphraseTable> {
+        let sections = blob.sections(CACHE_MAGIC, SECTIONS)?;
+        let vocab_bytes = Raw::of(blob.section_bytes(sections[0]));
+        let mut arrays = [Raw::of(&[][..]); 9];
+        for (array, section) in arrays.iter_mut().zip(&sections[1..]) {
+            *array = Raw::of(blob.section_u32s(*section)?);
+        }
+        let [vocab_offsets, child_offsets, child_words, child_nodes, emit_offsets, emits, emit_keys, para_offsets, para_words] =
+            arrays;
+        let table = ParaphraseTable {
             vocab_bytes,
+            vocab_offsets,
             child_offsets,
             child_words,
             child_nodes,
@@ -185,99 +227,44 @@ impl ParaphraseTable {
             emit_keys,
             para_offsets,
             para_words,
-        })
+            blob,
+        };
+        let last = |raw: Raw<u32>| table.get(raw).last().copied().map(|v| v as usize);
+        let consistent = !table.get(table.vocab_offsets).is_empty()
+            && last(table.vocab_offsets) == Some(table.vocab_bytes.len)
+            && !table.get(table.child_offsets).is_empty()
+            && table.child_offsets.len == table.emit_offsets.len
+            && last(table.child_offsets) == Some(table.child_words.len)
+            && table.child_words.len == table.child_nodes.len
+            && last(table.emit_offsets) == Some(table.emits.len)
+            && table.emits.len == table.emit_keys.len
+            && !table.get(table.para_offsets).is_empty()
+            && last(table.para_offsets) == Some(table.para_words.len);
+        consistent.then_some(table)
     }
 
-    fn arrays(&self) -> [&Vec<u32>; 9] {
-        [
-            &self.vocab_offsets,
-            &self.child_offsets,
-            &self.child_words,
-            &self.child_nodes,
-            &self.emit_offsets,
-            &self.emits,
-            &self.emit_keys,
-            &self.para_offsets,
-            &self.para_words,
-        ]
+    fn get<T>(&self, raw: Raw<T>) -> &[T] {
+        // SAFETY: every Raw was made from a slice of `self.blob`, which lives and stays put as long as `self`.
+        unsafe { std::slice::from_raw_parts(raw.ptr, raw.len) }
     }
 
     /// Write the binary cache (atomically: temp file then rename).
     pub fn write_cache(&self, path: &Path) -> Result<()> {
-        let temp = path.with_extension(format!("tmp{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
-            out.write_all(CACHE_MAGIC)?;
-            out.write_all(&(self.vocab_bytes.len() as u64).to_le_bytes())?;
-            out.write_all(&self.vocab_bytes)?;
-            for array in self.arrays() {
-                out.write_all(&(array.len() as u64).to_le_bytes())?;
-                for value in array.iter() {
-                    out.write_all(&value.to_le_bytes())?;
-                }
-            }
-            out.flush()?;
-            drop(out);
-            std::fs::rename(&temp, path)
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
+        blob::write_atomic(path, self.blob.bytes()).map_err(|e| {
             Error::InvalidOption(format!("cannot write METEOR paraphrase cache {}: {e}", path.display()))
         })
     }
 
-    /// Read a binary cache written by [`write_cache`](Self::write_cache).
+    /// Open a binary cache written by [`write_cache`](Self::write_cache) (memory-mapped).
     pub fn read_cache(path: &Path) -> Result<ParaphraseTable> {
-        let bad = || Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut magic = [0u8; 16];
-        reader.read_exact(&mut magic).map_err(|_| bad())?;
-        if &magic != CACHE_MAGIC {
-            return Err(bad());
-        }
-        let read_len = |reader: &mut BufReader<std::fs::File>| -> Result<usize> {
-            let mut bytes = [0u8; 8];
-            reader.read_exact(&mut bytes).map_err(|_| bad())?;
-            Ok(u64::from_le_bytes(bytes) as usize)
-        };
-        let n = read_len(&mut reader)?;
-        let mut vocab_bytes = vec![0u8; n];
-        reader.read_exact(&mut vocab_bytes).map_err(|_| bad())?;
-        let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(9);
-        for _ in 0..9 {
-            let n = read_len(&mut reader)?;
-            let mut array = vec![0u32; n];
-            read_u32s(&mut reader, &mut array).map_err(|_| bad())?;
-            arrays.push(array);
-        }
-        let mut it = arrays.into_iter();
-        let mut next = || it.next().unwrap();
-        let table = ParaphraseTable {
-            vocab_bytes,
-            vocab_offsets: next(),
-            child_offsets: next(),
-            child_words: next(),
-            child_nodes: next(),
-            emit_offsets: next(),
-            emits: next(),
-            emit_keys: next(),
-            para_offsets: next(),
-            para_words: next(),
-        };
-        if table.vocab_offsets.last().copied() != Some(table.vocab_bytes.len() as u32)
-            || table.child_offsets.len() != table.emit_offsets.len()
-            || table.emits.len() != table.emit_keys.len()
-        {
-            return Err(bad());
-        }
-        Ok(table)
+        let blob = Blob::open(path).map_err(|e| io_error(path, e))?;
+        Self::from_blob(blob).ok_or_else(|| Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display())))
     }
 
     /// The table's id of a word, or [`UNKNOWN_WORD`].
     pub fn word_id(&self, word: &str) -> u32 {
-        let count = self.vocab_offsets.len() - 1;
-        let entry = |i: usize| &self.vocab_bytes[self.vocab_offsets[i] as usize..self.vocab_offsets[i + 1] as usize];
+        let count = self.get(self.vocab_offsets).len() - 1;
+        let entry = |i: usize| &self.get(self.vocab_bytes)[self.get(self.vocab_offsets)[i] as usize..self.get(self.vocab_offsets)[i + 1] as usize];
         let (mut low, mut high) = (0usize, count);
         while low < high {
             let mid = (low + high) / 2;
@@ -292,12 +279,12 @@ impl ParaphraseTable {
 
     /// The trie child of `node` along `word`.
     pub fn child(&self, node: u32, word: u32) -> Option<u32> {
-        let range = self.child_offsets[node as usize] as usize..self.child_offsets[node as usize + 1] as usize;
-        let words = &self.child_words[range.clone()];
+        let range = self.get(self.child_offsets)[node as usize] as usize..self.get(self.child_offsets)[node as usize + 1] as usize;
+        let words = &self.get(self.child_words)[range.clone()];
         words
             .binary_search(&word)
             .ok()
-            .map(|i| self.child_nodes[range.start + i])
+            .map(|i| self.get(self.child_nodes)[range.start + i])
     }
 
     /// `getReferencePaths`: (phrase length, paraphrase index) for every table phrase that starts
@@ -310,9 +297,9 @@ impl ParaphraseTable {
                 Some(next) => node = next,
                 None => break,
             }
-            let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
+            let range = self.get(self.emit_offsets)[node as usize] as usize..self.get(self.emit_offsets)[node as usize + 1] as usize;
             let begin = out.len();
-            out.extend(self.emits[range].iter().map(|&p| (offset + 1, p)));
+            out.extend(self.get(self.emits)[range].iter().map(|&p| (offset + 1, p)));
             out[begin..].sort_unstable(); // file order (paraphrase indices grow along the file)
         }
     }
@@ -332,27 +319,27 @@ impl ParaphraseTable {
 
     /// The paraphrases of a node whose first word is `first` (or [`EMPTY_PHRASE`]), in file order.
     pub fn node_paraphrases(&self, node: u32, first: u32) -> &[u32] {
-        let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
-        let keys = &self.emit_keys[range.clone()];
+        let range = self.get(self.emit_offsets)[node as usize] as usize..self.get(self.emit_offsets)[node as usize + 1] as usize;
+        let keys = &self.get(self.emit_keys)[range.clone()];
         let begin = keys.partition_point(|&k| k < first);
         let end = keys.partition_point(|&k| k <= first);
-        &self.emits[range.start + begin..range.start + end]
+        &self.get(self.emits)[range.start + begin..range.start + end]
     }
 
     /// All paraphrases of a node sorted by (first word, file order), with their first words
     /// ([`EMPTY_PHRASE`] for paraphrases without words, which sort last).
     pub fn node_paraphrases_all(&self, node: u32) -> (&[u32], &[u32]) {
-        let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
-        (&self.emit_keys[range.clone()], &self.emits[range])
+        let range = self.get(self.emit_offsets)[node as usize] as usize..self.get(self.emit_offsets)[node as usize + 1] as usize;
+        (&self.get(self.emit_keys)[range.clone()], &self.get(self.emits)[range])
     }
 
     /// The words of paraphrase `index`.
     pub fn paraphrase(&self, index: u32) -> &[u32] {
-        &self.para_words[self.para_offsets[index as usize] as usize..self.para_offsets[index as usize + 1] as usize]
+        &self.get(self.para_words)[self.get(self.para_offsets)[index as usize] as usize..self.get(self.para_offsets)[index as usize + 1] as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.para_offsets.len().saturating_sub(1)
+        self.get(self.para_offsets).len().saturating_sub(1)
     }
 
     pub fn is_empty(&self) -> bool {
