@@ -44,7 +44,7 @@ def synonyms(language_name: str) -> Optional["_core.MeteorSynonyms"]:
     exceptions = DATA / f"wordnet-{language_name}.exceptions.gz"
     if not synsets.is_file():
         return None
-    return _core.MeteorSynonyms.load(str(synsets), str(exceptions))
+    return _core.MeteorSynonyms.load(str(synsets), str(exceptions), _cache_path(synsets, "sy01"))
 
 
 def _pycocoevalcap_meteor_dir() -> Optional[Path]:
@@ -92,16 +92,24 @@ def _cache_dir() -> Path:
     return Path(base) / "nlgmetrics" / "meteor"
 
 
-@functools.lru_cache(maxsize=None)
-def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
-    key = hashlib.sha1(f"{path}|{size}|{mtime_ns}".encode()).hexdigest()[:16]
-    # The format version is part of the name, so library versions with other layouts keep their own files.
-    cache: Optional[Path] = _cache_dir() / f"{Path(path).name}.{key}.pt03.bin"
+def _cache_path(source: Path, version: str) -> Optional[str]:
+    """The binary cache file of a resource file (None when the cache directory cannot be made).
+
+    Keyed by the source's path, size and modification time; the format version is part of the
+    name, so library versions with other layouts keep their own files."""
+    stat = source.stat()
+    key = hashlib.sha1(f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    cache = _cache_dir() / f"{source.name}.{key}.{version}.bin"
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
     except OSError:
-        cache = None
-    return _core.MeteorParaphrases.load(path, None if cache is None else str(cache))
+        return None
+    return str(cache)
+
+
+@functools.lru_cache(maxsize=None)
+def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
+    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt03"))
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":

@@ -27,9 +27,12 @@ impl PySynonyms {
         ))
     }
 
-    /// Read the two gzip'd files (synsets, exceptions) and parse them.
+    /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
+    /// synsets come from that binary cache when it is valid (memory-mapped), and the cache is
+    /// written after a parse (a failed cache write is not an error).
     #[staticmethod]
-    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (synsets_gz, exceptions_gz, cache_path=None))]
+    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
         let read = |path: &PathBuf| -> Result<String, Error> {
             let mut text = String::new();
             let file = std::fs::File::open(path)
@@ -42,7 +45,17 @@ impl PySynonyms {
             Ok(text)
         };
         let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
-            Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &read(&exceptions_gz)?))
+            let exceptions = read(&exceptions_gz)?;
+            if let Some(cache) = cache_path.as_deref().filter(|c| c.is_file()) {
+                if let Ok(dictionary) = SynonymDictionary::from_cache(cache, &exceptions) {
+                    return Ok(dictionary);
+                }
+            }
+            let dictionary = SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions);
+            if let Some(cache) = &cache_path {
+                let _ = dictionary.write_cache(cache);
+            }
+            Ok(dictionary)
         })?;
         Ok(PySynonyms(Arc::new(dictionary)))
     }

@@ -170,6 +170,28 @@ impl Blob {
     }
 }
 
+/// A slice of a blob kept without its lifetime, by a struct that owns the blob (which never moves).
+#[derive(Clone, Copy)]
+pub struct Raw<T> {
+    ptr: *const T,
+    pub len: usize,
+}
+
+impl<T> Raw<T> {
+    pub fn of(slice: &[T]) -> Raw<T> {
+        Raw {
+            ptr: slice.as_ptr(),
+            len: slice.len(),
+        }
+    }
+
+    /// # Safety
+    /// The blob the slice came from must still be alive.
+    pub unsafe fn get<'a>(self) -> &'a [T] {
+        std::slice::from_raw_parts(self.ptr, self.len)
+    }
+}
+
 /// Where a section lies in its blob.
 #[derive(Debug, Clone, Copy)]
 pub struct Section {

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
-use super::blob::{self, Blob};
+use super::blob::{self, Blob, Raw};
 use crate::error::{Error, Result};
 
 /// Id of a word absent from the table's vocabulary (the jar's `-1`).
@@ -23,22 +23,6 @@ const SECTIONS: usize = 10;
 
 /// Grouping key of paraphrases with no words (they occur at every position).
 pub const EMPTY_PHRASE: u32 = u32::MAX - 1;
-
-/// A slice of the table's blob (valid as long as the table lives: the blob never moves).
-#[derive(Clone, Copy)]
-struct Raw<T> {
-    ptr: *const T,
-    len: usize,
-}
-
-impl<T> Raw<T> {
-    fn of(slice: &[T]) -> Raw<T> {
-        Raw {
-            ptr: slice.as_ptr(),
-            len: slice.len(),
-        }
-    }
-}
 
 pub struct ParaphraseTable {
     vocab_bytes: Raw<u8>,
@@ -245,7 +229,7 @@ impl ParaphraseTable {
 
     fn get<T>(&self, raw: Raw<T>) -> &[T] {
         // SAFETY: every Raw was made from a slice of `self.blob`, which lives and stays put as long as `self`.
-        unsafe { std::slice::from_raw_parts(raw.ptr, raw.len) }
+        unsafe { raw.get() }
     }
 
     /// Write the binary cache (atomically: temp file then rename).
