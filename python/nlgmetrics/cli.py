@@ -21,8 +21,6 @@ from ._cli_metrics import METRICS, SAMPLE_OPTIONS
 from ._io import InputFileError, iter_aligned_chunks, read_aligned
 from ._table import format_table
 from ._paired_metrics import BUILDERS
-from .sample import sample_paths
-from .stats import paired_test, score_table
 
 EXIT_INPUT_ERROR = 1
 
@@ -84,6 +82,8 @@ def _terminal_progress(done: int, total: int, label: str) -> None:
 
 def run_compare(args) -> str:
     """The compare command: every system x metric, optionally with a paired test against the first system."""
+    from .stats import paired_test, score_table  # imported here: scoring one metric does not need them
+
     systems, references = read_aligned(args.input, args.references)
     names = [_system_name(path) for path in args.input]
     if len(set(names)) != len(names):
@@ -162,6 +162,8 @@ def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
 
 def run_sample(args) -> str:
     """Every available metric, default options, on the bundled sample: one row per system."""
+    from .sample import sample_paths
+
     paths = sample_paths()
     names = list(paths["systems"])
     systems, references = read_aligned([paths["systems"][name] for name in names], [paths["reference"]])
