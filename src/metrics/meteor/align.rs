@@ -11,7 +11,6 @@ use super::beam::{self, BeamScratch};
 use super::features::{WordTable, NO_NODE};
 use super::params::Module;
 use super::paraphrase::{ParaphraseTable, EMPTY_PHRASE, UNKNOWN_WORD};
-use super::synonyms::share_synset;
 
 /// One aligned phrase pair. `start`/`length` index the reference, `match_start`/`match_length`
 /// the hypothesis, `stage` is the position of the module that proposed it.
@@ -112,6 +111,9 @@ fn word_match(stage: u8, j: usize, i: usize) -> Match {
 pub struct AlignScratch {
     keys1: Vec<i32>,
     keys2: Vec<i32>,
+    /// (synset, hypothesis position) pairs, sorted, and a bitset of hypothesis positions.
+    synsets1: Vec<(u32, u32)>,
+    shared: Vec<u64>,
     candidates: Candidates,
     paraphrase: ParaphraseScratch,
     beam: BeamScratch,
@@ -167,14 +169,30 @@ pub fn align<'s>(
                 }
             }
             Module::Synonym => {
+                let (index, shared) = (&mut scratch.synsets1, &mut scratch.shared);
+                index.clear();
+                for (i, &word) in line1.iter().enumerate() {
+                    index.extend(words.synsets_of(word).iter().map(|&synset| (synset, i as u32)));
+                }
+                index.sort_unstable();
                 for j in 0..n2 {
-                    let sets2 = words.synsets_of(line2[j]);
-                    if sets2.is_empty() {
-                        continue;
+                    // Hypothesis positions sharing a synset with reference word j, in ascending order.
+                    shared.clear();
+                    shared.resize(n1.div_ceil(64), 0);
+                    for &synset in words.synsets_of(line2[j]) {
+                        let begin = index.partition_point(|&(s, _)| s < synset);
+                        for &(_, i) in index[begin..].iter().take_while(|&&(s, _)| s == synset) {
+                            shared[i as usize / 64] |= 1 << (i % 64);
+                        }
                     }
-                    for i in 0..n1 {
-                        if keys1[i] != keys2[j] && share_synset(words.synsets_of(line1[i]), sets2) {
-                            stage.add(word_match(stage_id, j, i));
+                    for (block, &bits) in shared.iter().enumerate() {
+                        let mut bits = bits;
+                        while bits != 0 {
+                            let i = block * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if keys1[i] != keys2[j] {
+                                stage.add(word_match(stage_id, j, i));
+                            }
                         }
                     }
                 }

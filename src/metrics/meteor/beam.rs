@@ -32,13 +32,13 @@ impl State {
 
     /// `PARTIAL_COMPARE_TOTAL` as an ascending key: more weighted matches, fewer chunks, less
     /// distance; `position` (the place in the queue) reproduces the stable sort's tie order.
-    fn rank(&self, position: usize) -> (i64, i32, i32, u32) {
-        (
-            -(self.matches1 as i64 + self.matches2 as i64),
-            self.chunks,
-            self.distance,
-            position as u32,
-        )
+    /// Packed into one integer (each field biased to an order-preserving u32) so sorting compares once.
+    fn rank(&self, position: usize) -> u128 {
+        let biased = |v: i64| (v.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32 ^ 0x8000_0000) as u128;
+        biased(-(self.matches1 as i64 + self.matches2 as i64)) << 96
+            | biased(self.chunks as i64) << 64
+            | biased(self.distance as i64) << 32
+            | position as u128
     }
 
     /// Take match `m` as the next one (chunk, position and distance bookkeeping of the jar).
@@ -81,7 +81,7 @@ impl Queue {
 pub struct BeamScratch {
     current: Queue,
     next: Queue,
-    order: Vec<(i64, i32, i32, u32)>,
+    order: Vec<u128>,
     masks: Vec<u64>,
     start_bits: Vec<u64>,
     arena: Vec<(Match, u32)>,
@@ -156,7 +156,7 @@ pub fn resolve(
         order.sort_unstable();
         current.clear();
         for key in order.iter() {
-            let k = key.3 as usize;
+            let k = *key as u32 as usize;
             current.push(next.states[k], &next.bits[k * width..(k + 1) * width]);
         }
         next.clear();
