@@ -20,7 +20,6 @@ from . import __version__
 from ._cli_metrics import METRICS, SAMPLE_OPTIONS
 from ._io import InputFileError, iter_aligned_chunks, read_aligned
 from ._table import format_table
-from ._paired_metrics import BUILDERS
 
 EXIT_INPUT_ERROR = 1
 
@@ -55,14 +54,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CompareHelpFormatter(argparse.HelpFormatter):
+    """Fills in the list of comparable metrics only when help is shown, so building the parser does
+    not import the resampling code (and NumPy) for commands that never use it."""
+
+    def _expand_help(self, action):
+        text = super()._expand_help(action)
+        if "{metrics}" in text:
+            from ._paired_metrics import BUILDERS
+
+            text = text.replace("{metrics}", ", ".join(sorted(BUILDERS)))
+        return text
+
+
 def _add_compare_command(commands) -> None:
     compare = commands.add_parser(
         "compare", help="several systems x several metrics in one table, with paired significance tests",
+        formatter_class=_CompareHelpFormatter,
         description="Scores every system with every metric; with --paired-bs or --paired-ar, tests each system "
                     "against the first (the baseline) exactly as sacreBLEU's PairedTest does.")
     compare.add_argument("-r", "--references", nargs="+", required=True, metavar="REF", help="reference file(s)")
     compare.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system files; the first is the baseline")
-    compare.add_argument("-m", "--metrics", default="bleu,chrf", help="comma-separated metrics (default bleu,chrf): " + ", ".join(sorted(BUILDERS)))
+    compare.add_argument("-m", "--metrics", default="bleu,chrf", help="comma-separated metrics (default bleu,chrf): {metrics}")
     test = compare.add_mutually_exclusive_group()
     test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (1000 samples by default)")
     test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization (10000 trials by default)")

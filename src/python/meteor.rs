@@ -249,6 +249,35 @@ impl PyMeteorScorer {
         ))
     }
 
+    /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
+    /// without NumPy (the command line prints these only, and so never imports NumPy). The same
+    /// numbers as `score_batch` followed by `corpus`.
+    fn score_corpus(
+        &self,
+        py: Python<'_>,
+        hypotheses: Vec<String>,
+        references: Vec<Vec<String>>,
+    ) -> PyResult<(Vec<f64>, [f64; 6])> {
+        if hypotheses.len() != references.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "{} hypotheses but {} reference lists",
+                hypotheses.len(),
+                references.len()
+            ))
+            .into());
+        }
+        let meteor = &self.0;
+        Ok(py.allow_threads(|| {
+            let results = meteor.score_batch(&hypotheses, &references);
+            let total = meteor.aggregate(results.iter().map(|r| &r.0));
+            let p = meteor.score(&total);
+            (
+                results.iter().map(|r| r.1).collect(),
+                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+            )
+        }))
+    }
+
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
     fn score_rows<'py>(
         &self,
