@@ -109,7 +109,7 @@ def _cache_path(source: Path, version: str) -> Optional[str]:
 
 @functools.lru_cache(maxsize=None)
 def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
-    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt03"))
+    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt04"))
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":

@@ -229,7 +229,8 @@ struct ParaphraseScratch {
     ids2: Vec<u32>,
     index: Vec<(u32, u32)>,
     distinct: Vec<(u32, u32, u32)>,
-    found: Vec<(u32, u32)>,
+    /// (paraphrase number, position, paraphrase length).
+    found: Vec<(u32, u32, u32)>,
 }
 
 /// `ParaphraseMatcher.match`: paraphrases of reference phrases found in the hypothesis, then of
@@ -258,8 +259,7 @@ fn paraphrase_matches(
             let mut length = 1;
             while node != NO_NODE {
                 phrase_occurrences(table, node, within, index, distinct, found);
-                for &(paraphrase, at) in found.iter() {
-                    let size = table.paraphrase(paraphrase).len() as u32;
+                for &(_, at, size) in found.iter() {
                     stage.add(if reverse {
                         Match { start: at, length: size, match_start: start as u32, match_length: length as u32, stage: stage_id }
                     } else {
@@ -295,41 +295,43 @@ fn index_line(line: &[u32], index: &mut Vec<(u32, u32)>, distinct: &mut Vec<(u32
     }
 }
 
-/// Every (paraphrase, position) where one of a trie node's paraphrases occurs in `line`, sorted
-/// (the jar's order: paraphrases in file order, positions ascending). Only paraphrases whose first
-/// word is in the line are looked at: the node's paraphrases are grouped by first word, so the
-/// smaller of (its groups, the line's distinct words) is walked.
+/// Every (paraphrase, position, length) where one of a trie node's paraphrases occurs in `line`,
+/// sorted (the jar's order: paraphrases in file order, positions ascending). Only paraphrases whose
+/// first word is in the line are looked at: the node's paraphrases are grouped by first word, so
+/// the smaller of (its groups, the line's distinct words) is walked.
 fn phrase_occurrences(
     table: &ParaphraseTable,
     node: u32,
     line: &[u32],
     index: &[(u32, u32)],
     distinct: &[(u32, u32, u32)],
-    out: &mut Vec<(u32, u32)>,
+    out: &mut Vec<(u32, u32, u32)>,
 ) {
     out.clear();
-    let (keys, paraphrases) = table.node_paraphrases_all(node);
+    let node = table.node_paraphrases(node);
+    let keys = node.keys;
     if keys.is_empty() {
         return;
     }
-    let occurs_at = |at: usize, words: &[u32]| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
-    let try_positions = |paraphrase: u32, (_, begin, end): (u32, u32, u32), out: &mut Vec<(u32, u32)>| {
-        let words = table.paraphrase(paraphrase);
+    let try_positions = |k: usize, (_, begin, end): (u32, u32, u32), out: &mut Vec<(u32, u32, u32)>| {
+        let words = node.words(k);
         for &(_, at) in &index[begin as usize..end as usize] {
-            if occurs_at(at as usize, words) {
-                out.push((paraphrase, at));
+            // The first word is known to match.
+            let at = at as usize;
+            if line.len() >= at + words.len() && line[at + 1..at + words.len()] == words[1..] {
+                out.push((node.numbers[k], at as u32, words.len() as u32));
             }
         }
     };
     // Paraphrases with no words occur at every position.
     let empties = keys.partition_point(|&k| k < EMPTY_PHRASE);
-    for &paraphrase in &paraphrases[empties..] {
-        out.extend((0..line.len() as u32).map(|at| (paraphrase, at)));
+    for &number in &node.numbers[empties..] {
+        out.extend((0..line.len() as u32).map(|at| (number, at, 0)));
     }
-    let (keys, paraphrases) = (&keys[..empties], &paraphrases[..empties]);
+    let keys = &keys[..empties];
     if keys.len() <= 8 * distinct.len() {
         let mut d = 0;
-        for (&key, &paraphrase) in keys.iter().zip(paraphrases) {
+        for (k, &key) in keys.iter().enumerate() {
             while d < distinct.len() && distinct[d].0 < key {
                 d += 1;
             }
@@ -337,15 +339,15 @@ fn phrase_occurrences(
                 break;
             }
             if distinct[d].0 == key {
-                try_positions(paraphrase, distinct[d], out);
+                try_positions(k, distinct[d], out);
             }
         }
     } else {
         for &group in distinct {
             let begin = keys.partition_point(|&k| k < group.0);
             let end = begin + keys[begin..].partition_point(|&k| k <= group.0);
-            for &paraphrase in &paraphrases[begin..end] {
-                try_positions(paraphrase, group, out);
+            for k in begin..end {
+                try_positions(k, group, out);
             }
         }
     }
