@@ -7,11 +7,11 @@ Each resource is loaded once per process and shared by every scorer.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import json
 import os
 import warnings
+import zlib
 from pathlib import Path
 from typing import Optional
 
@@ -98,7 +98,9 @@ def _cache_path(source: Path, version: str) -> Optional[str]:
     Keyed by the source's path, size and modification time; the format version is part of the
     name, so library versions with other layouts keep their own files."""
     stat = source.stat()
-    key = hashlib.sha1(f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    # Two 32-bit checksums (zlib is already loaded; hashlib would load OpenSSL for a file name).
+    text = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()
+    key = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
     cache = _cache_dir() / f"{source.name}.{key}.{version}.bin"
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
