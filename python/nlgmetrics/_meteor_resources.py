@@ -61,6 +61,38 @@ def _pycocoevalcap_meteor_dir() -> Optional[Path]:
     return None
 
 
+JAR_ENV = "NLGMETRICS_METEOR_JAR"
+ARABIC_STEMS_MEMBER = "stem/arabic-buckwalter-reduced.gz"
+
+
+def find_jar() -> Optional[Path]:
+    """meteor-1.5.jar: ``$NLGMETRICS_METEOR_JAR``, else the one the installed pycocoevalcap ships."""
+    env = os.environ.get(JAR_ENV)
+    if env and Path(env).is_file():
+        return Path(env)
+    meteor_dir = _pycocoevalcap_meteor_dir()
+    if meteor_dir is not None and (meteor_dir / "meteor-1.5.jar").is_file():
+        return meteor_dir / "meteor-1.5.jar"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def arabic_stem_table() -> "_core.MeteorStemTable":
+    """The jar's Arabic (``ar-bw-red``) stem lookup table, read from inside meteor-1.5.jar (LGPL,
+    so not shipped here); loaded once per process."""
+    jar = find_jar()
+    if jar is None:
+        raise ValueError(
+            "METEOR's stem module for ar-bw-red uses the lookup table inside meteor-1.5.jar: install "
+            f"pycocoevalcap (`pip install pycocoevalcap`) or set {JAR_ENV} to the jar, or drop the stem module"
+        )
+    import zipfile
+
+    with zipfile.ZipFile(jar) as archive:
+        data = archive.read(ARABIC_STEMS_MEMBER)
+    return _core.MeteorStemTable.from_gzip_bytes(data)
+
+
 def find_paraphrase_table(short_name: str, path: Optional[os.PathLike] = None) -> Optional[Path]:
     """Where the paraphrase table for a language is: the given path, then ``$NLGMETRICS_METEOR_PARAPHRASE``
     (a file, or a directory holding ``paraphrase-<lang>.gz``), then the installed pycocoevalcap."""

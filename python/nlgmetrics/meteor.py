@@ -7,8 +7,9 @@ system score computed from summed statistics (not the mean of segment scores).
 ``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
 parametrised Banerjee & Lavie form; see :func:`meteor`.
 
-Known differences from the jar: Arabic (``ar-bw-red``, the jar's lookup-table stemmer) and the
-``-new`` language mode are not provided; newlines inside a segment are whitespace here, whereas
+Arabic in reduced Buckwalter transliteration (``language="ar-bw-red"``, with ``norm=False`` as the
+jar requires) stems with the jar's lookup table, read from the installed meteor-1.5.jar.
+Known differences from the jar: the ``-new`` language mode is not provided; newlines inside a segment are whitespace here, whereas
 the jar's line-based protocols would split the segment.
 
 >>> from nlgmetrics import meteor
@@ -361,6 +362,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
         synonyms = _meteor_resources.synonyms(config.language_name) if "synonym" in config.modules else None
         if "synonym" in config.modules and synonyms is None:
             raise ValueError(f"METEOR 1.5 has synonym data for English only, not {config.language!r}")
+        uses_arabic_stems = config.language == "ar-bw-red" and "stem" in config.modules
         paraphrases = None
         if config.paraphrase_table is not None:
             from pathlib import Path
@@ -381,6 +383,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             synonyms,
             paraphrases,
             config.preset,
+            _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
         )
         _SCORERS[config] = scorer
     return scorer

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::meteor::{
-    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable, SegmentStats,
-    SynonymDictionary, Task, STATS_LEN,
+    params, Formula, Language, LookupStems, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
+    SegmentStats, SynonymDictionary, Task, STATS_LEN,
 };
 
 /// A parsed WordNet synonym dictionary (shared between scorers).
@@ -94,6 +94,29 @@ impl PyParaphrases {
     }
 }
 
+/// The jar's Arabic (`ar-bw-red`) stem lookup table (shared between scorers).
+#[pyclass(module = "nlgmetrics._core", name = "MeteorStemTable", frozen)]
+pub struct PyStemTable(Arc<LookupStems>);
+
+#[pymethods]
+impl PyStemTable {
+    /// Parse the gzip'd table (`stem/arabic-buckwalter-reduced.gz`, as read from meteor-1.5.jar).
+    #[staticmethod]
+    fn from_gzip_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
+        let table = py.allow_threads(|| -> Result<LookupStems, Error> {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(data.as_slice()), &mut text)
+                .map_err(|e| Error::InvalidOption(format!("cannot read the METEOR Arabic stem table: {e}")))?;
+            Ok(LookupStems::parse(&text))
+        })?;
+        Ok(PyStemTable(Arc::new(table)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// (α β γ δ), default modules and weights of a language/task.
 #[pyfunction]
 #[pyo3(signature = (language, task=None))]
@@ -126,11 +149,12 @@ fn meteor_language_name(language: &str) -> PyResult<String> {
     Ok(Language::parse(language)?.name().to_string())
 }
 
-/// Snowball-stem words as the jar's stem module does (for inspection and parity tests).
+/// Stem words as the jar's stem module does (for inspection and parity tests); Arabic needs its table.
 #[pyfunction]
-fn meteor_stem(language: &str, words: Vec<String>) -> PyResult<Vec<String>> {
+#[pyo3(signature = (language, words, stem_table=None))]
+fn meteor_stem(language: &str, words: Vec<String>, stem_table: Option<PyRef<'_, PyStemTable>>) -> PyResult<Vec<String>> {
     let language = Language::parse(language)?;
-    let stemmer = crate::metrics::meteor::stemmer_for(language)
+    let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
         .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
     Ok(words.iter().map(|w| stemmer.stem(w)).collect())
 }
@@ -162,7 +186,7 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
 #[pymethods]
 impl PyMeteorScorer {
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15"))]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         language: &str,
@@ -177,6 +201,7 @@ impl PyMeteorScorer {
         synonyms: Option<PyRef<'_, PySynonyms>>,
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
         formula: &str,
+        stem_table: Option<PyRef<'_, PyStemTable>>,
     ) -> PyResult<Self> {
         let formula = match formula {
             "meteor15" => Formula::Meteor15,
@@ -207,6 +232,7 @@ impl PyMeteorScorer {
             nonbreaking_prefixes,
             synonyms: synonyms.map(|s| s.0.clone()),
             paraphrases: paraphrases.map(|p| p.0.clone()),
+            stem_table: stem_table.map(|t| t.0.clone()),
         })?;
         Ok(PyMeteorScorer(meteor))
     }
@@ -434,6 +460,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;
+    m.add_class::<PyStemTable>()?;
     m.add_class::<PyMeteorScorer>()?;
     m.add_function(wrap_pyfunction!(meteor_task_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_language_name, m)?)?;

@@ -8,6 +8,7 @@ pub mod align;
 mod blob;
 mod beam;
 pub mod features;
+pub mod lookup_stemmer;
 pub mod nltk;
 pub mod normalize;
 pub mod params;
@@ -25,6 +26,7 @@ use align::{align, count_and_chunks, AlignScratch, Matchers};
 use features::{FeatureSources, InternedLines, WordTable};
 use normalize::{normalize_line, NonbreakingPrefixes};
 pub use params::{Language, Module, Task};
+pub use lookup_stemmer::LookupStems;
 pub use paraphrase::ParaphraseTable;
 pub use synonyms::SynonymDictionary;
 
@@ -131,15 +133,25 @@ fn snowball(language: Language) -> Option<rust_stemmers::Algorithm> {
     })
 }
 
-/// A Snowball stemmer matching the (2010) Snowball versions compiled into meteor-1.5.jar.
+/// The jar's stemmer for a language: Snowball (the 2010 versions compiled into meteor-1.5.jar),
+/// or for Arabic (`ar-bw-red`) its lookup table.
 pub struct MeteorStemmer {
-    stemmer: rust_stemmers::Stemmer,
+    kind: StemmerKind,
     language: Language,
+}
+
+enum StemmerKind {
+    Snowball(rust_stemmers::Stemmer),
+    Lookup(Arc<LookupStems>),
 }
 
 impl MeteorStemmer {
     pub fn stem(&self, word: &str) -> String {
-        let stem = self.stemmer.stem(word).into_owned();
+        let stemmer = match &self.kind {
+            StemmerKind::Snowball(stemmer) => stemmer,
+            StemmerKind::Lookup(table) => return table.stem(word).to_string(),
+        };
+        let stem = stemmer.stem(word).into_owned();
         // Newer Snowball German turns "-nisse(n)" into "-nis"; the jar's version keeps "-niss".
         if self.language == Language::German && stem.ends_with("nis") {
             let word = word.replace('ß', "ss");
@@ -154,12 +166,23 @@ impl MeteorStemmer {
     }
 }
 
-/// The language's Snowball stemmer, or None when the jar has none.
+/// The language's Snowball stemmer, or None when the jar has none (or needs a table: Arabic).
 pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
     snowball(language).map(|algorithm| MeteorStemmer {
-        stemmer: rust_stemmers::Stemmer::create(algorithm),
+        kind: StemmerKind::Snowball(rust_stemmers::Stemmer::create(algorithm)),
         language,
     })
+}
+
+/// The language's stemmer with the lookup table Arabic needs (ignored by the other languages).
+pub fn stemmer_with_table(language: Language, table: Option<&Arc<LookupStems>>) -> Option<MeteorStemmer> {
+    match (language, table) {
+        (Language::ArabicBuckwalterReduced, Some(table)) => Some(MeteorStemmer {
+            kind: StemmerKind::Lookup(table.clone()),
+            language,
+        }),
+        _ => stemmer_for(language),
+    }
 }
 
 /// Everything needed to build a [`Meteor`]; resources are given as parsed data.
@@ -176,6 +199,8 @@ pub struct MeteorOptions {
     pub nonbreaking_prefixes: Vec<String>,
     pub synonyms: Option<Arc<SynonymDictionary>>,
     pub paraphrases: Option<Arc<ParaphraseTable>>,
+    /// The Arabic (`ar-bw-red`) stem table, from meteor-1.5.jar.
+    pub stem_table: Option<Arc<LookupStems>>,
 }
 
 impl Meteor {
@@ -205,8 +230,11 @@ impl Meteor {
         let mut stemmer = None;
         for module in &options.modules {
             match module {
-                Module::Stem => match stemmer_for(options.language) {
+                Module::Stem => match stemmer_with_table(options.language, options.stem_table.as_ref()) {
                     Some(found) => stemmer = Some(found),
+                    None if options.language == Language::ArabicBuckwalterReduced => {
+                        return invalid("the METEOR stem module for ar-bw-red needs the jar's Arabic stem table".into())
+                    }
                     None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
                 },
                 Module::Synonym if options.synonyms.is_none() => {
@@ -565,6 +593,7 @@ mod tests {
             nonbreaking_prefixes: vec![],
             synonyms: None,
             paraphrases: None,
+            stem_table: None,
         })
         .unwrap()
     }
@@ -617,6 +646,7 @@ mod tests {
             nonbreaking_prefixes: vec![],
             synonyms: None,
             paraphrases: None,
+            stem_table: None,
         };
         assert!(Meteor::new(options_clone(&options)).is_err());
         options.normalization = Normalization::LowerOnly;
@@ -639,6 +669,7 @@ mod tests {
             nonbreaking_prefixes: o.nonbreaking_prefixes.clone(),
             synonyms: o.synonyms.clone(),
             paraphrases: o.paraphrases.clone(),
+            stem_table: o.stem_table.clone(),
         }
     }
 }
