@@ -25,9 +25,11 @@ const NO_MATCH: u32 = u32::MAX;
 
 impl State {
     /// Weighted coverage accumulates in Java `int` fields: `int += double` truncates the sum.
-    fn add_weighted(&mut self, m: &Match, weight: f64) {
-        self.matches1 = (self.matches1 as f64 + m.match_length as f64 * weight) as i32;
-        self.matches2 = (self.matches2 as f64 + m.length as f64 * weight) as i32;
+    /// With a non-negative count and a search weight of 1 or 0.5 the sum is exact, so it equals
+    /// the count plus the truncated weighted length ([`weighted_lengths`], computed once per match).
+    fn add_weighted(&mut self, (add1, add2): (i32, i32)) {
+        self.matches1 += add1;
+        self.matches2 += add2;
     }
 
     /// `PARTIAL_COMPARE_TOTAL` as an ascending key: more weighted matches, fewer chunks, less
@@ -49,6 +51,12 @@ impl State {
         self.idx = (m.start + m.length) as usize;
         self.last_match_end = (m.match_start + m.match_length) as i64;
     }
+}
+
+/// What a match adds to a path's weighted coverage of each line (see [`State::add_weighted`]).
+fn weighted_lengths(m: &Match, weight: f64) -> (i32, i32) {
+    debug_assert!(weight == 1.0 || weight == 0.5);
+    ((m.match_length as f64 * weight) as i32, (m.length as f64 * weight) as i32)
 }
 
 /// Paths with their used-word bitsets (`width` words per path).
@@ -83,6 +91,8 @@ pub struct BeamScratch {
     next: Queue,
     order: Vec<u128>,
     masks: Vec<u64>,
+    /// Per candidate, its [`weighted_lengths`].
+    gains: Vec<(i32, i32)>,
     start_bits: Vec<u64>,
     arena: Vec<(Match, u32)>,
 }
@@ -118,7 +128,7 @@ pub fn resolve(
     let n2 = matches.len();
     let width = (n1 + n2).div_ceil(64).max(1);
     let weight = |m: &Match| matchers.modules[m.stage as usize].search_weight();
-    let BeamScratch { current, next, order, masks, start_bits, arena } = scratch;
+    let BeamScratch { current, next, order, masks, gains, start_bits, arena } = scratch;
     arena.clear();
 
     masks.clear();
@@ -126,6 +136,8 @@ pub fn resolve(
     for (k, m) in stage.sorted.iter().enumerate() {
         mask_of(m, n1, &mut masks[k * width..(k + 1) * width]);
     }
+    gains.clear();
+    gains.extend(stage.sorted.iter().map(|m| weighted_lengths(m, weight(m))));
     start_bits.clear();
     start_bits.resize(width, 0);
     for m in matches.iter().flatten() {
@@ -175,7 +187,7 @@ pub fn resolve(
                 if position < path.idx {
                     next.push(path, bits);
                 } else if let Some(m) = matches[path.idx] {
-                    path.add_weighted(&m, weight(&m));
+                    path.add_weighted(weighted_lengths(&m, weight(&m)));
                     path.advance_over(&m);
                     path.distance += (m.start as i32 - m.match_start as i32).abs();
                     next.push(path, bits);
@@ -191,7 +203,7 @@ pub fn resolve(
                 let mut new_path = path;
                 arena.push((*m, new_path.last));
                 new_path.last = (arena.len() - 1) as u32;
-                new_path.add_weighted(m, weight(m));
+                new_path.add_weighted(gains[first + k]);
                 new_path.advance_over(m);
                 path.distance += (m.start as i32 - m.match_start as i32).abs();
                 next.push_with(new_path, bits, mask);
