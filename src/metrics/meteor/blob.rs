@@ -161,7 +161,7 @@ impl Blob {
     /// A section as `u32`s (its length must be a multiple of 4).
     pub fn section_u32s(&self, section: Section) -> Option<&[u32]> {
         let bytes = self.section_bytes(section);
-        if bytes.len() % 4 != 0 || !cfg!(target_endian = "little") {
+        if !bytes.len().is_multiple_of(4) || !cfg!(target_endian = "little") {
             return None;
         }
         // SAFETY: sections start 8-byte aligned within 8-byte aligned storage, every bit pattern
