@@ -125,8 +125,25 @@ pub fn resolve(
     matchers: &Matchers<'_>,
     scratch: &mut BeamScratch,
 ) {
+    // Most segment pairs have at most 128 words: a fixed bitset width lets the compiler unroll
+    // every bitset loop for them.
+    match (n1 + matches.len()).div_ceil(64) {
+        0 | 1 => resolve_with::<1>(stage, matches, n1, matchers, scratch),
+        2 => resolve_with::<2>(stage, matches, n1, matchers, scratch),
+        _ => resolve_with::<0>(stage, matches, n1, matchers, scratch),
+    }
+}
+
+/// [`resolve`] with bitsets of `WIDTH` words (0: as many as the lines need).
+fn resolve_with<const WIDTH: usize>(
+    stage: &Candidates,
+    matches: &mut [Option<Match>],
+    n1: usize,
+    matchers: &Matchers<'_>,
+    scratch: &mut BeamScratch,
+) {
     let n2 = matches.len();
-    let width = (n1 + n2).div_ceil(64).max(1);
+    let width = if WIDTH == 0 { (n1 + n2).div_ceil(64).max(1) } else { WIDTH };
     let weight = |m: &Match| matchers.modules[m.stage as usize].search_weight();
     let BeamScratch { current, next, order, masks, gains, start_bits, arena } = scratch;
     arena.clear();
