@@ -72,7 +72,6 @@ pub fn java_len(text: &str) -> usize {
 }
 
 struct Rules {
-    sep_other: Regex,
     multi_dot: Regex,
     multi_dot2: Regex,
     comma: Regex,
@@ -97,7 +96,6 @@ fn rules() -> &'static Rules {
         let re = |pattern: String| Regex::new(&pattern).expect("METEOR normalizer pattern");
         Rules {
             // Java's \s (no UNICODE_CHARACTER_CLASS) is [ \t\n\x0B\f\r].
-            sep_other: re(format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")),
             multi_dot: re(r"\.(\.+)".into()),
             multi_dot2: re(r"DOTMULTI\.([^.])".into()),
             comma: re(r"([^0-9]),([^0-9])".into()),
@@ -137,7 +135,7 @@ pub fn normalize_line(
     // Each rule below runs only when the text holds a character its pattern needs (a rule that
     // cannot match leaves the text unchanged), which skips most of them on most lines.
     if text.bytes().any(|b| !is_kept_together(b)) {
-        text = replace_all(&r.sep_other, text, " ${1} ");
+        text = separate_other(&text);
     }
 
     // Escape runs of dots so they survive tokenization whole.
@@ -232,6 +230,30 @@ pub fn normalize_line(
     java_trim(&collapse_spaces(&text)).to_string()
 }
 
+/// The jar's `alnum` class (its Latin and Cyrillic letter ranges and digits), as in [`ALNUM`].
+fn is_jar_alnum(c: char) -> bool {
+    matches!(c,
+        '0'..='9' | 'A'..='Z' | 'a'..='z' | 'Š' | 'Ž' | 'š' | 'ž' | 'Ÿ' | 'À'..='Ö' | 'Ø'..='ö' | 'ø'..='ž'
+        | 'Ѐ'..='ӿ' | 'Ԁ'..='ԧ' | 'Ꙁ'..='ꙮ' | '꙾'..='ꚗ' | 'ᴀ'..='ᵿ')
+}
+
+/// The jar's first rule (`r_sep_other`): every character that is not alphanumeric, Java `\s` or
+/// one of `.'`,-‘’` gets a space on each side. A per-character map, so a scan does what the
+/// regular expression's non-overlapping single-character matches do.
+fn separate_other(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_jar_alnum(c) || matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | '.' | '\'' | '`' | ',' | '-' | '‘' | '’') {
+            out.push(c);
+        } else {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        }
+    }
+    out
+}
+
 /// ASCII bytes the first rule (`sep_other`) leaves alone: letters, digits, Java's `\s` and `.'`,-`.
 /// Any other byte (other ASCII punctuation, or part of a non-ASCII character) may need a split.
 fn is_kept_together(byte: u8) -> bool {
@@ -274,6 +296,21 @@ mod tests {
             true,
         );
         assert_eq!(out, "He said : \" I don 't know ... \" Mr. Smith , 1,000 US based .");
+    }
+
+    #[test]
+    fn separating_other_characters_equals_the_jar_pattern() {
+        let pattern = Regex::new(&format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")).unwrap();
+        let samples = ["a:b", "(x) \"y\" $5 % é ß ø ž ſ Ω ω ё Ԩ ꙯ ᴀ ᶀ 東京 😀", "\u{b}\u{c}\u{a0}\u{2003}–—‘’“”«»", "plain text, with. dots-and 'quotes'`"];
+        for sample in samples {
+            assert_eq!(separate_other(sample), pattern.replace_all(sample, " ${1} "), "{sample:?}");
+        }
+        for code in (0u32..0x1_0000).chain(0x1F600..0x1F610) {
+            if let Some(c) = char::from_u32(code) {
+                let text = format!("a{c}b");
+                assert_eq!(separate_other(&text), pattern.replace_all(&text, " ${1} "), "U+{code:04X}");
+            }
+        }
     }
 
     #[test]
