@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
 import re
-import sys
 import warnings
 
 import numpy as np
@@ -16,7 +16,7 @@ from nlgmetrics import _meteor_resources
 
 from conftest import read_lines
 
-meteor_module = sys.modules["nlgmetrics.meteor"]
+meteor_module = importlib.import_module("nlgmetrics.meteor")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None
 needs_paraphrases = pytest.mark.skipif(not HAS_PARAPHRASES, reason="paraphrase-en.gz not found (install pycocoevalcap)")
 

@@ -6,8 +6,8 @@ sampled evenly across every system of a language pair to keep the suite fast.
 
 from __future__ import annotations
 
+import importlib
 import json
-import sys
 
 import numpy as np
 import pytest
@@ -19,7 +19,7 @@ from nlgmetrics.compat.pycocoevalcap import Meteor as FacadeMeteor
 from _meteor_jar import require_jar, run_jar, run_jar_normalizer
 from conftest import read_lines
 
-meteor_module = sys.modules["nlgmetrics.meteor"]
+meteor_module = importlib.import_module("nlgmetrics.meteor")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None
 needs_paraphrases = pytest.mark.skipif(not HAS_PARAPHRASES, reason="paraphrase-en.gz not found (install pycocoevalcap)")
 

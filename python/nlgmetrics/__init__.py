@@ -3,30 +3,85 @@
 >>> import nlgmetrics
 >>> nlgmetrics.__version__
 '0.1.0'
+
+The public names below are imported on first use (PEP 562), so ``import nlgmetrics`` and the
+``nlgmetrics`` command load only the metric they run (``nlgmetrics meteor`` never imports ROUGE,
+the significance tests or NumPy-heavy helpers it does not need).
 """
 
+import importlib as _importlib
+import sys as _sys
+import types as _types
+
 from ._core import __version__
-from ._bleu_result import BLEUResult
-from .bleu import bleu, sentence_bleu
-from .chrf import CHRFResult, chrf, sentence_chrf
-from .pairwise import bleu_pairwise, chrf_pairwise
-from .ter import TERResult, sentence_ter, ter
-from .tokenizers import tokenize
+
+# Public name -> the submodule that defines it (relative to this package).
+_EXPORTS = {
+    "BLEUResult": "._bleu_result",
+    "bleu": ".bleu",
+    "sentence_bleu": ".bleu",
+    "tokenize": ".tokenizers",
+    "CHRFResult": ".chrf",
+    "chrf": ".chrf",
+    "sentence_chrf": ".chrf",
+    "bleu_pairwise": ".pairwise",
+    "chrf_pairwise": ".pairwise",
+    "TERResult": ".ter",
+    "sentence_ter": ".ter",
+    "ter": ".ter",
+    "confidence_interval": ".stats",
+    "paired_test": ".stats",
+    "MeteorResult": ".meteor",
+    "meteor": ".meteor",
+    "caption_scores": ".captioning",
+    "cider": ".captioning",
+    "ptb_tokenize": ".captioning",
+    "exact_match": ".qa",
+    "normalize_answer": ".qa",
+    "qa_scores": ".qa",
+    "squad": ".qa",
+    "token_f1": ".qa",
+    "RougeResult": ".rouge",
+    "rouge": ".rouge",
+}
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
 __all__ += ["tokenize"]
 __all__ += ["CHRFResult", "chrf", "sentence_chrf", "chrf_pairwise", "bleu_pairwise", "TERResult", "ter", "sentence_ter"]
-from .stats import confidence_interval, paired_test
-
 __all__ += ["paired_test", "confidence_interval"]
-from .meteor import MeteorResult, meteor
-
 __all__ += ["meteor", "MeteorResult"]
-from .captioning import caption_scores, cider, ptb_tokenize
-from .qa import exact_match, normalize_answer, qa_scores, squad, token_f1
-
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
-from .rouge import RougeResult, rouge
-
 __all__ += ["rouge", "RougeResult"]
+
+
+def __getattr__(name: str):
+    target = _EXPORTS.get(name)
+    if target is not None:
+        value = getattr(_importlib.import_module(target, __name__), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("__"):
+        try:  # a submodule not imported yet (e.g. nlgmetrics.tokenizers, nlgmetrics.compat)
+            return _importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(_types.ModuleType):
+    """Keeps the public functions that share a submodule's name (``meteor``, ``bleu``, ``rouge`` …)
+    bound to the function when the import system binds the loaded submodule on the package."""
+
+    def __setattr__(self, name, value):
+        if name in _EXPORTS and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package

@@ -7,11 +7,11 @@ Each resource is loaded once per process and shared by every scorer.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import json
 import os
 import warnings
+import zlib
 from pathlib import Path
 from typing import Optional
 
@@ -44,7 +44,7 @@ def synonyms(language_name: str) -> Optional["_core.MeteorSynonyms"]:
     exceptions = DATA / f"wordnet-{language_name}.exceptions.gz"
     if not synsets.is_file():
         return None
-    return _core.MeteorSynonyms.load(str(synsets), str(exceptions))
+    return _core.MeteorSynonyms.load(str(synsets), str(exceptions), _cache_path(synsets, "sy01"))
 
 
 def _pycocoevalcap_meteor_dir() -> Optional[Path]:
@@ -59,6 +59,38 @@ def _pycocoevalcap_meteor_dir() -> Optional[Path]:
         if candidate.is_dir():
             return candidate
     return None
+
+
+JAR_ENV = "NLGMETRICS_METEOR_JAR"
+ARABIC_STEMS_MEMBER = "stem/arabic-buckwalter-reduced.gz"
+
+
+def find_jar() -> Optional[Path]:
+    """meteor-1.5.jar: ``$NLGMETRICS_METEOR_JAR``, else the one the installed pycocoevalcap ships."""
+    env = os.environ.get(JAR_ENV)
+    if env and Path(env).is_file():
+        return Path(env)
+    meteor_dir = _pycocoevalcap_meteor_dir()
+    if meteor_dir is not None and (meteor_dir / "meteor-1.5.jar").is_file():
+        return meteor_dir / "meteor-1.5.jar"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def arabic_stem_table() -> "_core.MeteorStemTable":
+    """The jar's Arabic (``ar-bw-red``) stem lookup table, read from inside meteor-1.5.jar (LGPL,
+    so not shipped here); loaded once per process."""
+    jar = find_jar()
+    if jar is None:
+        raise ValueError(
+            "METEOR's stem module for ar-bw-red uses the lookup table inside meteor-1.5.jar: install "
+            f"pycocoevalcap (`pip install pycocoevalcap`) or set {JAR_ENV} to the jar, or drop the stem module"
+        )
+    import zipfile
+
+    with zipfile.ZipFile(jar) as archive:
+        data = archive.read(ARABIC_STEMS_MEMBER)
+    return _core.MeteorStemTable.from_gzip_bytes(data)
 
 
 def find_paraphrase_table(short_name: str, path: Optional[os.PathLike] = None) -> Optional[Path]:
@@ -92,15 +124,26 @@ def _cache_dir() -> Path:
     return Path(base) / "nlgmetrics" / "meteor"
 
 
-@functools.lru_cache(maxsize=None)
-def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
-    key = hashlib.sha1(f"{path}|{size}|{mtime_ns}".encode()).hexdigest()[:16]
-    cache: Optional[Path] = _cache_dir() / f"{Path(path).name}.{key}.bin"
+def _cache_path(source: Path, version: str) -> Optional[str]:
+    """The binary cache file of a resource file (None when the cache directory cannot be made).
+
+    Keyed by the source's path, size and modification time; the format version is part of the
+    name, so library versions with other layouts keep their own files."""
+    stat = source.stat()
+    # Two 32-bit checksums (zlib is already loaded; hashlib would load OpenSSL for a file name).
+    text = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()
+    key = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    cache = _cache_dir() / f"{source.name}.{key}.{version}.bin"
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
     except OSError:
-        cache = None
-    return _core.MeteorParaphrases.load(path, None if cache is None else str(cache))
+        return None
+    return str(cache)
+
+
+@functools.lru_cache(maxsize=None)
+def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
+    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt04"))
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":

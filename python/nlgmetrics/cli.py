@@ -20,9 +20,6 @@ from . import __version__
 from ._cli_metrics import METRICS, SAMPLE_OPTIONS
 from ._io import InputFileError, iter_aligned_chunks, read_aligned
 from ._table import format_table
-from ._paired_metrics import BUILDERS
-from .sample import sample_paths
-from .stats import paired_test, score_table
 
 EXIT_INPUT_ERROR = 1
 
@@ -57,14 +54,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CompareHelpFormatter(argparse.HelpFormatter):
+    """Fills in the list of comparable metrics only when help is shown, so building the parser does
+    not import the resampling code (and NumPy) for commands that never use it."""
+
+    def _expand_help(self, action):
+        text = super()._expand_help(action)
+        if "{metrics}" in text:
+            from ._paired_metrics import BUILDERS
+
+            text = text.replace("{metrics}", ", ".join(sorted(BUILDERS)))
+        return text
+
+
 def _add_compare_command(commands) -> None:
     compare = commands.add_parser(
         "compare", help="several systems x several metrics in one table, with paired significance tests",
+        formatter_class=_CompareHelpFormatter,
         description="Scores every system with every metric; with --paired-bs or --paired-ar, tests each system "
                     "against the first (the baseline) exactly as sacreBLEU's PairedTest does.")
     compare.add_argument("-r", "--references", nargs="+", required=True, metavar="REF", help="reference file(s)")
     compare.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system files; the first is the baseline")
-    compare.add_argument("-m", "--metrics", default="bleu,chrf", help="comma-separated metrics (default bleu,chrf): " + ", ".join(sorted(BUILDERS)))
+    compare.add_argument("-m", "--metrics", default="bleu,chrf", help="comma-separated metrics (default bleu,chrf): {metrics}")
     test = compare.add_mutually_exclusive_group()
     test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (1000 samples by default)")
     test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization (10000 trials by default)")
@@ -84,6 +95,8 @@ def _terminal_progress(done: int, total: int, label: str) -> None:
 
 def run_compare(args) -> str:
     """The compare command: every system x metric, optionally with a paired test against the first system."""
+    from .stats import paired_test, score_table  # imported here: scoring one metric does not need them
+
     systems, references = read_aligned(args.input, args.references)
     names = [_system_name(path) for path in args.input]
     if len(set(names)) != len(names):
@@ -162,6 +175,8 @@ def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
 
 def run_sample(args) -> str:
     """Every available metric, default options, on the bundled sample: one row per system."""
+    from .sample import sample_paths
+
     paths = sample_paths()
     names = list(paths["systems"])
     systems, references = read_aligned([paths["systems"][name] for name in names], [paths["reference"]])

@@ -7,8 +7,9 @@ system score computed from summed statistics (not the mean of segment scores).
 ``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
 parametrised Banerjee & Lavie form; see :func:`meteor`.
 
-Known differences from the jar: Arabic (``ar-bw-red``, the jar's lookup-table stemmer) and the
-``-new`` language mode are not provided; newlines inside a segment are whitespace here, whereas
+Arabic in reduced Buckwalter transliteration (``language="ar-bw-red"``, with ``norm=False`` as the
+jar requires) stems with the jar's lookup table, read from the installed meteor-1.5.jar.
+Known differences from the jar: the ``-new`` language mode is not provided; newlines inside a segment are whitespace here, whereas
 the jar's line-based protocols would split the segment.
 
 >>> from nlgmetrics import meteor
@@ -23,12 +24,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Sequence, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 from . import _core, _meteor_resources, _validate
 from ._signature import Signature
+
+if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
+    import numpy as np
 
 PRESETS = ("meteor15", "textbook", "nltk")
 #: The textbook form's defaults: METEOR 1.0's α β γ (Banerjee & Lavie 2005).
@@ -125,6 +127,8 @@ class MeteorResult:
         """
         if self._scorer is None:
             raise ValueError("additive statistics are available for the meteor15 and textbook presets")
+        import numpy as np
+
         if not len(self.statistics):
             return self.statistics.copy()
         return np.vstack([self._scorer.corpus(row[None, :])[0] for row in self.statistics])
@@ -136,18 +140,47 @@ class MeteorResult:
         return self._scorer.score_rows(self.statistics)
 
     def to_dict(self) -> dict:
-        return {
-            "score": self.score,
-            "precision": self.precision,
-            "recall": self.recall,
-            "fmean": self.fmean,
-            "fragmentation_penalty": self.fragmentation_penalty,
-            "segment_scores": self.segment_scores.tolist(),
-            "signature": str(self.signature),
-        }
+        return _summary_dict(self, self.segment_scores.tolist())
 
     def __str__(self) -> str:
-        return f"METEOR = {self.score:.4f} (P {self.precision:.4f}, R {self.recall:.4f}, frag {self.fragmentation_penalty:.4f}) {self.signature}"
+        return _summary_text(self)
+
+
+def _summary_dict(result: Any, segment_scores: List[float]) -> dict:
+    return {
+        "score": result.score,
+        "precision": result.precision,
+        "recall": result.recall,
+        "fmean": result.fmean,
+        "fragmentation_penalty": result.fragmentation_penalty,
+        "segment_scores": segment_scores,
+        "signature": str(result.signature),
+    }
+
+
+def _summary_text(result: Any) -> str:
+    return (f"METEOR = {result.score:.4f} (P {result.precision:.4f}, R {result.recall:.4f}, "
+            f"frag {result.fragmentation_penalty:.4f}) {result.signature}")
+
+
+@dataclass(frozen=True)
+class MeteorScores:
+    """The system score and per-segment scores only, as plain floats: what the command line prints,
+    computed without NumPy (same numbers as :class:`MeteorResult`)."""
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation_penalty: float
+    segment_scores: List[float]
+    signature: Signature
+
+    def to_dict(self) -> dict:
+        return _summary_dict(self, list(self.segment_scores))
+
+    def __str__(self) -> str:
+        return _summary_text(self)
 
 
 def _number(name: str, value: Any) -> float:
@@ -329,6 +362,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
         synonyms = _meteor_resources.synonyms(config.language_name) if "synonym" in config.modules else None
         if "synonym" in config.modules and synonyms is None:
             raise ValueError(f"METEOR 1.5 has synonym data for English only, not {config.language!r}")
+        uses_arabic_stems = config.language == "ar-bw-red" and "stem" in config.modules
         paraphrases = None
         if config.paraphrase_table is not None:
             from pathlib import Path
@@ -349,6 +383,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             synonyms,
             paraphrases,
             config.preset,
+            _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
         )
         _SCORERS[config] = scorer
     return scorer
@@ -419,8 +454,6 @@ def meteor(
     scorer = scorer_for(config)
     stats, scores, best = scorer.score_batch(hyps, refs)
     _total, (precision, recall, _f1, fmean, frag, score) = scorer.corpus(stats)
-    counts = {len(r) for r in refs}
-    n_refs = str(counts.pop()) if len(counts) == 1 else "var"
     return MeteorResult(
         score=score,
         precision=precision,
@@ -430,13 +463,22 @@ def meteor(
         segment_scores=scores,
         statistics=stats,
         best_reference=best,
-        signature=config.signature(n_refs if hyps else "0"),
+        signature=config.signature(_n_refs(refs)),
         _scorer=scorer,
         _inputs=(hyps, refs),
     )
 
 
+def _n_refs(refs: List[List[str]]) -> str:
+    counts = {len(r) for r in refs}
+    if not refs:
+        return "0"
+    return str(counts.pop()) if len(counts) == 1 else "var"
+
+
 def _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path) -> MeteorResult:
+    import numpy as np
+
     params = [
         _number(name, default if value is None else value)
         for name, value, default in (("alpha", alpha, 0.9), ("beta", beta, 3.0), ("gamma", gamma, 0.5))
@@ -460,12 +502,15 @@ def _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path) -> Me
 def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> float:
     """The system score of (summed) statistics rows under a configuration, e.g. after merging batches.
 
+    >>> import numpy as np
     >>> a = meteor(["the cat"], ["the cat sat"], modules=["exact"])
     >>> b = meteor(["a dog"], ["the dog"], modules=["exact"])
     >>> both = meteor(["the cat", "a dog"], ["the cat sat", "the dog"], modules=["exact"])
     >>> corpus_score_from_statistics(np.vstack([a.statistics, b.statistics]), modules=["exact"]) == both.score
     True
     """
+    import numpy as np
+
     config = resolve_config(**options)
     array = np.ascontiguousarray(statistics, dtype=np.float64)
     if array.ndim != 2 or array.shape[1] != len(STATISTICS_COLUMNS):
@@ -488,12 +533,11 @@ def cli_arguments(parser: Any) -> None:
     parser.add_argument("--preset", default="meteor15", choices=PRESETS)
 
 
-def cli_score(hypotheses: Sequence[str], references: Sequence[Sequence[str]], args: Any) -> MeteorResult:
-    """Score one system from parsed ``cli_arguments`` options."""
+def cli_score(hypotheses: Sequence[str], references: Sequence[Sequence[str]], args: Any) -> Any:
+    """Score one system from parsed ``cli_arguments`` options: a :class:`MeteorScores` (the
+    ``nltk`` preset: a :class:`MeteorResult`)."""
     alpha, beta, gamma, delta = args.parameters if args.parameters else (None, None, None, None)
-    return meteor(
-        hypotheses,
-        references,
+    options = dict(
         language=args.language,
         task=args.task,
         norm=not args.no_norm,
@@ -506,6 +550,12 @@ def cli_score(hypotheses: Sequence[str], references: Sequence[Sequence[str]], ar
         delta=delta,
         weights=args.weights,
         paraphrase_path=args.paraphrase_path,
-        preset=args.preset,
         char_based=args.char_based,
     )
+    if args.preset == "nltk":
+        return meteor(hypotheses, references, preset=args.preset, **options)
+    config = resolve_config(preset=args.preset, **options)
+    hyps = _validate.hypotheses_list(hypotheses)
+    refs = _validate.references_lists(references, len(hyps))
+    scores, (precision, recall, _f1, fmean, frag, score) = scorer_for(config).score_corpus(hyps, refs)
+    return MeteorScores(score, precision, recall, fmean, frag, scores, config.signature(_n_refs(refs)))

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::meteor::{
-    params, Formula, Language, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable, SegmentStats,
-    SynonymDictionary, Task, STATS_LEN,
+    params, Formula, Language, LookupStems, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
+    SegmentStats, SynonymDictionary, Task, STATS_LEN,
 };
 
 /// A parsed WordNet synonym dictionary (shared between scorers).
@@ -27,9 +27,12 @@ impl PySynonyms {
         ))
     }
 
-    /// Read the two gzip'd files (synsets, exceptions) and parse them.
+    /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
+    /// synsets come from that binary cache when it is valid (memory-mapped), and the cache is
+    /// written after a parse (a failed cache write is not an error).
     #[staticmethod]
-    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (synsets_gz, exceptions_gz, cache_path=None))]
+    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
         let read = |path: &PathBuf| -> Result<String, Error> {
             let mut text = String::new();
             let file = std::fs::File::open(path)
@@ -42,7 +45,17 @@ impl PySynonyms {
             Ok(text)
         };
         let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
-            Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &read(&exceptions_gz)?))
+            let exceptions = read(&exceptions_gz)?;
+            if let Some(cache) = cache_path.as_deref().filter(|c| c.is_file()) {
+                if let Ok(dictionary) = SynonymDictionary::from_cache(cache, &exceptions) {
+                    return Ok(dictionary);
+                }
+            }
+            let dictionary = SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions);
+            if let Some(cache) = &cache_path {
+                let _ = dictionary.write_cache(cache);
+            }
+            Ok(dictionary)
         })?;
         Ok(PySynonyms(Arc::new(dictionary)))
     }
@@ -74,6 +87,29 @@ impl PyParaphrases {
             Ok(table)
         })?;
         Ok(PyParaphrases(Arc::new(table)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// The jar's Arabic (`ar-bw-red`) stem lookup table (shared between scorers).
+#[pyclass(module = "nlgmetrics._core", name = "MeteorStemTable", frozen)]
+pub struct PyStemTable(Arc<LookupStems>);
+
+#[pymethods]
+impl PyStemTable {
+    /// Parse the gzip'd table (`stem/arabic-buckwalter-reduced.gz`, as read from meteor-1.5.jar).
+    #[staticmethod]
+    fn from_gzip_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
+        let table = py.allow_threads(|| -> Result<LookupStems, Error> {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(data.as_slice()), &mut text)
+                .map_err(|e| Error::InvalidOption(format!("cannot read the METEOR Arabic stem table: {e}")))?;
+            Ok(LookupStems::parse(&text))
+        })?;
+        Ok(PyStemTable(Arc::new(table)))
     }
 
     fn __len__(&self) -> usize {
@@ -113,11 +149,12 @@ fn meteor_language_name(language: &str) -> PyResult<String> {
     Ok(Language::parse(language)?.name().to_string())
 }
 
-/// Snowball-stem words as the jar's stem module does (for inspection and parity tests).
+/// Stem words as the jar's stem module does (for inspection and parity tests); Arabic needs its table.
 #[pyfunction]
-fn meteor_stem(language: &str, words: Vec<String>) -> PyResult<Vec<String>> {
+#[pyo3(signature = (language, words, stem_table=None))]
+fn meteor_stem(language: &str, words: Vec<String>, stem_table: Option<PyRef<'_, PyStemTable>>) -> PyResult<Vec<String>> {
     let language = Language::parse(language)?;
-    let stemmer = crate::metrics::meteor::stemmer_for(language)
+    let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
         .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
     Ok(words.iter().map(|w| stemmer.stem(w)).collect())
 }
@@ -149,7 +186,7 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
 #[pymethods]
 impl PyMeteorScorer {
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15"))]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         language: &str,
@@ -164,6 +201,7 @@ impl PyMeteorScorer {
         synonyms: Option<PyRef<'_, PySynonyms>>,
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
         formula: &str,
+        stem_table: Option<PyRef<'_, PyStemTable>>,
     ) -> PyResult<Self> {
         let formula = match formula {
             "meteor15" => Formula::Meteor15,
@@ -194,6 +232,7 @@ impl PyMeteorScorer {
             nonbreaking_prefixes,
             synonyms: synonyms.map(|s| s.0.clone()),
             paraphrases: paraphrases.map(|p| p.0.clone()),
+            stem_table: stem_table.map(|t| t.0.clone()),
         })?;
         Ok(PyMeteorScorer(meteor))
     }
@@ -220,18 +259,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        let results: Vec<(SegmentStats, f64, i64)> = py.allow_threads(|| {
-            hypotheses
-                .par_iter()
-                .zip(references.par_iter())
-                .with_min_len(8)
-                .map(|(hyp, refs)| {
-                    let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
-                    let result = meteor.segment(hyp, &refs);
-                    (result.stats, result.score, result.best_reference as i64)
-                })
-                .collect()
-        });
+        let results: Vec<(SegmentStats, f64, usize)> = py.allow_threads(|| meteor.score_batch(&hypotheses, &references));
         let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
         for (i, (row, _, _)) in results.iter().enumerate() {
             for k in 0..STATS_LEN {
@@ -239,12 +267,41 @@ impl PyMeteorScorer {
             }
         }
         let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
-        let best: Vec<i64> = results.iter().map(|r| r.2).collect();
+        let best: Vec<i64> = results.iter().map(|r| r.2 as i64).collect();
         Ok((
             stats.into_pyarray_bound(py),
             scores.into_pyarray_bound(py),
             best.into_pyarray_bound(py),
         ))
+    }
+
+    /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
+    /// without NumPy (the command line prints these only, and so never imports NumPy). The same
+    /// numbers as `score_batch` followed by `corpus`.
+    fn score_corpus(
+        &self,
+        py: Python<'_>,
+        hypotheses: Vec<String>,
+        references: Vec<Vec<String>>,
+    ) -> PyResult<(Vec<f64>, [f64; 6])> {
+        if hypotheses.len() != references.len() {
+            return Err(Error::ShapeMismatch(format!(
+                "{} hypotheses but {} reference lists",
+                hypotheses.len(),
+                references.len()
+            ))
+            .into());
+        }
+        let meteor = &self.0;
+        Ok(py.allow_threads(|| {
+            let results = meteor.score_batch(&hypotheses, &references);
+            let total = meteor.aggregate(results.iter().map(|r| &r.0));
+            let p = meteor.score(&total);
+            (
+                results.iter().map(|r| r.1).collect(),
+                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+            )
+        }))
     }
 
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
@@ -403,6 +460,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;
+    m.add_class::<PyStemTable>()?;
     m.add_class::<PyMeteorScorer>()?;
     m.add_function(wrap_pyfunction!(meteor_task_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_language_name, m)?)?;

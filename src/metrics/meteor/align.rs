@@ -1,16 +1,16 @@
 //! METEOR 1.5's aligner: candidate matches from each module in order, fixed one-to-one matches,
-//! then a left-to-right beam search over the reference words.
+//! then a left-to-right beam search over the reference words ([`super::beam`]).
 //!
 //! Behaviour learned from cmu-mtlab/meteor `src/edu/cmu/meteor/aligner/{Aligner,Stage,ExactMatcher,
 //! StemMatcher,SynonymMatcher,ParaphraseMatcher,PartialAlignment}.java` and `Constants.PARTIAL_COMPARE_TOTAL`.
 //! Words are compared by their Java `String.hashCode()`, exactly as the jar does (so its rare hash
-//! collisions are reproduced too). Line 1 is the hypothesis, line 2 the reference.
+//! collisions are reproduced too). Line 1 is the hypothesis, line 2 the reference; lines are
+//! indices into a [`WordTable`] whose per-word features were computed once.
 
-use std::cmp::Ordering;
-
+use super::beam::{self, BeamScratch};
+use super::features::{WordTable, NO_NODE};
 use super::params::Module;
-use super::paraphrase::ParaphraseTable;
-use super::synonyms::{share_synset, SynonymDictionary};
+use super::paraphrase::{ParaphraseTable, EMPTY_PHRASE, UNKNOWN_WORD};
 
 /// One aligned phrase pair. `start`/`length` index the reference, `match_start`/`match_length`
 /// the hypothesis, `stage` is the position of the module that proposed it.
@@ -32,31 +32,67 @@ pub fn java_hash(word: &str) -> i32 {
     hash
 }
 
-/// What a module needs to look words up.
+/// The configured modules and search settings.
 pub struct Matchers<'a> {
     pub modules: &'a [Module],
-    pub stemmer: Option<&'a (dyn Fn(&str) -> String + Sync)>,
-    pub synonyms: Option<&'a SynonymDictionary>,
     pub paraphrases: Option<&'a ParaphraseTable>,
     pub beam_size: usize,
 }
 
-/// Candidate matches per reference start index, plus how many candidates cover each word.
-struct Stage {
-    matches: Vec<Vec<Match>>,
-    coverage1: Vec<u32>,
-    coverage2: Vec<u32>,
+/// The jar's `Stage`: candidate matches in the order the modules propose them, and how many
+/// candidates cover each word. [`Candidates::by_start`] then groups them per reference start
+/// position, keeping that order.
+#[derive(Default)]
+pub struct Candidates {
+    proposed: Vec<Match>,
+    pub coverage1: Vec<u32>,
+    pub coverage2: Vec<u32>,
+    /// Candidates grouped by reference start: `sorted[offsets[j]..offsets[j + 1]]` start at `j`.
+    pub offsets: Vec<u32>,
+    pub sorted: Vec<Match>,
 }
 
-impl Stage {
+impl Candidates {
+    fn reset(&mut self, n1: usize, n2: usize) {
+        self.proposed.clear();
+        self.coverage1.clear();
+        self.coverage1.resize(n1, 0);
+        self.coverage2.clear();
+        self.coverage2.resize(n2, 0);
+    }
+
     fn add(&mut self, m: Match) {
-        for k in 0..m.match_length {
-            self.coverage1[(m.match_start + k) as usize] += 1;
+        for k in m.match_start..m.match_start + m.match_length {
+            self.coverage1[k as usize] += 1;
         }
-        for k in 0..m.length {
-            self.coverage2[(m.start + k) as usize] += 1;
+        for k in m.start..m.start + m.length {
+            self.coverage2[k as usize] += 1;
         }
-        self.matches[m.start as usize].push(m);
+        self.proposed.push(m);
+    }
+
+    /// Stable counting sort of the proposed candidates by reference start.
+    fn group(&mut self, n2: usize) {
+        self.offsets.clear();
+        self.offsets.resize(n2 + 1, 0);
+        for m in &self.proposed {
+            self.offsets[m.start as usize + 1] += 1;
+        }
+        for j in 0..n2 {
+            self.offsets[j + 1] += self.offsets[j];
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.proposed.len(), self.proposed.first().copied().unwrap_or(word_match(0, 0, 0)));
+        let mut cursor: Vec<u32> = self.offsets[..n2].to_vec();
+        for m in &self.proposed {
+            let slot = &mut cursor[m.start as usize];
+            self.sorted[*slot as usize] = *m;
+            *slot += 1;
+        }
+    }
+
+    pub fn by_start(&self, j: usize) -> &[Match] {
+        &self.sorted[self.offsets[j] as usize..self.offsets[j + 1] as usize]
     }
 }
 
@@ -70,116 +106,39 @@ fn word_match(stage: u8, j: usize, i: usize) -> Match {
     }
 }
 
-/// A beam-search state (`PartialAlignment`). The matches it chose live in a shared arena as a
-/// linked list (`last`), and its used words in one bitset (hypothesis bits, then reference bits),
-/// so extending a path copies a few words instead of whole arrays.
-#[derive(Clone)]
-struct Path {
-    used: Vec<u64>,
-    last: u32,
-    matches1: i32,
-    matches2: i32,
-    chunks: i32,
-    idx: usize,
-    last_match_end: i64,
-    distance: i32,
+/// Reusable buffers of one aligning thread.
+#[derive(Default)]
+pub struct AlignScratch {
+    keys1: Vec<i32>,
+    keys2: Vec<i32>,
+    /// (synset, hypothesis position) pairs, sorted, and a bitset of hypothesis positions.
+    synsets1: Vec<(u32, u32)>,
+    shared: Vec<u64>,
+    candidates: Candidates,
+    paraphrase: ParaphraseScratch,
+    beam: BeamScratch,
+    /// The last alignment: the match chosen at each reference start position.
+    pub result: Vec<Option<Match>>,
 }
 
-const NO_MATCH: u32 = u32::MAX;
-
-/// Bit positions of hypothesis word `i` and reference word `j` in [`Path::used`].
-struct UsedLayout {
-    ref_offset: usize,
-}
-
-impl UsedLayout {
-    fn words(n1: usize, n2: usize) -> usize {
-        (n1 + n2).div_ceil(64).max(1)
-    }
-
-    fn get(bits: &[u64], k: usize) -> bool {
-        bits[k / 64] >> (k % 64) & 1 == 1
-    }
-
-    fn set(bits: &mut [u64], k: usize) {
-        bits[k / 64] |= 1 << (k % 64);
-    }
-
-    fn ref_used(&self, path: &Path, j: usize) -> bool {
-        Self::get(&path.used, self.ref_offset + j)
-    }
-
-    fn is_used(&self, path: &Path, m: &Match) -> bool {
-        (m.start..m.start + m.length).any(|k| Self::get(&path.used, self.ref_offset + k as usize))
-            || (m.match_start..m.match_start + m.match_length).any(|k| Self::get(&path.used, k as usize))
-    }
-
-    fn set_used(&self, path: &mut Path, m: &Match) {
-        for k in m.start..m.start + m.length {
-            Self::set(&mut path.used, self.ref_offset + k as usize);
-        }
-        for k in m.match_start..m.match_start + m.match_length {
-            Self::set(&mut path.used, k as usize);
-        }
-    }
-}
-
-impl Path {
-    /// Weighted coverage accumulates in Java `int` fields: `int += double` truncates the sum.
-    fn add_weighted(&mut self, m: &Match, weight: f64) {
-        self.matches1 = (self.matches1 as f64 + m.match_length as f64 * weight) as i32;
-        self.matches2 = (self.matches2 as f64 + m.length as f64 * weight) as i32;
-    }
-}
-
-/// `PARTIAL_COMPARE_TOTAL`: more weighted matches, then fewer chunks, then less distance.
-fn compare(x: &Path, y: &Path) -> Ordering {
-    (y.matches1 + y.matches2)
-        .cmp(&(x.matches1 + x.matches2))
-        .then(x.chunks.cmp(&y.chunks))
-        .then(x.distance.cmp(&y.distance))
-}
-
-/// The best alignment's matches, indexed by reference start position.
-/// Per-word lookups a line needs for the configured modules, computed once per line (a
-/// hypothesis is aligned with every reference).
-pub struct LineFeatures {
-    keys: Vec<i32>,
-    stems: Vec<i32>,
-    synsets: Vec<Vec<u32>>,
-    paraphrase_ids: Vec<u32>,
-}
-
-impl LineFeatures {
-    pub fn new(words: &[&str], matchers: &Matchers<'_>) -> LineFeatures {
-        let uses = |module: Module| matchers.modules.contains(&module);
-        LineFeatures {
-            keys: words.iter().map(|w| java_hash(w)).collect(),
-            stems: match (uses(Module::Stem), matchers.stemmer) {
-                (true, Some(stem)) => words.iter().map(|w| java_hash(&stem(w))).collect(),
-                _ => Vec::new(),
-            },
-            synsets: match (uses(Module::Synonym), matchers.synonyms) {
-                (true, Some(dictionary)) => words.iter().map(|w| dictionary.word_synsets(w)).collect(),
-                _ => Vec::new(),
-            },
-            paraphrase_ids: match (uses(Module::Paraphrase), matchers.paraphrases) {
-                (true, Some(table)) => words.iter().map(|w| table.word_id(w)).collect(),
-                _ => Vec::new(),
-            },
-        }
-    }
-}
-
-/// The best alignment's matches, indexed by reference start position.
-pub fn align(line1: &LineFeatures, line2: &LineFeatures, matchers: &Matchers<'_>) -> Vec<Option<Match>> {
-    let (n1, n2) = (line1.keys.len(), line2.keys.len());
-    let (keys1, keys2) = (&line1.keys, &line2.keys);
-    let mut stage = Stage {
-        matches: vec![Vec::new(); n2],
-        coverage1: vec![0; n1],
-        coverage2: vec![0; n2],
-    };
+/// Align hypothesis `line1` with reference `line2`; the best alignment's matches, indexed by
+/// reference start position.
+pub fn align<'s>(
+    line1: &[u32],
+    line2: &[u32],
+    words: &WordTable,
+    matchers: &Matchers<'_>,
+    scratch: &'s mut AlignScratch,
+) -> &'s [Option<Match>] {
+    let (n1, n2) = (line1.len(), line2.len());
+    let info = |w: u32| &words.infos[w as usize];
+    scratch.keys1.clear();
+    scratch.keys1.extend(line1.iter().map(|&w| info(w).hash));
+    scratch.keys2.clear();
+    scratch.keys2.extend(line2.iter().map(|&w| info(w).hash));
+    let (keys1, keys2) = (&scratch.keys1, &scratch.keys2);
+    let stage = &mut scratch.candidates;
+    stage.reset(n1, n2);
 
     // Identical sentences need only the first module (the jar's guard against beam errors).
     let modules_used = if keys1 == keys2 {
@@ -200,212 +159,199 @@ pub fn align(line1: &LineFeatures, line2: &LineFeatures, matchers: &Matchers<'_>
                 }
             }
             Module::Stem => {
-                let (stems1, stems2) = (&line1.stems, &line2.stems);
-                if stems1.len() != n1 || stems2.len() != n2 {
-                    continue;
-                }
                 for j in 0..n2 {
+                    let stem2 = info(line2[j]).stem;
                     for i in 0..n1 {
-                        if stems1[i] == stems2[j] && keys1[i] != keys2[j] {
+                        if info(line1[i]).stem == stem2 && keys1[i] != keys2[j] {
                             stage.add(word_match(stage_id, j, i));
                         }
                     }
                 }
             }
             Module::Synonym => {
-                let (sets1, sets2) = (&line1.synsets, &line2.synsets);
-                if sets1.len() != n1 || sets2.len() != n2 {
-                    continue;
+                let (index, shared) = (&mut scratch.synsets1, &mut scratch.shared);
+                index.clear();
+                for (i, &word) in line1.iter().enumerate() {
+                    index.extend(words.synsets_of(word).iter().map(|&synset| (synset, i as u32)));
                 }
+                index.sort_unstable();
                 for j in 0..n2 {
-                    for i in 0..n1 {
-                        if keys1[i] != keys2[j] && share_synset(&sets1[i], &sets2[j]) {
-                            stage.add(word_match(stage_id, j, i));
+                    // Hypothesis positions sharing a synset with reference word j, in ascending order.
+                    shared.clear();
+                    shared.resize(n1.div_ceil(64), 0);
+                    for &synset in words.synsets_of(line2[j]) {
+                        let begin = index.partition_point(|&(s, _)| s < synset);
+                        for &(_, i) in index[begin..].iter().take_while(|&&(s, _)| s == synset) {
+                            shared[i as usize / 64] |= 1 << (i % 64);
+                        }
+                    }
+                    for (block, &bits) in shared.iter().enumerate() {
+                        let mut bits = bits;
+                        while bits != 0 {
+                            let i = block * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if keys1[i] != keys2[j] {
+                                stage.add(word_match(stage_id, j, i));
+                            }
                         }
                     }
                 }
             }
             Module::Paraphrase => {
                 let Some(table) = matchers.paraphrases else { continue };
-                if line1.paraphrase_ids.len() != n1 || line2.paraphrase_ids.len() != n2 {
-                    continue;
-                }
-                paraphrase_matches(table, stage_id, &line1.paraphrase_ids, &line2.paraphrase_ids, &mut stage);
+                paraphrase_matches(table, stage_id, line1, line2, words, &mut scratch.paraphrase, stage);
             }
         }
     }
+    stage.group(n2);
 
     // One-to-one candidates that no other candidate touches are fixed before the search.
-    let layout = UsedLayout { ref_offset: n1 };
-    let mut start = Path {
-        used: vec![0; UsedLayout::words(n1, n2)],
-        last: NO_MATCH,
-        matches1: 0,
-        matches2: 0,
-        chunks: 0,
-        idx: 0,
-        last_match_end: -1,
-        distance: 0,
-    };
-    let mut fixed: Vec<Option<Match>> = vec![None; n2];
-    for (i, candidates) in stage.matches.iter().enumerate() {
-        if let [m] = candidates.as_slice() {
-            let alone = (0..m.length).all(|k| stage.coverage2[i + k as usize] == 1)
+    let fixed = &mut scratch.result;
+    fixed.clear();
+    fixed.resize(n2, None);
+    for (j, slot) in fixed.iter_mut().enumerate() {
+        if let [m] = stage.by_start(j) {
+            let alone = (0..m.length).all(|k| stage.coverage2[j + k as usize] == 1)
                 && (0..m.match_length).all(|k| stage.coverage1[(m.match_start + k) as usize] == 1);
             if alone {
-                fixed[i] = Some(*m);
-                layout.set_used(&mut start, m);
+                *slot = Some(*m);
             }
         }
     }
-    let mut arena: Vec<(Match, u32)> = Vec::new();
-    let best = resolve(&stage, &fixed, &layout, start, matchers, &mut arena);
-    // The final alignment: the fixed matches plus those the best path chose.
-    let mut matches = fixed;
-    let mut node = best.last;
-    while node != NO_MATCH {
-        let (m, parent) = arena[node as usize];
-        matches[m.start as usize] = Some(m);
-        node = parent;
-    }
-    matches
+    beam::resolve(stage, fixed, n1, matchers, &mut scratch.beam);
+    &scratch.result
 }
 
-fn paraphrase_matches(table: &ParaphraseTable, stage_id: u8, line1: &[u32], line2: &[u32], stage: &mut Stage) {
-    let mut nodes = Vec::new();
-    let mut found = Vec::new();
-    // Paraphrases of reference phrases found in the hypothesis.
-    for j in 0..line2.len() {
-        table.nodes_from(&line2, j, &mut nodes);
-        for &(length, node) in &nodes {
-            phrase_occurrences(table, node, &line1, &mut found);
-            for &(index, i) in &found {
-                stage.add(Match {
-                    start: j as u32,
-                    length: length as u32,
-                    match_start: i,
-                    match_length: table.paraphrase(index).len() as u32,
-                    stage: stage_id,
-                });
-            }
-        }
-    }
-    // Paraphrases of hypothesis phrases found in the reference.
-    for i in 0..line1.len() {
-        table.nodes_from(&line1, i, &mut nodes);
-        for &(length, node) in &nodes {
-            phrase_occurrences(table, node, &line2, &mut found);
-            for &(index, j) in &found {
-                stage.add(Match {
-                    start: j,
-                    length: table.paraphrase(index).len() as u32,
-                    match_start: i as u32,
-                    match_length: length as u32,
-                    stage: stage_id,
-                });
-            }
-        }
-    }
+/// Per-line paraphrase-table ids and a sorted (id, position) index of the line to search in.
+#[derive(Default)]
+struct ParaphraseScratch {
+    ids1: Vec<u32>,
+    ids2: Vec<u32>,
+    index: Vec<(u32, u32)>,
+    distinct: Vec<(u32, u32, u32)>,
+    /// (paraphrase number, position, paraphrase length).
+    found: Vec<(u32, u32, u32)>,
 }
 
-/// Every (paraphrase, position) where one of a trie node's paraphrases occurs in `line`, in the
-/// jar's order (paraphrases in file order, positions ascending). Only paraphrases whose first word
-/// is in the line are looked at.
-fn phrase_occurrences(table: &ParaphraseTable, node: u32, line: &[u32], out: &mut Vec<(u32, u32)>) {
-    out.clear();
-    let occurs_at = |at: usize, words: &[u32]| line.len() >= at + words.len() && line[at..at + words.len()] == *words;
-    let mut firsts: Vec<u32> = line.to_vec();
-    firsts.sort_unstable();
-    firsts.dedup();
-    firsts.push(super::paraphrase::EMPTY_PHRASE);
-    for &first in &firsts {
-        for &index in table.node_paraphrases(node, first) {
-            let words = table.paraphrase(index);
-            for at in 0..line.len() {
-                if (words.is_empty() || line[at] == first) && occurs_at(at, words) {
-                    out.push((index, at as u32));
+/// `ParaphraseMatcher.match`: paraphrases of reference phrases found in the hypothesis, then of
+/// hypothesis phrases found in the reference; per start position, shorter table phrases first,
+/// each phrase's paraphrases in file order, positions ascending.
+fn paraphrase_matches(
+    table: &ParaphraseTable,
+    stage_id: u8,
+    line1: &[u32],
+    line2: &[u32],
+    words: &WordTable,
+    scratch: &mut ParaphraseScratch,
+    stage: &mut Candidates,
+) {
+    let ParaphraseScratch { ids1, ids2, index, distinct, found } = scratch;
+    ids1.clear();
+    ids1.extend(line1.iter().map(|&w| words.infos[w as usize].para_id));
+    ids2.clear();
+    ids2.extend(line2.iter().map(|&w| words.infos[w as usize].para_id));
+    for reverse in [false, true] {
+        // `from`: the line whose phrases are looked up; `within`: where their paraphrases are sought.
+        let (from, from_words, within) = if reverse { (&*ids1, line1, &*ids2) } else { (&*ids2, line2, &*ids1) };
+        index_line(within, index, distinct);
+        for start in 0..from.len() {
+            let mut node = words.infos[from_words[start] as usize].para_node;
+            let mut length = 1;
+            while node != NO_NODE {
+                phrase_occurrences(table, node, within, index, distinct, found);
+                for &(_, at, size) in found.iter() {
+                    stage.add(if reverse {
+                        Match { start: at, length: size, match_start: start as u32, match_length: length as u32, stage: stage_id }
+                    } else {
+                        Match { start: start as u32, length: length as u32, match_start: at, match_length: size, stage: stage_id }
+                    });
                 }
+                if start + length == from.len() {
+                    break;
+                }
+                node = table.child(node, from[start + length]).unwrap_or(NO_NODE);
+                length += 1;
+            }
+        }
+    }
+}
+
+/// Sorted (word id, position) pairs of a line's known words, and per distinct id its range.
+fn index_line(line: &[u32], index: &mut Vec<(u32, u32)>, distinct: &mut Vec<(u32, u32, u32)>) {
+    index.clear();
+    index.extend(
+        line.iter()
+            .enumerate()
+            .filter(|(_, &w)| w != UNKNOWN_WORD)
+            .map(|(at, &w)| (w, at as u32)),
+    );
+    index.sort_unstable();
+    distinct.clear();
+    for (k, &(word, _)) in index.iter().enumerate() {
+        match distinct.last_mut() {
+            Some(last) if last.0 == word => last.2 = k as u32 + 1,
+            _ => distinct.push((word, k as u32, k as u32 + 1)),
+        }
+    }
+}
+
+/// Every (paraphrase, position, length) where one of a trie node's paraphrases occurs in `line`,
+/// sorted (the jar's order: paraphrases in file order, positions ascending). Only paraphrases whose
+/// first word is in the line are looked at: the node's paraphrases are grouped by first word, so
+/// the smaller of (its groups, the line's distinct words) is walked.
+fn phrase_occurrences(
+    table: &ParaphraseTable,
+    node: u32,
+    line: &[u32],
+    index: &[(u32, u32)],
+    distinct: &[(u32, u32, u32)],
+    out: &mut Vec<(u32, u32, u32)>,
+) {
+    out.clear();
+    let node = table.node_paraphrases(node);
+    let keys = node.keys;
+    if keys.is_empty() {
+        return;
+    }
+    let try_positions = |k: usize, (_, begin, end): (u32, u32, u32), out: &mut Vec<(u32, u32, u32)>| {
+        let words = node.words(k);
+        for &(_, at) in &index[begin as usize..end as usize] {
+            // The first word is known to match.
+            let at = at as usize;
+            if line.len() >= at + words.len() && line[at + 1..at + words.len()] == words[1..] {
+                out.push((node.numbers[k], at as u32, words.len() as u32));
+            }
+        }
+    };
+    // Paraphrases with no words occur at every position.
+    let empties = keys.partition_point(|&k| k < EMPTY_PHRASE);
+    for &number in &node.numbers[empties..] {
+        out.extend((0..line.len() as u32).map(|at| (number, at, 0)));
+    }
+    let keys = &keys[..empties];
+    if keys.len() <= 8 * distinct.len() {
+        let mut d = 0;
+        for (k, &key) in keys.iter().enumerate() {
+            while d < distinct.len() && distinct[d].0 < key {
+                d += 1;
+            }
+            if d == distinct.len() {
+                break;
+            }
+            if distinct[d].0 == key {
+                try_positions(k, distinct[d], out);
+            }
+        }
+    } else {
+        for &group in distinct {
+            let begin = keys.partition_point(|&k| k < group.0);
+            let end = begin + keys[begin..].partition_point(|&k| k <= group.0);
+            for k in begin..end {
+                try_positions(k, group, out);
             }
         }
     }
     out.sort_unstable();
-}
-
-/// The beam search (`Aligner.resolve`), including the jar's quirk of charging each expanded
-/// candidate's distance to the parent path (so later siblings and the skip path inherit it).
-/// A used reference word at the path's frontier can only start a fixed match: the search itself
-/// only ever sets matches at the current position and then jumps past them.
-fn resolve(
-    stage: &Stage,
-    fixed: &[Option<Match>],
-    layout: &UsedLayout,
-    start: Path,
-    matchers: &Matchers<'_>,
-    arena: &mut Vec<(Match, u32)>,
-) -> Path {
-    let n2 = stage.matches.len();
-    let weight = |m: &Match| matchers.modules[m.stage as usize].search_weight();
-    let mut next_paths = vec![start];
-    let mut paths: Vec<Path> = Vec::new();
-    for current in 0..=n2 {
-        std::mem::swap(&mut paths, &mut next_paths);
-        next_paths.clear();
-        paths.sort_by(compare);
-        paths.truncate(matchers.beam_size);
-        let fallback = if paths.is_empty() { None } else { Some(paths[0].clone()) };
-        for mut path in paths.drain(..) {
-            if current == n2 {
-                if path.last_match_end != -1 {
-                    path.chunks += 1;
-                }
-                next_paths.push(path);
-                continue;
-            }
-            if layout.ref_used(&path, current) {
-                if current < path.idx {
-                    next_paths.push(path);
-                } else if let Some(m) = fixed[path.idx] {
-                    path.add_weighted(&m, weight(&m));
-                    if path.last_match_end != -1 && m.match_start as i64 != path.last_match_end {
-                        path.chunks += 1;
-                    }
-                    path.idx = (m.start + m.length) as usize;
-                    path.last_match_end = (m.match_start + m.match_length) as i64;
-                    path.distance += (m.start as i32 - m.match_start as i32).abs();
-                    next_paths.push(path);
-                }
-                continue;
-            }
-            for m in &stage.matches[current] {
-                if layout.is_used(&path, m) {
-                    continue;
-                }
-                let mut new_path = path.clone();
-                layout.set_used(&mut new_path, m);
-                arena.push((*m, new_path.last));
-                new_path.last = (arena.len() - 1) as u32;
-                new_path.add_weighted(m, weight(m));
-                if new_path.last_match_end != -1 && m.match_start as i64 != new_path.last_match_end {
-                    new_path.chunks += 1;
-                }
-                new_path.idx = (m.start + m.length) as usize;
-                new_path.last_match_end = (m.match_start + m.match_length) as i64;
-                path.distance += (m.start as i32 - m.match_start as i32).abs();
-                next_paths.push(new_path);
-            }
-            if path.last_match_end != -1 {
-                path.chunks += 1;
-                path.last_match_end = -1;
-            }
-            path.idx += 1;
-            next_paths.push(path);
-        }
-        if next_paths.is_empty() {
-            next_paths.extend(fallback);
-        }
-    }
-    next_paths.sort_by(compare);
-    next_paths.swap_remove(0)
 }
 
 /// (hypothesis words matched, reference words matched, chunks) of a final alignment
@@ -457,14 +403,23 @@ mod tests {
         let modules = [Module::Exact];
         let matchers = Matchers {
             modules: &modules,
-            stemmer: None,
-            synonyms: None,
             paraphrases: None,
             beam_size: 40,
         };
-        let hyp = ["the", "cat", "sat", "on", "the", "mat"];
-        let reference = ["on", "the", "mat", "the", "cat", "sat"];
-        let best = align(&LineFeatures::new(&hyp, &matchers), &LineFeatures::new(&reference, &matchers), &matchers);
-        assert_eq!(count_and_chunks(&best), (6, 6, 2));
+        let lines = ["the cat sat on the mat", "on the mat the cat sat"];
+        let interned = super::super::features::InternedLines::new(&lines);
+        let function_words = Default::default();
+        let sources = super::super::features::FeatureSources {
+            modules: &modules,
+            stemmer: None,
+            synonyms: None,
+            paraphrases: None,
+            function_words: &function_words,
+            char_based: false,
+        };
+        let words = WordTable::build(&interned.words, &sources);
+        let mut scratch = AlignScratch::default();
+        let best = align(interned.line(0), interned.line(1), &words, &matchers, &mut scratch);
+        assert_eq!(count_and_chunks(best), (6, 6, 2));
     }
 }

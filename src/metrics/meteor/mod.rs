@@ -5,22 +5,31 @@
 //! Pipeline: text → [`normalize`] → tokens → [`align`] → [`SegmentStats`] → [`ScoreParts`].
 
 pub mod align;
+mod blob;
+mod beam;
+pub mod features;
+pub mod lookup_stemmer;
 pub mod nltk;
 pub mod normalize;
 pub mod params;
 pub mod paraphrase;
+mod stemmer;
 pub mod synonyms;
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::error::{Error, Result};
 pub use align::Match;
-use align::{align, count_and_chunks, LineFeatures, Matchers};
-use normalize::{java_len, java_tokens, normalize_line, NonbreakingPrefixes};
+use align::{align, count_and_chunks, AlignScratch, Matchers};
+use features::{FeatureSources, InternedLines, WordTable};
+use normalize::{normalize_line, NonbreakingPrefixes};
 pub use params::{Language, Module, Task};
+pub use lookup_stemmer::LookupStems;
 pub use paraphrase::ParaphraseTable;
+pub use stemmer::{stemmer_for, stemmer_with_table, MeteorStemmer};
 pub use synonyms::SynonymDictionary;
 
 /// Number of sufficient statistics per segment (`MeteorStats.STATS_LENGTH`).
@@ -102,61 +111,6 @@ pub struct SegmentResult {
     pub matches: Vec<Match>,
 }
 
-/// The Snowball stemmer the jar uses for a language (`Constants.newStemmer`).
-fn snowball(language: Language) -> Option<rust_stemmers::Algorithm> {
-    use rust_stemmers::Algorithm as A;
-    use Language::*;
-    Some(match language {
-        English => A::English,
-        French => A::French,
-        German => A::German,
-        Spanish => A::Spanish,
-        Portuguese => A::Portuguese,
-        Russian => A::Russian,
-        Danish => A::Danish,
-        Romanian => A::Romanian,
-        Hungarian => A::Hungarian,
-        Turkish => A::Turkish,
-        Finnish => A::Finnish,
-        Dutch => A::Dutch,
-        Italian => A::Italian,
-        Norwegian => A::Norwegian,
-        Swedish => A::Swedish,
-        Czech | ArabicBuckwalterReduced | Other => return None,
-    })
-}
-
-/// A Snowball stemmer matching the (2010) Snowball versions compiled into meteor-1.5.jar.
-pub struct MeteorStemmer {
-    stemmer: rust_stemmers::Stemmer,
-    language: Language,
-}
-
-impl MeteorStemmer {
-    pub fn stem(&self, word: &str) -> String {
-        let stem = self.stemmer.stem(word).into_owned();
-        // Newer Snowball German turns "-nisse(n)" into "-nis"; the jar's version keeps "-niss".
-        if self.language == Language::German && stem.ends_with("nis") {
-            let word = word.replace('ß', "ss");
-            if ["e", "em", "en", "ern", "er", "es"]
-                .iter()
-                .any(|ending| word.strip_suffix(ending).is_some_and(|rest| rest.ends_with("niss")))
-            {
-                return stem + "s";
-            }
-        }
-        stem
-    }
-}
-
-/// The language's Snowball stemmer, or None when the jar has none.
-pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
-    snowball(language).map(|algorithm| MeteorStemmer {
-        stemmer: rust_stemmers::Stemmer::create(algorithm),
-        language,
-    })
-}
-
 /// Everything needed to build a [`Meteor`]; resources are given as parsed data.
 pub struct MeteorOptions {
     pub formula: Formula,
@@ -171,6 +125,8 @@ pub struct MeteorOptions {
     pub nonbreaking_prefixes: Vec<String>,
     pub synonyms: Option<Arc<SynonymDictionary>>,
     pub paraphrases: Option<Arc<ParaphraseTable>>,
+    /// The Arabic (`ar-bw-red`) stem table, from meteor-1.5.jar.
+    pub stem_table: Option<Arc<LookupStems>>,
 }
 
 impl Meteor {
@@ -200,8 +156,11 @@ impl Meteor {
         let mut stemmer = None;
         for module in &options.modules {
             match module {
-                Module::Stem => match stemmer_for(options.language) {
+                Module::Stem => match stemmer_with_table(options.language, options.stem_table.as_ref()) {
                     Some(found) => stemmer = Some(found),
+                    None if options.language == Language::ArabicBuckwalterReduced => {
+                        return invalid("the METEOR stem module for ar-bw-red needs the jar's Arabic stem table".into())
+                    }
                     None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
                 },
                 Module::Synonym if options.synonyms.is_none() => {
@@ -253,104 +212,163 @@ impl Meteor {
         }
     }
 
-    fn with_matchers<T>(&self, body: impl FnOnce(&Matchers<'_>) -> T) -> T {
-        let stem_fn = |word: &str| -> String {
-            match &self.stemmer {
-                Some(stemmer) => stemmer.stem(word),
-                None => word.to_string(),
-            }
-        };
-        let matchers = Matchers {
+    fn matchers(&self) -> Matchers<'_> {
+        Matchers {
             modules: &self.modules,
-            stemmer: Some(&stem_fn),
-            synonyms: self.synonyms.as_deref(),
             paraphrases: self.paraphrases.as_deref(),
             beam_size: self.beam_size,
-        };
-        body(&matchers)
+        }
     }
 
-    /// Statistics of one preprocessed hypothesis against one preprocessed reference, with the alignment.
+    fn feature_sources(&self) -> FeatureSources<'_> {
+        FeatureSources {
+            modules: &self.modules,
+            stemmer: self.stemmer.as_ref(),
+            synonyms: self.synonyms.as_deref(),
+            paraphrases: self.paraphrases.as_deref(),
+            function_words: &self.function_words,
+            char_based: self.char_based,
+        }
+    }
+
+    /// Statistics of one hypothesis against one reference (both as word-table indices); the
+    /// alignment is left in `scratch.result`.
     fn pair_stats(
         &self,
-        hyp: &[&str],
-        hyp_features: &LineFeatures,
-        reference: &[&str],
+        hyp: &[u32],
+        reference: &[u32],
+        words: &WordTable,
         matchers: &Matchers<'_>,
-    ) -> (SegmentStats, Vec<Match>) {
-        let best = align(hyp_features, &LineFeatures::new(reference, matchers), matchers);
-        let is_function = |word: &str| self.function_words.contains(&word.to_lowercase());
-        let function1: Vec<bool> = hyp.iter().map(|w| is_function(w)).collect();
-        let function2: Vec<bool> = reference.iter().map(|w| is_function(w)).collect();
-        let size = |word: &str| if self.char_based { java_len(word) as f64 } else { 1.0 };
+        scratch: &mut AlignScratch,
+    ) -> SegmentStats {
+        let best = align(hyp, reference, words, matchers, scratch);
+        let info = |w: u32| &words.infos[w as usize];
         let mut stats = [0.0; STATS_LEN];
-        for (i, word) in hyp.iter().enumerate() {
-            stats[TEST_LENGTH] += size(word);
-            if function1[i] {
-                stats[TEST_FUNCTION_WORDS] += size(word);
+        for &word in hyp {
+            let word = info(word);
+            stats[TEST_LENGTH] += word.size;
+            if word.function {
+                stats[TEST_FUNCTION_WORDS] += word.size;
             }
         }
-        for (j, word) in reference.iter().enumerate() {
-            stats[REF_LENGTH] += size(word);
-            if function2[j] {
-                stats[REF_FUNCTION_WORDS] += size(word);
+        for &word in reference {
+            let word = info(word);
+            stats[REF_LENGTH] += word.size;
+            if word.function {
+                stats[REF_FUNCTION_WORDS] += word.size;
             }
         }
-        let mut matches = Vec::new();
         for m in best.iter().flatten() {
             let base = STAGE_OFFSET + 4 * m.stage as usize;
             for k in m.match_start..m.match_start + m.match_length {
-                let k = k as usize;
-                stats[base + if function1[k] { 2 } else { 0 }] += size(hyp[k]);
+                let word = info(hyp[k as usize]);
+                stats[base + if word.function { 2 } else { 0 }] += word.size;
             }
             for k in m.start..m.start + m.length {
-                let k = k as usize;
-                stats[base + if function2[k] { 3 } else { 1 }] += size(reference[k]);
+                let word = info(reference[k as usize]);
+                stats[base + if word.function { 3 } else { 1 }] += word.size;
             }
-            matches.push(*m);
         }
-        let (matched1, matched2, chunks) = count_and_chunks(&best);
+        let (matched1, matched2, chunks) = count_and_chunks(best);
         stats[CHUNKS] = chunks as f64;
         stats[TEST_WORD_MATCHES] = matched1 as f64;
         stats[REF_WORD_MATCHES] = matched2 as f64;
-        (stats, matches)
+        stats
+    }
+
+    /// The statistics of the first reference with the strictly highest score
+    /// (`MeteorScorer.getMeteorStats(String, ArrayList)`): (stats, score, reference index), or
+    /// None without references. With `alignment`, that reference's matches are stored in it.
+    fn best_reference<'r>(
+        &self,
+        hyp: &[u32],
+        references: impl Iterator<Item = &'r [u32]>,
+        words: &WordTable,
+        matchers: &Matchers<'_>,
+        scratch: &mut AlignScratch,
+        mut alignment: Option<&mut Vec<Match>>,
+    ) -> Option<(SegmentStats, f64, usize)> {
+        let mut best: Option<(SegmentStats, f64, usize)> = None;
+        for (index, reference) in references.enumerate() {
+            let stats = self.pair_stats(hyp, reference, words, matchers, scratch);
+            let score = self.score(&stats).score;
+            if best.as_ref().map_or(true, |b| score > b.1) {
+                best = Some((stats, score, index));
+                if let Some(out) = alignment.as_deref_mut() {
+                    out.clear();
+                    out.extend(scratch.result.iter().flatten());
+                }
+            }
+        }
+        best
     }
 
     /// Score a hypothesis against its references: the statistics of the first reference with the
-    /// strictly highest score (`MeteorScorer.getMeteorStats(String, ArrayList)`).
+    /// strictly highest score, with that reference's alignment.
     pub fn segment(&self, hypothesis: &str, references: &[&str]) -> SegmentResult {
-        let hyp_line = self.preprocess(hypothesis);
-        let hyp: Vec<&str> = java_tokens(&hyp_line).collect();
-        self.with_matchers(|matchers| {
-            let hyp_features = LineFeatures::new(&hyp, matchers);
-            let mut best: Option<SegmentResult> = None;
-            for (index, reference) in references.iter().enumerate() {
-                let ref_line = self.preprocess(reference);
-                let reference_tokens: Vec<&str> = java_tokens(&ref_line).collect();
-                let (stats, matches) = self.pair_stats(&hyp, &hyp_features, &reference_tokens, matchers);
-                let score = self.score(&stats).score;
-                if best.as_ref().map_or(true, |b| score > b.score) {
-                    best = Some(SegmentResult {
-                        stats,
-                        score,
-                        best_reference: index,
-                        hypothesis_tokens: Vec::new(),
-                        reference_tokens: reference_tokens.iter().map(|s| s.to_string()).collect(),
-                        matches,
-                    });
-                }
-            }
-            let mut result = best.unwrap_or(SegmentResult {
+        let mut lines = Vec::with_capacity(references.len() + 1);
+        lines.push(self.preprocess(hypothesis));
+        lines.extend(references.iter().map(|r| self.preprocess(r)));
+        let interned = InternedLines::new(&lines);
+        let words = WordTable::build(&interned.words, &self.feature_sources());
+        let tokens = |k: usize| -> Vec<String> { interned.line(k).iter().map(|&w| interned.words[w as usize].to_string()).collect() };
+        let mut matches = Vec::new();
+        let best = self.best_reference(
+            interned.line(0),
+            (1..lines.len()).map(|k| interned.line(k)),
+            &words,
+            &self.matchers(),
+            &mut AlignScratch::default(),
+            Some(&mut matches),
+        );
+        match best {
+            Some((stats, score, index)) => SegmentResult {
+                stats,
+                score,
+                best_reference: index,
+                hypothesis_tokens: tokens(0),
+                reference_tokens: tokens(index + 1),
+                matches,
+            },
+            None => SegmentResult {
                 stats: [0.0; STATS_LEN],
                 score: 0.0,
                 best_reference: 0,
-                hypothesis_tokens: Vec::new(),
+                hypothesis_tokens: tokens(0),
                 reference_tokens: Vec::new(),
                 matches: Vec::new(),
-            });
-            result.hypothesis_tokens = hyp.iter().map(|s| s.to_string()).collect();
-            result
-        })
+            },
+        }
+    }
+
+    /// Score every hypothesis against its references, in parallel: per segment (statistics of the
+    /// best reference, its score, its index). Lines are preprocessed in parallel, their words
+    /// interned once for the batch and each distinct word's features computed once.
+    pub fn score_batch<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+        &self,
+        hypotheses: &[H],
+        references: &[Vec<R>],
+    ) -> Vec<(SegmentStats, f64, usize)> {
+        let mut first_reference = Vec::with_capacity(references.len() + 1);
+        let mut texts: Vec<&str> = hypotheses.iter().map(AsRef::as_ref).collect();
+        for refs in references {
+            first_reference.push(texts.len());
+            texts.extend(refs.iter().map(AsRef::as_ref));
+        }
+        first_reference.push(texts.len());
+        let lines: Vec<String> = texts.par_iter().with_min_len(16).map(|line| self.preprocess(line)).collect();
+        let interned = InternedLines::new(&lines);
+        let words = WordTable::build(&interned.words, &self.feature_sources());
+        let matchers = self.matchers();
+        (0..hypotheses.len().min(references.len()))
+            .into_par_iter()
+            .with_min_len(8)
+            .map_init(AlignScratch::default, |scratch, k| {
+                let refs = (first_reference[k]..first_reference[k + 1]).map(|r| interned.line(r));
+                self.best_reference(interned.line(k), refs, &words, &matchers, scratch, None)
+                    .unwrap_or(([0.0; STATS_LEN], 0.0, 0))
+            })
+            .collect()
     }
 
     /// `MeteorScorer.computeMetrics`, with the same floating-point operation order.
@@ -501,6 +519,7 @@ mod tests {
             nonbreaking_prefixes: vec![],
             synonyms: None,
             paraphrases: None,
+            stem_table: None,
         })
         .unwrap()
     }
@@ -553,6 +572,7 @@ mod tests {
             nonbreaking_prefixes: vec![],
             synonyms: None,
             paraphrases: None,
+            stem_table: None,
         };
         assert!(Meteor::new(options_clone(&options)).is_err());
         options.normalization = Normalization::LowerOnly;
@@ -575,6 +595,7 @@ mod tests {
             nonbreaking_prefixes: o.nonbreaking_prefixes.clone(),
             synonyms: o.synonyms.clone(),
             paraphrases: o.paraphrases.clone(),
+            stem_table: o.stem_table.clone(),
         }
     }
 }

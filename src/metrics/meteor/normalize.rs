@@ -72,7 +72,6 @@ pub fn java_len(text: &str) -> usize {
 }
 
 struct Rules {
-    sep_other: Regex,
     multi_dot: Regex,
     multi_dot2: Regex,
     comma: Regex,
@@ -88,7 +87,6 @@ struct Rules {
     cont_en5: Regex,
     cont_fr2: Regex,
     punct_strip: Regex,
-    white: Regex,
     has_alpha: Regex,
 }
 
@@ -98,7 +96,6 @@ fn rules() -> &'static Rules {
         let re = |pattern: String| Regex::new(&pattern).expect("METEOR normalizer pattern");
         Rules {
             // Java's \s (no UNICODE_CHARACTER_CLASS) is [ \t\n\x0B\f\r].
-            sep_other: re(format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")),
             multi_dot: re(r"\.(\.+)".into()),
             multi_dot2: re(r"DOTMULTI\.([^.])".into()),
             comma: re(r"([^0-9]),([^0-9])".into()),
@@ -114,7 +111,6 @@ fn rules() -> &'static Rules {
             cont_en5: re("([0-9])'(s)".into()),
             cont_fr2: re(format!("([^{ALPHA}])'([{ALPHA}])")),
             punct_strip: re(format!("[^{ALNUM}]")),
-            white: re("[ \u{2000}-\u{200a}\u{202f}\u{205f}\u{3000}\u{a0}]+".into()),
             has_alpha: re(format!("[{ALPHA}]")),
         }
     })
@@ -136,43 +132,61 @@ pub fn normalize_line(
 ) -> String {
     let r = rules();
     let mut text = format!(" {line} ");
-    text = replace_all(&r.sep_other, text, " ${1} ");
+    // Each rule below runs only when the text holds a character its pattern needs (a rule that
+    // cannot match leaves the text unchanged), which skips most of them on most lines.
+    if text.bytes().any(|b| !is_kept_together(b)) {
+        text = separate_other(&text);
+    }
 
     // Escape runs of dots so they survive tokenization whole.
-    text = replace_all(&r.multi_dot, text, " DOTMULTI${1}");
+    if text.contains("..") {
+        text = replace_all(&r.multi_dot, text, " DOTMULTI${1}");
+    }
     while text.contains("DOTMULTI.") {
         text = replace_all(&r.multi_dot2, text, "DOTDOTMULTI ${1}");
         text = text.replace("DOTMULTI.", "DOTDOTMULTI");
     }
 
     // Commas split except inside numbers.
-    text = replace_all(&r.comma, text, "${1} , ${2}");
-    text = replace_all(&r.comma2, text, "${1} , ${2}");
-    text = replace_all(&r.comma3, text, "${1} , ${2}");
+    if text.contains(',') {
+        text = replace_all(&r.comma, text, "${1} , ${2}");
+        text = replace_all(&r.comma2, text, "${1} , ${2}");
+        text = replace_all(&r.comma3, text, "${1} , ${2}");
+    }
 
     // Quote and dash normalization (the jar's additions to Moses).
-    text = replace_all(&r.quote_norm, text, "'");
-    text = replace_all(&r.quote_norm2, text, " \" ");
-    text = text.replace('–', "-");
-    text = text.replace("--", "-");
-    text = replace_all(&r.rm_dash, text, "${1} ${2}");
+    if text.contains(['`', '‘', '’']) {
+        text = replace_all(&r.quote_norm, text, "'");
+    }
+    if text.contains(['“', '”']) || text.contains("''") {
+        text = replace_all(&r.quote_norm2, text, " \" ");
+    }
+    if text.contains('–') {
+        text = text.replace('–', "-");
+    }
+    if text.contains('-') {
+        text = text.replace("--", "-");
+        text = replace_all(&r.rm_dash, text, "${1} ${2}");
+    }
 
-    match language {
-        Language::English => {
-            text = replace_all(&r.cont_en, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_en2, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_en4, text, "${1} '${2}");
-            text = replace_all(&r.cont_en5, text, "${1} '${2}");
+    if text.contains('\'') {
+        match language {
+            Language::English => {
+                text = replace_all(&r.cont_en, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_en2, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_en4, text, "${1} '${2}");
+                text = replace_all(&r.cont_en5, text, "${1} '${2}");
+            }
+            Language::French => {
+                // The jar's r_cont_fr and r_cont_fr3 equal r_cont_en and r_cont_en3; fr4 equals en4.
+                text = replace_all(&r.cont_en, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_fr2, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
+                text = replace_all(&r.cont_en4, text, "${1}' ${2}");
+            }
+            _ => text = text.replace('\'', " ' "),
         }
-        Language::French => {
-            // The jar's r_cont_fr and r_cont_fr3 equal r_cont_en and r_cont_en3; fr4 equals en4.
-            text = replace_all(&r.cont_en, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_fr2, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_en3, text, "${1} ' ${2}");
-            text = replace_all(&r.cont_en4, text, "${1}' ${2}");
-        }
-        _ => text = text.replace('\'', " ' "),
     }
 
     // Rebuild the line, splitting final dots unless the word is a nonbreaking prefix.
@@ -206,13 +220,63 @@ pub fn normalize_line(
     while text.contains("DOTDOTMULTI") {
         text = text.replace("DOTDOTMULTI", "DOTMULTI.");
     }
-    text = text.replace("DOTMULTI", ".");
+    if text.contains("DOTMULTI") {
+        text = text.replace("DOTMULTI", ".");
+    }
 
     if !keep_punctuation {
         text = replace_all(&r.punct_strip, text, " ");
     }
-    text = replace_all(&r.white, text, " ");
-    java_trim(&text).to_string()
+    java_trim(&collapse_spaces(&text)).to_string()
+}
+
+/// The jar's `alnum` class (its Latin and Cyrillic letter ranges and digits), as in [`ALNUM`].
+fn is_jar_alnum(c: char) -> bool {
+    matches!(c,
+        '0'..='9' | 'A'..='Z' | 'a'..='z' | 'Š' | 'Ž' | 'š' | 'ž' | 'Ÿ' | 'À'..='Ö' | 'Ø'..='ö' | 'ø'..='ž'
+        | 'Ѐ'..='ӿ' | 'Ԁ'..='ԧ' | 'Ꙁ'..='ꙮ' | '꙾'..='ꚗ' | 'ᴀ'..='ᵿ')
+}
+
+/// The jar's first rule (`r_sep_other`): every character that is not alphanumeric, Java `\s` or
+/// one of `.'`,-‘’` gets a space on each side. A per-character map, so a scan does what the
+/// regular expression's non-overlapping single-character matches do.
+fn separate_other(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_jar_alnum(c) || matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | '.' | '\'' | '`' | ',' | '-' | '‘' | '’') {
+            out.push(c);
+        } else {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// ASCII bytes the first rule (`sep_other`) leaves alone: letters, digits, Java's `\s` and `.'`,-`.
+/// Any other byte (other ASCII punctuation, or part of a non-ASCII character) may need a split.
+fn is_kept_together(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'.' | b'\'' | b'`' | b',' | b'-')
+}
+
+/// The jar's last rule (`r_white`): every run of spaces and Unicode space characters becomes one space.
+fn collapse_spaces(text: &str) -> String {
+    let is_space = |c: char| matches!(c, ' ' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{a0}');
+    let mut out = String::with_capacity(text.len());
+    let mut in_run = false;
+    for c in text.chars() {
+        if is_space(c) {
+            if !in_run {
+                out.push(' ');
+            }
+            in_run = true;
+        } else {
+            out.push(c);
+            in_run = false;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -232,6 +296,21 @@ mod tests {
             true,
         );
         assert_eq!(out, "He said : \" I don 't know ... \" Mr. Smith , 1,000 US based .");
+    }
+
+    #[test]
+    fn separating_other_characters_equals_the_jar_pattern() {
+        let pattern = Regex::new(&format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")).unwrap();
+        let samples = ["a:b", "(x) \"y\" $5 % é ß ø ž ſ Ω ω ё Ԩ ꙯ ᴀ ᶀ 東京 😀", "\u{b}\u{c}\u{a0}\u{2003}–—‘’“”«»", "plain text, with. dots-and 'quotes'`"];
+        for sample in samples {
+            assert_eq!(separate_other(sample), pattern.replace_all(sample, " ${1} "), "{sample:?}");
+        }
+        for code in (0u32..0x1_0000).chain(0x1F600..0x1F610) {
+            if let Some(c) = char::from_u32(code) {
+                let text = format!("a{c}b");
+                assert_eq!(separate_other(&text), pattern.replace_all(&text, " ${1} "), "U+{code:04X}");
+            }
+        }
     }
 
     #[test]

@@ -1,38 +1,69 @@
 //! METEOR paraphrase tables (`paraphrase-<lang>.gz`): a prefix trie over reference phrases whose
 //! nodes list paraphrase indices in file order, as `ParaphraseTransducer.java` in cmu-mtlab/meteor.
 //!
-//! Stored compactly: the vocabulary sorted (lookup by binary search), trie children per node sorted
-//! by word (CSR), emitted paraphrases per node (CSR, file order), paraphrase word lists (CSR). The
-//! same arrays are written to / read from a little-endian binary cache, so a second load is a copy.
+//! Stored compactly: the vocabulary sorted (lookup by binary search), and one record per trie node
+//! holding everything a lookup at that node reads — its children (sorted by word), and its
+//! paraphrases grouped by first word with their words inline — so visiting a node touches one or
+//! two cache lines, not five scattered arrays. Everything lives in one [`Blob`] that is also the
+//! binary cache's content, so a later process maps the cache file and reads only the pages its
+//! words lead to.
+//!
+//! Node record (`u32`s, a node's id is its record's offset; the root is 0): child count `c`,
+//! paraphrase count `e`, `c` child words, `c` child ids, `e` first words (sorted; paraphrases
+//! without words last as [`EMPTY_PHRASE`]), `e` paraphrase numbers (file order), `e + 1` word
+//! offsets relative to the words area, then the words area.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::BufRead;
 use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
+use super::blob::{self, Blob, Raw};
 use crate::error::{Error, Result};
 
 /// Id of a word absent from the table's vocabulary (the jar's `-1`).
 pub const UNKNOWN_WORD: u32 = u32::MAX;
 
-const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT02";
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT04";
+/// Sections: vocabulary bytes, vocabulary offsets, node records, and [paraphrase count].
+const SECTIONS: usize = 4;
 
 /// Grouping key of paraphrases with no words (they occur at every position).
 pub const EMPTY_PHRASE: u32 = u32::MAX - 1;
 
-#[derive(Debug, Default)]
 pub struct ParaphraseTable {
-    vocab_offsets: Vec<u32>,
-    vocab_bytes: Vec<u8>,
-    child_offsets: Vec<u32>,
-    child_words: Vec<u32>,
-    child_nodes: Vec<u32>,
-    emit_offsets: Vec<u32>,
-    /// Per node, its paraphrases sorted by (first word, file order); `emit_keys` holds the first words.
-    emits: Vec<u32>,
-    emit_keys: Vec<u32>,
-    para_offsets: Vec<u32>,
-    para_words: Vec<u32>,
+    vocab_bytes: Raw<u8>,
+    vocab_offsets: Raw<u32>,
+    records: Raw<u32>,
+    paraphrase_count: usize,
+    blob: Blob,
+}
+
+/// The paraphrases of one trie node, grouped by first word.
+pub struct NodeParaphrases<'t> {
+    /// First word of each paraphrase (sorted, [`EMPTY_PHRASE`] last).
+    pub keys: &'t [u32],
+    /// Paraphrase numbers in file order within each first word.
+    pub numbers: &'t [u32],
+    offsets: &'t [u32],
+    words: &'t [u32],
+}
+
+impl<'t> NodeParaphrases<'t> {
+    /// The words of the node's `k`-th paraphrase.
+    pub fn words(&self, k: usize) -> &'t [u32] {
+        &self.words[self.offsets[k] as usize..self.offsets[k + 1] as usize]
+    }
+}
+
+// SAFETY: the raw slices point into the table's own read-only blob.
+unsafe impl Send for ParaphraseTable {}
+unsafe impl Sync for ParaphraseTable {}
+
+impl std::fmt::Debug for ParaphraseTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParaphraseTable({} paraphrases)", self.len())
+    }
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> Error {
@@ -42,46 +73,10 @@ fn io_error(path: &Path, error: impl std::fmt::Display) -> Error {
     ))
 }
 
-/// Turn per-item (group, value) pairs, given in item order, into CSR offsets + values, keeping order.
-fn to_csr(groups: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
-    let mut offsets = vec![0u32; groups + 1];
-    for &(group, _) in pairs {
-        offsets[group as usize + 1] += 1;
-    }
-    for i in 0..groups {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut cursor = offsets.clone();
-    let mut values = vec![0u32; pairs.len()];
-    for &(group, value) in pairs {
-        values[cursor[group as usize] as usize] = value;
-        cursor[group as usize] += 1;
-    }
-    (offsets, values)
-}
-
-/// Fill `out` with little-endian u32s from `reader`.
-fn read_u32s<R: Read>(reader: &mut R, out: &mut [u32]) -> std::io::Result<()> {
-    #[cfg(target_endian = "little")]
-    {
-        // SAFETY: the byte view covers exactly `out`'s memory, and every bit pattern is a valid u32.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, std::mem::size_of_val(out)) };
-        reader.read_exact(bytes)
-    }
-    #[cfg(not(target_endian = "little"))]
-    {
-        let mut word = [0u8; 4];
-        for value in out.iter_mut() {
-            reader.read_exact(&mut word)?;
-            *value = u32::from_le_bytes(word);
-        }
-        Ok(())
-    }
-}
-
 impl ParaphraseTable {
     /// Parse a gzip'd table: records of three lines (probability, reference phrase, paraphrase).
     pub fn from_gzip(path: &Path) -> Result<ParaphraseTable> {
+        use std::io::BufReader;
         let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
         let reader = BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(BufReader::new(file)));
         Self::from_reader(reader).map_err(|e| io_error(path, e))
@@ -146,138 +141,116 @@ impl ParaphraseTable {
             .map(|((parent, word), child)| (parent, new_id[word as usize], child))
             .collect();
         edges.sort_unstable();
-        let mut child_offsets = vec![0u32; node_count as usize + 1];
-        for &(parent, _, _) in &edges {
-            child_offsets[parent as usize + 1] += 1;
-        }
-        for i in 0..node_count as usize {
-            child_offsets[i + 1] += child_offsets[i];
-        }
-        let child_words = edges.iter().map(|e| e.1).collect();
-        let child_nodes = edges.iter().map(|e| e.2).collect();
-        let (emit_offsets, emits) = to_csr(node_count as usize, &emit_pairs);
         for pair in &mut para_pairs {
             pair.1 = new_id[pair.1 as usize];
         }
-        let (para_offsets, para_words) = to_csr(paraphrase_count as usize, &para_pairs);
-        let first_word = |p: u32| {
-            let (a, b) = (para_offsets[p as usize] as usize, para_offsets[p as usize + 1] as usize);
-            if a == b {
-                EMPTY_PHRASE
-            } else {
-                para_words[a]
-            }
-        };
-        let mut emits = emits;
-        for node in 0..node_count as usize {
-            let range = emit_offsets[node] as usize..emit_offsets[node + 1] as usize;
-            emits[range].sort_unstable_by_key(|&p| (first_word(p), p));
+        // Paraphrase words per paraphrase (pairs are in paraphrase order), and emits per node.
+        let mut para_offsets = vec![0usize; paraphrase_count as usize + 1];
+        for &(p, _) in &para_pairs {
+            para_offsets[p as usize + 1] += 1;
         }
-        let emit_keys = emits.iter().map(|&p| first_word(p)).collect();
-        Ok(ParaphraseTable {
-            vocab_offsets,
+        for p in 0..paraphrase_count as usize {
+            para_offsets[p + 1] += para_offsets[p];
+        }
+        let para_words = |p: u32| &para_pairs[para_offsets[p as usize]..para_offsets[p as usize + 1]];
+        let first_word = |p: u32| para_words(p).first().map_or(EMPTY_PHRASE, |&(_, w)| w);
+        emit_pairs.sort_unstable_by_key(|&(node, p)| (node, first_word(p), p));
+        let nodes = node_count as usize;
+        let (mut edge_at, mut emit_at) = (vec![0usize; nodes + 1], vec![0usize; nodes + 1]);
+        for &(parent, _, _) in &edges {
+            edge_at[parent as usize + 1] += 1;
+        }
+        for &(node, _) in &emit_pairs {
+            emit_at[node as usize + 1] += 1;
+        }
+        for n in 0..nodes {
+            edge_at[n + 1] += edge_at[n];
+            emit_at[n + 1] += emit_at[n];
+        }
+        let record_size = |n: usize| {
+            let (c, e) = (edge_at[n + 1] - edge_at[n], emit_at[n + 1] - emit_at[n]);
+            let words: usize = emit_pairs[emit_at[n]..emit_at[n + 1]].iter().map(|&(_, p)| para_words(p).len()).sum();
+            2 + 2 * c + 3 * e + 1 + words
+        };
+        let mut record_at = vec![0usize; nodes + 1];
+        for n in 0..nodes {
+            record_at[n + 1] = record_at[n] + record_size(n);
+        }
+        if record_at[nodes] > u32::MAX as usize {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "paraphrase table too large"));
+        }
+        let mut records: Vec<u32> = Vec::with_capacity(record_at[nodes]);
+        for n in 0..nodes {
+            let (node_edges, node_emits) = (&edges[edge_at[n]..edge_at[n + 1]], &emit_pairs[emit_at[n]..emit_at[n + 1]]);
+            records.push(node_edges.len() as u32);
+            records.push(node_emits.len() as u32);
+            records.extend(node_edges.iter().map(|e| e.1));
+            records.extend(node_edges.iter().map(|e| record_at[e.2 as usize] as u32));
+            records.extend(node_emits.iter().map(|&(_, p)| first_word(p)));
+            records.extend(node_emits.iter().map(|&(_, p)| p));
+            let mut offset = 0u32;
+            records.push(0);
+            for &(_, p) in node_emits {
+                offset += para_words(p).len() as u32;
+                records.push(offset);
+            }
+            for &(_, p) in node_emits {
+                records.extend(para_words(p).iter().map(|&(_, w)| w));
+            }
+        }
+        let sections = [
             vocab_bytes,
-            child_offsets,
-            child_words,
-            child_nodes,
-            emit_offsets,
-            emits,
-            emit_keys,
-            para_offsets,
-            para_words,
-        })
+            blob::u32_bytes(&vocab_offsets),
+            blob::u32_bytes(&records),
+            blob::u32_bytes(&[paraphrase_count]),
+        ];
+        let views: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
+        let bytes = blob::encode(CACHE_MAGIC, &views);
+        Self::from_blob(Blob::from_bytes(&bytes))
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "inconsistent paraphrase table"))
     }
 
-    fn arrays(&self) -> [&Vec<u32>; 9] {
-        [
-            &self.vocab_offsets,
-            &self.child_offsets,
-            &self.child_words,
-            &self.child_nodes,
-            &self.emit_offsets,
-            &self.emits,
-            &self.emit_keys,
-            &self.para_offsets,
-            &self.para_words,
-        ]
+    /// The table in a blob laid out by [`from_reader`](Self::from_reader), after checks that
+    /// every lookup stays inside it; None when the blob is not such a table.
+    fn from_blob(blob: Blob) -> Option<ParaphraseTable> {
+        let sections = blob.sections(CACHE_MAGIC, SECTIONS)?;
+        let vocab_bytes = Raw::of(blob.section_bytes(sections[0]));
+        let vocab_offsets = blob.section_u32s(sections[1])?;
+        let records = blob.section_u32s(sections[2])?;
+        let paraphrase_count = *blob.section_u32s(sections[3])?.first()? as usize;
+        let consistent = vocab_offsets.last().map(|&v| v as usize) == Some(vocab_bytes.len) && records.len() >= 2;
+        let table = ParaphraseTable {
+            vocab_bytes,
+            vocab_offsets: Raw::of(vocab_offsets),
+            records: Raw::of(records),
+            paraphrase_count,
+            blob,
+        };
+        consistent.then_some(table)
+    }
+
+    fn get<T>(&self, raw: Raw<T>) -> &[T] {
+        // SAFETY: every Raw was made from a slice of `self.blob`, which lives and stays put as long as `self`.
+        unsafe { raw.get() }
     }
 
     /// Write the binary cache (atomically: temp file then rename).
     pub fn write_cache(&self, path: &Path) -> Result<()> {
-        let temp = path.with_extension(format!("tmp{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
-            out.write_all(CACHE_MAGIC)?;
-            out.write_all(&(self.vocab_bytes.len() as u64).to_le_bytes())?;
-            out.write_all(&self.vocab_bytes)?;
-            for array in self.arrays() {
-                out.write_all(&(array.len() as u64).to_le_bytes())?;
-                for value in array.iter() {
-                    out.write_all(&value.to_le_bytes())?;
-                }
-            }
-            out.flush()?;
-            drop(out);
-            std::fs::rename(&temp, path)
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
+        blob::write_atomic(path, self.blob.bytes()).map_err(|e| {
             Error::InvalidOption(format!("cannot write METEOR paraphrase cache {}: {e}", path.display()))
         })
     }
 
-    /// Read a binary cache written by [`write_cache`](Self::write_cache).
+    /// Open a binary cache written by [`write_cache`](Self::write_cache) (memory-mapped).
     pub fn read_cache(path: &Path) -> Result<ParaphraseTable> {
-        let bad = || Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut magic = [0u8; 16];
-        reader.read_exact(&mut magic).map_err(|_| bad())?;
-        if &magic != CACHE_MAGIC {
-            return Err(bad());
-        }
-        let read_len = |reader: &mut BufReader<std::fs::File>| -> Result<usize> {
-            let mut bytes = [0u8; 8];
-            reader.read_exact(&mut bytes).map_err(|_| bad())?;
-            Ok(u64::from_le_bytes(bytes) as usize)
-        };
-        let n = read_len(&mut reader)?;
-        let mut vocab_bytes = vec![0u8; n];
-        reader.read_exact(&mut vocab_bytes).map_err(|_| bad())?;
-        let mut arrays: Vec<Vec<u32>> = Vec::with_capacity(9);
-        for _ in 0..9 {
-            let n = read_len(&mut reader)?;
-            let mut array = vec![0u32; n];
-            read_u32s(&mut reader, &mut array).map_err(|_| bad())?;
-            arrays.push(array);
-        }
-        let mut it = arrays.into_iter();
-        let mut next = || it.next().unwrap();
-        let table = ParaphraseTable {
-            vocab_bytes,
-            vocab_offsets: next(),
-            child_offsets: next(),
-            child_words: next(),
-            child_nodes: next(),
-            emit_offsets: next(),
-            emits: next(),
-            emit_keys: next(),
-            para_offsets: next(),
-            para_words: next(),
-        };
-        if table.vocab_offsets.last().copied() != Some(table.vocab_bytes.len() as u32)
-            || table.child_offsets.len() != table.emit_offsets.len()
-            || table.emits.len() != table.emit_keys.len()
-        {
-            return Err(bad());
-        }
-        Ok(table)
+        let blob = Blob::open(path).map_err(|e| io_error(path, e))?;
+        Self::from_blob(blob).ok_or_else(|| Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display())))
     }
 
     /// The table's id of a word, or [`UNKNOWN_WORD`].
     pub fn word_id(&self, word: &str) -> u32 {
-        let count = self.vocab_offsets.len() - 1;
-        let entry = |i: usize| &self.vocab_bytes[self.vocab_offsets[i] as usize..self.vocab_offsets[i + 1] as usize];
+        let count = self.get(self.vocab_offsets).len() - 1;
+        let entry = |i: usize| &self.get(self.vocab_bytes)[self.get(self.vocab_offsets)[i] as usize..self.get(self.vocab_offsets)[i + 1] as usize];
         let (mut low, mut high) = (0usize, count);
         while low < high {
             let mid = (low + high) / 2;
@@ -290,61 +263,56 @@ impl ParaphraseTable {
         UNKNOWN_WORD
     }
 
-    fn child(&self, node: u32, word: u32) -> Option<u32> {
-        let range = self.child_offsets[node as usize] as usize..self.child_offsets[node as usize + 1] as usize;
-        let words = &self.child_words[range.clone()];
-        words
-            .binary_search(&word)
-            .ok()
-            .map(|i| self.child_nodes[range.start + i])
+    /// A node's record: (children's words, children's ids, the rest of the record).
+    fn record(&self, node: u32) -> (&[u32], &[u32], usize, &[u32]) {
+        let records = self.get(self.records);
+        let at = node as usize;
+        let (children, emits) = (records[at] as usize, records[at + 1] as usize);
+        let words = &records[at + 2..at + 2 + children];
+        let ids = &records[at + 2 + children..at + 2 + 2 * children];
+        (words, ids, emits, &records[at + 2 + 2 * children..])
     }
 
-    /// `getReferencePaths`: (phrase length, paraphrase index) for every table phrase that starts
+    /// The trie child of `node` along `word`.
+    pub fn child(&self, node: u32, word: u32) -> Option<u32> {
+        let (words, ids, _, _) = self.record(node);
+        words.binary_search(&word).ok().map(|i| ids[i])
+    }
+
+    /// The paraphrases of a node, grouped by first word (file order within a group).
+    pub fn node_paraphrases(&self, node: u32) -> NodeParaphrases<'_> {
+        let (_, _, emits, rest) = self.record(node);
+        let (keys, rest) = rest.split_at(emits);
+        let (numbers, rest) = rest.split_at(emits);
+        let (offsets, words) = rest.split_at(emits + 1);
+        NodeParaphrases {
+            keys,
+            numbers,
+            offsets,
+            words,
+        }
+    }
+
+    /// `getReferencePaths`: (phrase length, paraphrase words) for every table phrase that starts
     /// `words[start..]`, shorter phrases first, each node's paraphrases in file order.
-    pub fn paths_from(&self, words: &[u32], start: usize, out: &mut Vec<(usize, u32)>) {
-        out.clear();
+    pub fn paths_from(&self, words: &[u32], start: usize) -> Vec<(usize, Vec<u32>)> {
+        let mut out = Vec::new();
         let mut node = 0u32;
         for (offset, &word) in words[start..].iter().enumerate() {
             match self.child(node, word) {
                 Some(next) => node = next,
                 None => break,
             }
-            let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
-            let begin = out.len();
-            out.extend(self.emits[range].iter().map(|&p| (offset + 1, p)));
-            out[begin..].sort_unstable(); // file order (paraphrase indices grow along the file)
+            let found = self.node_paraphrases(node);
+            let mut order: Vec<usize> = (0..found.numbers.len()).collect();
+            order.sort_unstable_by_key(|&k| found.numbers[k]);
+            out.extend(order.into_iter().map(|k| (offset + 1, found.words(k).to_vec())));
         }
-    }
-
-    /// The trie nodes of the table phrases that start `words[start..]`, as (phrase length, node).
-    pub fn nodes_from(&self, words: &[u32], start: usize, out: &mut Vec<(usize, u32)>) {
-        out.clear();
-        let mut node = 0u32;
-        for (offset, &word) in words[start..].iter().enumerate() {
-            match self.child(node, word) {
-                Some(next) => node = next,
-                None => break,
-            }
-            out.push((offset + 1, node));
-        }
-    }
-
-    /// The paraphrases of a node whose first word is `first` (or [`EMPTY_PHRASE`]), in file order.
-    pub fn node_paraphrases(&self, node: u32, first: u32) -> &[u32] {
-        let range = self.emit_offsets[node as usize] as usize..self.emit_offsets[node as usize + 1] as usize;
-        let keys = &self.emit_keys[range.clone()];
-        let begin = keys.partition_point(|&k| k < first);
-        let end = keys.partition_point(|&k| k <= first);
-        &self.emits[range.start + begin..range.start + end]
-    }
-
-    /// The words of paraphrase `index`.
-    pub fn paraphrase(&self, index: u32) -> &[u32] {
-        &self.para_words[self.para_offsets[index as usize] as usize..self.para_offsets[index as usize + 1] as usize]
+        out
     }
 
     pub fn len(&self) -> usize {
-        self.para_offsets.len().saturating_sub(1)
+        self.paraphrase_count
     }
 
     pub fn is_empty(&self) -> bool {
@@ -358,22 +326,23 @@ mod tests {
 
     #[test]
     fn trie_paths_and_cache_round_trip() {
-        let text = "0.5\na b\nc\n0.1\na\nd e\n0.2\na b\nf\n";
+        let text = "0.5\na b\nc\n0.1\na\nd e\n0.2\na b\nf\n0.3\na\n\n";
         let table = ParaphraseTable::from_reader(std::io::Cursor::new(text)).unwrap();
-        assert_eq!(table.len(), 3);
+        assert_eq!(table.len(), 4);
         let ids: Vec<u32> = ["a", "b", "zzz"].iter().map(|w| table.word_id(w)).collect();
         assert_eq!(ids[2], UNKNOWN_WORD);
-        let mut paths = Vec::new();
-        table.paths_from(&ids, 0, &mut paths);
-        assert_eq!(paths, vec![(1, 1), (2, 0), (2, 2)]);
-        let words: Vec<u32> = table.paraphrase(1).to_vec();
-        assert_eq!(words, vec![table.word_id("d"), table.word_id("e")]);
+        let id = |w: &str| table.word_id(w);
+        let paths = table.paths_from(&ids, 0);
+        assert_eq!(paths, vec![(1, vec![id("d"), id("e")]), (1, vec![]), (2, vec![id("c")]), (2, vec![id("f")])]);
+        let node = table.child(0, id("a")).unwrap();
+        let found = table.node_paraphrases(node);
+        assert_eq!(found.keys, &[id("d"), EMPTY_PHRASE]);
+        assert_eq!(found.numbers, &[1, 3]);
         let dir = std::env::temp_dir().join(format!("nlgm-pt-test-{}", std::process::id()));
         table.write_cache(&dir).unwrap();
         let again = ParaphraseTable::read_cache(&dir).unwrap();
         std::fs::remove_file(&dir).unwrap();
-        let mut paths2 = Vec::new();
-        again.paths_from(&ids, 0, &mut paths2);
-        assert_eq!(paths, paths2);
+        assert_eq!(again.paths_from(&ids, 0), paths);
+        assert_eq!(again.len(), 4);
     }
 }

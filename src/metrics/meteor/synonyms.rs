@@ -4,43 +4,37 @@
 //! Behaviour learned from cmu-mtlab/meteor `src/edu/cmu/meteor/aligner/SynonymDictionary.java`
 //! and `SynonymMatcher.java`.
 
+use std::path::Path;
+
 use rustc_hash::FxHashMap;
 
+use super::blob::{self, Blob, Raw};
 use super::normalize::java_len;
+use crate::error::{Error, Result};
+
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-SY01";
+/// Sections: sorted words' bytes, word offsets, synset-id offsets per word, synset ids.
+const SECTIONS: usize = 4;
 
 /// Word → synset ids, and irregular inflected form → base forms. Words are kept sorted in one
-/// string (looked up by binary search) with their ids in one array, so parsing allocates little.
-#[derive(Debug, Default)]
+/// byte string (looked up by binary search) with their ids in one array, all in one [`Blob`] that
+/// is also the binary cache's content (memory-mapped when read back).
 pub struct SynonymDictionary {
-    words: SortedWords,
-    id_offsets: Vec<u32>,
-    ids: Vec<u32>,
+    text: Raw<u8>,
+    offsets: Raw<u32>,
+    id_offsets: Raw<u32>,
+    ids: Raw<u32>,
+    blob: Blob,
     bases: FxHashMap<String, Vec<String>>,
 }
 
-/// Sorted distinct strings in one buffer.
-#[derive(Debug, Default)]
-struct SortedWords {
-    offsets: Vec<u32>,
-    text: String,
-}
+// SAFETY: the raw slices point into the dictionary's own read-only blob.
+unsafe impl Send for SynonymDictionary {}
+unsafe impl Sync for SynonymDictionary {}
 
-impl SortedWords {
-    fn get(&self, k: usize) -> &str {
-        &self.text[self.offsets[k] as usize..self.offsets[k + 1] as usize]
-    }
-
-    fn find(&self, word: &str) -> Option<usize> {
-        let (mut low, mut high) = (0, self.offsets.len().saturating_sub(1));
-        while low < high {
-            let mid = (low + high) / 2;
-            match self.get(mid).cmp(word) {
-                std::cmp::Ordering::Less => low = mid + 1,
-                std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
-            }
-        }
-        None
+impl std::fmt::Debug for SynonymDictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SynonymDictionary({} words)", self.offsets.len.saturating_sub(1))
     }
 }
 
@@ -51,6 +45,17 @@ fn line_pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
         let first = lines.next()?;
         Some((first, lines.next().unwrap_or("")))
     })
+}
+
+/// The exceptions file (base line, then a line of inflected forms): form → its bases in file order.
+fn parse_exceptions(exceptions_text: &str) -> FxHashMap<String, Vec<String>> {
+    let mut bases: FxHashMap<String, Vec<String>> = FxHashMap::default();
+    for (base, forms) in line_pairs(exceptions_text) {
+        for form in super::normalize::java_tokens(forms) {
+            bases.entry(form.to_string()).or_default().push(base.to_string());
+        }
+    }
+    bases
 }
 
 // WordNet 3 morphology suffix rules (noun, verb, adjective), as the jar lists them.
@@ -81,12 +86,7 @@ impl SynonymDictionary {
     /// Parse the synsets file (word line, then a line of synset numbers) and the exceptions
     /// file (base line, then a line of inflected forms).
     pub fn parse(synsets_text: &str, exceptions_text: &str) -> SynonymDictionary {
-        let mut bases: FxHashMap<String, Vec<String>> = FxHashMap::default();
-        for (base, forms) in line_pairs(exceptions_text) {
-            for form in super::normalize::java_tokens(forms) {
-                bases.entry(form.to_string()).or_default().push(base.to_string());
-            }
-        }
+        let bases = parse_exceptions(exceptions_text);
         // A later record for the same word replaces an earlier one (Hashtable.put).
         let mut records: Vec<(&str, &str, usize)> = line_pairs(synsets_text)
             .enumerate()
@@ -94,15 +94,13 @@ impl SynonymDictionary {
             .collect();
         records.sort_unstable_by(|a, b| a.0.cmp(b.0).then(b.2.cmp(&a.2)));
         records.dedup_by(|later, first| later.0 == first.0);
-        let mut words = SortedWords {
-            offsets: vec![0],
-            text: String::with_capacity(synsets_text.len() / 2),
-        };
+        let mut text: Vec<u8> = Vec::with_capacity(synsets_text.len() / 2);
+        let mut offsets = vec![0u32];
         let mut id_offsets = vec![0u32];
         let mut ids = Vec::new();
         for (word, id_line, _) in records {
-            words.text.push_str(word);
-            words.offsets.push(words.text.len() as u32);
+            text.extend_from_slice(word.as_bytes());
+            offsets.push(text.len() as u32);
             let begin = ids.len();
             ids.extend(super::normalize::java_tokens(id_line).filter_map(|id| id.parse::<u32>().ok()));
             ids[begin..].sort_unstable();
@@ -116,23 +114,81 @@ impl SynonymDictionary {
             ids.truncate(end);
             id_offsets.push(ids.len() as u32);
         }
-        SynonymDictionary {
-            words,
+        let sections = [text, blob::u32_bytes(&offsets), blob::u32_bytes(&id_offsets), blob::u32_bytes(&ids)];
+        let views: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
+        Self::from_blob(Blob::from_bytes(&blob::encode(CACHE_MAGIC, &views)), bases)
+            .expect("a freshly encoded synonym dictionary is consistent")
+    }
+
+    /// The dictionary in a blob laid out by [`parse`](Self::parse), after checks that lookups stay
+    /// inside it; None when the blob is not such a dictionary.
+    fn from_blob(blob: Blob, bases: FxHashMap<String, Vec<String>>) -> Option<SynonymDictionary> {
+        let sections = blob.sections(CACHE_MAGIC, SECTIONS)?;
+        let text = Raw::of(blob.section_bytes(sections[0]));
+        let offsets = Raw::of(blob.section_u32s(sections[1])?);
+        let id_offsets = Raw::of(blob.section_u32s(sections[2])?);
+        let ids = Raw::of(blob.section_u32s(sections[3])?);
+        let dictionary = SynonymDictionary {
+            text,
+            offsets,
             id_offsets,
             ids,
+            blob,
             bases,
+        };
+        let (offsets, id_offsets) = (dictionary.get(offsets), dictionary.get(id_offsets));
+        let consistent = !offsets.is_empty()
+            && offsets.len() == id_offsets.len()
+            && offsets.last().map(|&v| v as usize) == Some(text.len)
+            && id_offsets.last().map(|&v| v as usize) == Some(ids.len);
+        consistent.then_some(dictionary)
+    }
+
+    fn get<T>(&self, raw: Raw<T>) -> &[T] {
+        // SAFETY: every Raw was made from a slice of `self.blob`, which lives and stays put as long as `self`.
+        unsafe { raw.get() }
+    }
+
+    /// Parse only the exceptions and map the synsets from a cache written by [`write_cache`](Self::write_cache).
+    pub fn from_cache(cache: &Path, exceptions_text: &str) -> Result<SynonymDictionary> {
+        let blob = Blob::open(cache)
+            .map_err(|e| Error::InvalidOption(format!("cannot read METEOR synonym cache {}: {e}", cache.display())))?;
+        Self::from_blob(blob, parse_exceptions(exceptions_text))
+            .ok_or_else(|| Error::InvalidOption(format!("corrupt METEOR synonym cache {}", cache.display())))
+    }
+
+    /// Write the synsets' binary cache (atomically).
+    pub fn write_cache(&self, path: &Path) -> Result<()> {
+        blob::write_atomic(path, self.blob.bytes())
+            .map_err(|e| Error::InvalidOption(format!("cannot write METEOR synonym cache {}: {e}", path.display())))
+    }
+
+    /// Index of a word in the sorted word list (byte order, as `str` order).
+    fn find(&self, word: &str) -> Option<usize> {
+        let (text, offsets) = (self.get(self.text), self.get(self.offsets));
+        let entry = |k: usize| &text[offsets[k] as usize..offsets[k + 1] as usize];
+        let (mut low, mut high) = (0, offsets.len().saturating_sub(1));
+        while low < high {
+            let mid = (low + high) / 2;
+            match entry(mid).cmp(word.as_bytes()) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
         }
+        None
     }
 
     fn synsets_of(&self, word: &str) -> &[u32] {
-        match self.words.find(word) {
-            Some(k) => &self.ids[self.id_offsets[k] as usize..self.id_offsets[k + 1] as usize],
+        let id_offsets = self.get(self.id_offsets);
+        match self.find(word) {
+            Some(k) => &self.get(self.ids)[id_offsets[k] as usize..id_offsets[k + 1] as usize],
             None => &[],
         }
     }
 
     fn contains(&self, word: &str) -> bool {
-        self.words.find(word).is_some()
+        self.find(word).is_some()
     }
 
     /// `SynonymDictionary.morph`: the first suffix rule whose result is a WordNet word. Reproduces
@@ -194,5 +250,11 @@ mod tests {
         assert_eq!(dict.word_synsets("went"), vec![5]);
         assert!(share_synset(&dict.word_synsets("car"), &dict.word_synsets("auto")));
         assert!(dict.word_synsets("zebra").is_empty());
+        let path = std::env::temp_dir().join(format!("nlgm-synonyms-test-{}", std::process::id()));
+        dict.write_cache(&path).unwrap();
+        let again = SynonymDictionary::from_cache(&path, "go\nwent gone\n").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(again.word_synsets("cars"), vec![1, 2]);
+        assert_eq!(again.word_synsets("went"), vec![5]);
     }
 }
