@@ -136,6 +136,15 @@ def rouge_cases():
     yield Case("ROUGE (rouge_score preset)", data,
                lambda: nlgmetrics.rouge(first_preds, first_refs, variants=variants, stemmer=True, tokenizer="rouge_score"),
                peers, repeats=2, target=">= 200x rouge_score, >= 3x rouge-score-rs")
+    from nlgmetrics.compat.rouge_score import rouge_scorer as facade
+
+    ours_scorer = facade.RougeScorer(variants, use_stemmer=True)
+    few = 300
+    yield Case("rouge_score drop-in, score() per document in a loop",
+               f"CNN/DM test, {system}, first {few} documents, stemmed rouge1/2/L/Lsum",
+               lambda: [ours_scorer.score(r, p) for r, p in zip(first_refs[:few], first_preds[:few])],
+               {"rouge_score": lambda: [scorer.score(r, p) for r, p in zip(first_refs[:few], first_preds[:few])]},
+               repeats=3)
     full_peers = {}
     if rs_scorer is not None:
         full_peers["rouge-score-rs score_batch"] = lambda: rs_scorer.score_batch(references, predictions)
