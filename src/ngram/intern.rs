@@ -108,7 +108,7 @@ impl TokenInterner {
 /// The token `text[start..end]` packed with its length into one `u128` (injective), when it is
 /// shorter than 16 bytes; read with one 16-byte load when `text` extends far enough.
 #[inline(always)]
-pub(crate) fn packed_key(text: &str, start: usize, end: usize) -> Option<u128> {
+fn packed_key(text: &str, start: usize, end: usize) -> Option<u128> {
     let len = end - start;
     if len >= 16 {
         return None;

@@ -9,8 +9,7 @@ mod table;
 use rustc_hash::FxHashMap;
 
 pub use intern::{TokenInterner, Vocab};
-pub(crate) use intern::packed_key;
-pub(crate) use table::ProbeTable;
+pub(crate) use table::{ProbeKey, ProbeTable};
 
 /// Counts of the n-grams of one order in one sequence; keys borrow the id sequence.
 pub type NgramCounts<'a> = FxHashMap<&'a [u32], u32>;
