@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ngram::ProbeKey;
+use crate::ngram::{ProbeKey, ProbeTable};
 
 use super::{porter_stem, RougeTokenizer};
 
@@ -110,9 +110,9 @@ pub struct SegmentInterner {
     long_words: FxHashMap<String, u32>,
     /// Final form → thread-wide form id (only consulted for new words).
     forms: FxHashMap<String, u32>,
-    /// Per form id: the segment it was last seen in, and its id there.
-    segment_ids: Vec<(u32, u32)>,
-    segment: u32,
+    /// Thread-wide form id → its id in the current segment: a small table, cleared per segment,
+    /// that stays in the cache (a per-form array would not, once the vocabulary is large).
+    segment_ids: ProbeTable<u64>,
     n_ids: u32,
     /// Work space for lowercasing a token.
     lowered: String,
@@ -127,8 +127,7 @@ impl SegmentInterner {
             short_words: WordTable::default(),
             long_words: FxHashMap::default(),
             forms: FxHashMap::default(),
-            segment_ids: Vec::new(),
-            segment: 0,
+            segment_ids: ProbeTable::default(),
             n_ids: 0,
             lowered: String::new(),
         }
@@ -140,11 +139,7 @@ impl SegmentInterner {
             *self = Self::new(self.stem);
         }
         self.n_ids = 0;
-        self.segment = self.segment.wrapping_add(1);
-        if self.segment == 0 {
-            self.segment_ids.fill((0, 0));
-            self.segment = 1;
-        }
+        self.segment_ids.clear();
     }
 
     /// How many distinct ids the current segment has used.
@@ -248,17 +243,12 @@ impl SegmentInterner {
         if form == DROPPED {
             return;
         }
-        let form = form as usize;
-        if form >= self.segment_ids.len() {
-            self.segment_ids.resize(form + 1, (0, 0));
-        }
-        let (seen_in, id) = &mut self.segment_ids[form];
-        if *seen_in != self.segment {
-            *seen_in = self.segment;
-            *id = self.n_ids;
+        let next = self.n_ids;
+        let id = self.segment_ids.get_or_insert(form as u64, next);
+        if id == next {
             self.n_ids += 1;
         }
-        out.push(*id);
+        out.push(id);
     }
 
     /// The thread-wide form id of a new token: rouge_score stems only tokens longer than 3.
