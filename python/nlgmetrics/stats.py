@@ -229,27 +229,38 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
             results[name] = metric.compute(hypotheses[name], refs)
             step(f"{metric.name} {name}")
         computed.append(results)
+    fresh_draws: Dict[int, Resample] = {}
+
+    def fresh_bootstrap(count: int) -> Resample:
+        """``count`` bootstrap draws from a new generator: the same draws every time when seeded."""
+        if seed is None:
+            return Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+        if count not in fresh_draws:
+            fresh_draws[count] = Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+        return fresh_draws[count]
+
     rows: Dict[str, list] = {}
     for metric, results in zip(bound, computed):
         baseline = results[names[0]]
         confidence_n = n_samples if test == "bs" else n_ar_confidence
         mean = ci = None
         if confidence_n > 0:
-            resample = Resample(bootstrap_indices(make_rng(seed), n_segments, confidence_n))
+            resample = fresh_bootstrap(confidence_n)
             mean, ci = (float(x) for x in estimate_ci(_float32_scores(metric, baseline.segment_stats, resample)))
         rows[metric.name] = [SystemTest(names[0], baseline.score, None, mean, ci)]
 
-    # Seeded, every system is resampled with the same indices: the baseline's scores are computed once.
+    # Seeded, every system is resampled with the same indices (a fresh generator from the same seed):
+    # the draws and the baseline's scores are computed once.
     baseline_cache: Dict[str, np.ndarray] = {}
-    for name in names[1:]:
-        rng = make_rng(seed)
-        if test == "bs":
-            resample = Resample(bootstrap_indices(rng, n_segments, n_samples))
-            if seed is None:
+    for index, name in enumerate(names[1:]):
+        if seed is None or index == 0:
+            if test == "bs":
+                resample = fresh_bootstrap(n_samples)
                 baseline_cache.clear()
-        else:
-            masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
-            confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
+            else:
+                rng = make_rng(seed)
+                masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
+                confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
         for metric, results in zip(bound, computed):
             baseline = results[names[0]]
             if test == "bs":
