@@ -33,17 +33,26 @@ struct WordTable {
 impl WordTable {
     const KEY_BITS: u128 = (1 << 96) - 1;
 
-    /// The key of `text[start..end]`, when it has 1 to 11 bytes.
+    /// The key of `text[start..end]`, when it has 1 to 11 bytes: read with one 16-byte load from
+    /// the text where it extends far enough (no copy through memory).
     #[inline]
     fn key(text: &str, start: usize, end: usize) -> Option<u128> {
         let len = end - start;
         if len > 11 || len == 0 {
             return None;
         }
-        let mut bytes = [0u8; 16];
-        bytes[..len].copy_from_slice(&text.as_bytes()[start..end]);
-        bytes[11] = len as u8;
-        Some(u128::from_le_bytes(bytes))
+        let bytes = text.as_bytes();
+        let raw = if let Some(window) = bytes.get(start..start + 16) {
+            u128::from_le_bytes(window.try_into().ok()?)
+        } else if end >= 16 {
+            // Near the end of the text: the 16 bytes that end with the token, shifted down.
+            u128::from_le_bytes(bytes[end - 16..end].try_into().ok()?) >> (8 * (16 - len))
+        } else {
+            let mut window = [0u8; 16];
+            window[..len].copy_from_slice(&bytes[start..end]);
+            u128::from_le_bytes(window)
+        };
+        Some((raw & ((1u128 << (8 * len)) - 1)) | ((len as u128) << 88))
     }
 
     #[inline]
