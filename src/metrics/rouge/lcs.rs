@@ -9,6 +9,9 @@
 /// Ids above this are remapped before array-indexed counting (callers normally pass dense ids).
 const DENSE_ID_LIMIT: u32 = 1 << 20;
 
+/// Mask memory kept for the next text (32 MiB); a larger one is freed after use.
+const KEPT_MASK_WORDS: usize = 1 << 22;
+
 /// Reusable buffers for the LCS computations: keep one per thread. Masks are all zero between calls.
 #[derive(Debug, Default, Clone)]
 pub struct LcsScratch {
@@ -37,8 +40,13 @@ impl LcsScratch {
         words
     }
 
-    /// Restores the all-zero masks after `set_masks(bits)`.
+    /// Restores the all-zero masks after `set_masks(bits)`; frees them after a huge text, so a
+    /// thread does not keep that memory.
     fn clear_masks(&mut self, bits: &[u32], words: usize) {
+        if self.masks.len() > KEPT_MASK_WORDS {
+            self.masks = Vec::new();
+            return;
+        }
         for &id in bits {
             self.masks[id as usize * words..][..words].fill(0);
         }

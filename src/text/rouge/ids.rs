@@ -15,9 +15,9 @@ use super::{porter_stem, RougeTokenizer};
 /// Marks a token whose final form is empty (dropped, as rouge_score drops tokens its stemmer empties).
 const DROPPED: u32 = u32::MAX;
 
-/// When the thread's vocabulary grows past this many words, it is forgotten between segments, so a
-/// stream of distinct words cannot grow it without bound.
-const VOCABULARY_LIMIT: usize = 1 << 21;
+/// When the thread's vocabulary grows past this many words (a table of 16 MiB), it is forgotten
+/// between segments, so a stream of distinct words cannot grow it without bound.
+const VOCABULARY_LIMIT: usize = 1 << 19;
 
 /// Word → `u32` for words of up to 11 bytes, in 16-byte slots (key and value in one `u128`):
 /// a thread's vocabulary of tens of thousands of words takes about a megabyte, so more of it
