@@ -252,15 +252,16 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     # Seeded, every system is resampled with the same indices (a fresh generator from the same seed):
     # the draws and the baseline's scores are computed once.
     baseline_cache: Dict[str, np.ndarray] = {}
-    for index, name in enumerate(names[1:]):
-        if seed is None or index == 0:
-            if test == "bs":
-                resample = fresh_bootstrap(n_samples)
+    masks = None
+    for name in names[1:]:
+        if test == "bs":
+            resample = fresh_bootstrap(n_samples)
+            if seed is None:
                 baseline_cache.clear()
-            else:
-                rng = make_rng(seed)
-                masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
-                confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
+        elif seed is None or masks is None:
+            rng = make_rng(seed)
+            masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
+            confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
         for metric, results in zip(bound, computed):
             baseline = results[names[0]]
             if test == "bs":

@@ -81,7 +81,7 @@ impl TokenInterner {
     #[inline(always)]
     pub fn id_in(&mut self, text: &str, start: usize, end: usize) -> u32 {
         let next = (self.short.len + self.long.len()) as u32;
-        match packed_key(text, start, end) {
+        match packed_key(text, start, end, 15) {
             Some(key) => self.short.get_or_insert(key, next),
             None => {
                 let token = &text[start..end];
@@ -105,28 +105,29 @@ impl TokenInterner {
     }
 }
 
-/// The token `text[start..end]` packed with its length into one `u128` (injective), when it is
-/// shorter than 16 bytes; read with one 16-byte load when `text` extends far enough.
+/// The token `text[start..end]` packed into one `u128` when it has at most `max_len` (< 16) bytes:
+/// its bytes in the low bytes, its length in byte `max_len` (injective for that `max_len`). Read
+/// with one 16-byte load from the text where it extends far enough (no copy through memory).
 #[inline(always)]
-fn packed_key(text: &str, start: usize, end: usize) -> Option<u128> {
+pub(crate) fn packed_key(text: &str, start: usize, end: usize, max_len: usize) -> Option<u128> {
+    debug_assert!(max_len < 16);
     let len = end - start;
-    if len >= 16 {
+    if len > max_len {
         return None;
     }
+    if len == 0 {
+        return Some(0);
+    }
     let bytes = text.as_bytes();
-    Some(match bytes.get(start..start + 16) {
-        Some(window) => {
-            let mut packed = [0u8; 16];
-            packed.copy_from_slice(window);
-            // Keep the token's bytes, zero the rest, then put the length in the top byte.
-            let mask = (1u128 << (8 * len)) - 1;
-            (u128::from_le_bytes(packed) & mask) | ((len as u128) << 120)
-        }
-        None => {
-            let mut packed = [0u8; 16];
-            packed[..len].copy_from_slice(&bytes[start..end]);
-            packed[15] = len as u8;
-            u128::from_le_bytes(packed)
-        }
-    })
+    let raw = if let Some(window) = bytes.get(start..start + 16) {
+        u128::from_le_bytes(window.try_into().ok()?)
+    } else if end >= 16 {
+        // Near the end of the text: the 16 bytes that end with the token, shifted down.
+        u128::from_le_bytes(bytes[end - 16..end].try_into().ok()?) >> (8 * (16 - len))
+    } else {
+        let mut window = [0u8; 16];
+        window[..len].copy_from_slice(&bytes[start..end]);
+        u128::from_le_bytes(window)
+    };
+    Some((raw & ((1u128 << (8 * len)) - 1)) | ((len as u128) << (8 * max_len)))
 }

@@ -9,6 +9,7 @@ mod table;
 use rustc_hash::FxHashMap;
 
 pub use intern::{TokenInterner, Vocab};
+pub(crate) use intern::packed_key;
 pub(crate) use table::{ProbeKey, ProbeTable};
 
 /// Counts of the n-grams of one order in one sequence; keys borrow the id sequence.
@@ -333,6 +334,23 @@ mod tests {
                 assert_eq!(fast[n - 1], clipped_matches(&count_ngrams(&hyp, n), &best), "{hyp:?} {refs:?} order {n}");
             }
         }
+    }
+
+    #[test]
+    fn packed_keys_are_the_same_whatever_the_text_around() {
+        // The same token read through the 16-byte window, the tail window and the copy.
+        for token in ["a", "cats", "eleven-char", "fifteen-chars!!"] {
+            let max_len = 15;
+            let alone = packed_key(token, 0, token.len(), max_len);
+            let long_text = format!("{token} and some more words after it");
+            let tail_text = format!("some words before it {token}");
+            let start = tail_text.len() - token.len();
+            assert_eq!(packed_key(&long_text, 0, token.len(), max_len), alone, "{token}");
+            assert_eq!(packed_key(&tail_text, start, tail_text.len(), max_len), alone, "{token}");
+            assert!(alone.is_some());
+        }
+        assert_eq!(packed_key("sixteen-bytes!!!", 0, 16, 15), None);
+        assert_ne!(packed_key("ab", 0, 1, 11), packed_key("a\0", 0, 2, 11)); // the length tells them apart
     }
 
     #[test]

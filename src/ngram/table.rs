@@ -24,7 +24,7 @@ impl ProbeKey for u128 {
 /// One slot of a [`ProbeTable`]: key, value and stamp side by side, so a probe touches one cache
 /// line (tables that outlive a segment, like a thread's vocabulary, are far larger than the cache).
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Slot<K> {
+struct Slot<K> {
     key: K,
     value: u32,
     /// The slot is occupied when its stamp equals the table's `generation`.

@@ -2,10 +2,8 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-use pyo3::ffi;
 
 use crate::metrics::bleu::{row_width, sum_rows, BleuScoring, Smoothing, StatsOptions, Summation};
 use crate::text::BleuTokenizer;

@@ -58,7 +58,8 @@ fn parse_exceptions(exceptions_text: &str) -> FxHashMap<String, Vec<String>> {
     bases
 }
 
-// WordNet 3 morphology suffix rules (noun, verb, adjective), as the jar lists them.
+// WordNet 3 morphology suffix rules (noun, verb, adjective), as the jar lists them: one flat list,
+// without the ("ves", "f") noun rule that NLTK's morphy has (`nltk.rs` keeps NLTK's per-POS table).
 const SUFFIXES: [(&str, &str); 20] = [
     ("s", ""),
     ("ses", "s"),

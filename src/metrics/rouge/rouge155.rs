@@ -158,8 +158,8 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 }
 
 /// Union-LCS hit mask of one model sentence against every peer sentence (`lcs_inner` + `markLCS`).
-fn lcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], scratch: &mut LcsScratch) -> Vec<bool> {
-    union_lcs_marks(model_sentence, peer.iter().map(Vec::as_slice), scratch).to_vec()
+fn lcs_mask<'s>(model_sentence: &[u32], peer: &[Vec<u32>], scratch: &'s mut LcsScratch) -> &'s [bool] {
+    union_lcs_marks(model_sentence, peer.iter().map(Vec::as_slice), scratch)
 }
 
 /// Weighted-LCS hit mask (`wlcs_inner` + `markLCS`): same walk, float table with run lengths.

@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ngram::{ProbeKey, ProbeTable};
+use crate::ngram::{packed_key, ProbeKey, ProbeTable};
 
 use super::{porter_stem, RougeTokenizer};
 
@@ -33,26 +33,13 @@ struct WordTable {
 impl WordTable {
     const KEY_BITS: u128 = (1 << 96) - 1;
 
-    /// The key of `text[start..end]`, when it has 1 to 11 bytes: read with one 16-byte load from
-    /// the text where it extends far enough (no copy through memory).
+    /// The key of `text[start..end]`, when it has 1 to 11 bytes (0 marks an empty slot).
     #[inline]
     fn key(text: &str, start: usize, end: usize) -> Option<u128> {
-        let len = end - start;
-        if len > 11 || len == 0 {
+        if start == end {
             return None;
         }
-        let bytes = text.as_bytes();
-        let raw = if let Some(window) = bytes.get(start..start + 16) {
-            u128::from_le_bytes(window.try_into().ok()?)
-        } else if end >= 16 {
-            // Near the end of the text: the 16 bytes that end with the token, shifted down.
-            u128::from_le_bytes(bytes[end - 16..end].try_into().ok()?) >> (8 * (16 - len))
-        } else {
-            let mut window = [0u8; 16];
-            window[..len].copy_from_slice(&bytes[start..end]);
-            u128::from_le_bytes(window)
-        };
-        Some((raw & ((1u128 << (8 * len)) - 1)) | ((len as u128) << 88))
+        packed_key(text, start, end, 11)
     }
 
     #[inline]
