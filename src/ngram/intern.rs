@@ -115,15 +115,13 @@ pub(crate) fn packed_key(text: &str, start: usize, end: usize, max_len: usize) -
     if len > max_len {
         return None;
     }
-    if len == 0 {
-        return Some(0);
-    }
     let bytes = text.as_bytes();
     let raw = if let Some(window) = bytes.get(start..start + 16) {
         u128::from_le_bytes(window.try_into().ok()?)
     } else if end >= 16 {
-        // Near the end of the text: the 16 bytes that end with the token, shifted down.
-        u128::from_le_bytes(bytes[end - 16..end].try_into().ok()?) >> (8 * (16 - len))
+        // Near the end of the text: the 16 bytes that end with the token, shifted down (an empty
+        // token shifts everything out).
+        u128::from_le_bytes(bytes[end - 16..end].try_into().ok()?).checked_shr(8 * (16 - len) as u32).unwrap_or(0)
     } else {
         let mut window = [0u8; 16];
         window[..len].copy_from_slice(&bytes[start..end]);

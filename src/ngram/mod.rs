@@ -350,6 +350,8 @@ mod tests {
             assert!(alone.is_some());
         }
         assert_eq!(packed_key("sixteen-bytes!!!", 0, 16, 15), None);
+        let text = "twenty bytes of text";
+        assert_eq!(packed_key(text, text.len(), text.len(), 15), packed_key("", 0, 0, 15));
         assert_ne!(packed_key("ab", 0, 1, 11), packed_key("a\0", 0, 2, 11)); // the length tells them apart
     }
 
