@@ -9,5 +9,9 @@ pub mod metrics;
 pub mod ngram;
 pub mod text;
 
+/// Invariants the fuzz targets check (fuzz/), replayed on the kept corpus by `cargo test`.
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzz_checks;
+
 #[cfg(feature = "python")]
 mod python;

@@ -9,7 +9,7 @@
 //! `tables.rs` is generated from CPython's `unicodedata` (see its header).
 
 pub mod normalize;
-mod nltk_word;
+pub(crate) mod nltk_word;
 pub mod squad;
 mod tables;
 

@@ -135,7 +135,7 @@ fn intl_passes(chars: impl Iterator<Item = char>, out: &mut String) {
 }
 
 /// The literal pipeline over the whole line: the oracle `tokenize_intl` is tested against.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn tokenize_intl_literal(line: &str, out: &mut String) {
     intl_passes(line.chars(), out);
 }

@@ -22,12 +22,12 @@
 //! The `intl` Unicode classes come from the Python `regex` module via `tools/gen_unicode_tables.py`.
 
 mod char_tok;
-mod intl;
+pub(crate) mod intl;
 mod stages;
-mod tok_13a;
+pub(crate) mod tok_13a;
 #[rustfmt::skip]
 mod unicode_tables;
-mod zh;
+pub(crate) mod zh;
 
 pub use intl::{category, Category};
 pub use stages::{is_python_whitespace, python_strip, split_tokens};

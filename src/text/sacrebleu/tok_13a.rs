@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::iter::once;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 use super::stages::Surround;
 use super::stages::{join_words_utf8, whitespace_len, Pair, Spacing};
 
@@ -28,7 +28,7 @@ fn is_period_or_comma(byte: u8) -> bool {
 /// `TokenizerRegexp.__call__` over the UTF-8 bytes of a line: four substitutions then
 /// `' '.join(line.split())`, appended to `out`. Every class is ASCII, so bytes give the same matches as chars.
 /// The literal pipeline: the oracle `tokenize_words` is tested against.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn regexp_post_tokenize(bytes: impl Iterator<Item = u8>, out: &mut String) {
     let punctuation = Surround::new(bytes, is_split_punctuation);
     dot_comma_dash_passes(punctuation, out);

@@ -9,9 +9,9 @@
 //! `zh-fixed` uses the intended ranges.
 
 use super::stages::python_strip;
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 use super::stages::Surround;
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 use super::tok_13a::regexp_post_tokenize;
 use super::tok_13a::tokenize_words;
 
@@ -82,7 +82,7 @@ pub(crate) fn tokenize_zh(line: &str, fixed: bool, out: &mut String) {
 }
 
 /// The literal sacreBLEU pipeline (space out, then all four regex passes): the oracle for `tokenize_zh`.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn tokenize_zh_literal(line: &str, fixed: bool, out: &mut String) {
     let is_chinese = if fixed {
         is_chinese_char_fixed

@@ -1,0 +1,3 @@
+#![no_main]
+// Checks: nlgmetrics::fuzz_checks::tok_intl (src/fuzz_checks).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| nlgmetrics::fuzz_checks::tok_intl(data));
