@@ -14,12 +14,13 @@ Shapes (n = tokens per text unless stated):
   many_refs      a 20-word hypothesis against n/10 references of 20 words each (10n: n references)
   long_vs_short  n words vs a 10-word reference
 
-Usage: python benches/worst_case.py [--timeout 30] [--only bleu,ter] [--out benches/WORST_CASE.md]
+Usage: python benches/worst_case.py [--timeout 45] [--only bleu,ter] [--out benches/WORST_CASE.md]
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import platform
@@ -40,7 +41,7 @@ METRICS = {
     "bleu": (20_000, "sacreBLEU 2.6.0"),
     "chrf": (20_000, "sacreBLEU 2.6.0"),
     "ter": (300, "sacreBLEU 2.6.0"),
-    "rouge": (2_000, "rouge_score 0.1.2"),
+    "rouge": (1_000, "rouge_score 0.1.2"),
     "rouge155": (2_000, "ROUGE-1.5.5.pl"),
     "meteor": (150, "meteor-1.5.jar"),
     "cider": (20_000, "pycocoevalcap 1.2"),
@@ -105,8 +106,8 @@ def squad_functions():
     return f1_score, exact_match_score
 
 
-def prepare(metric: str, implementation: str, hyps, refs):
-    """A zero-argument callable doing the scoring (set-up such as starting a helper is done here, untimed)."""
+def prepare(metric: str, implementation: str):
+    """A scoring function ``score(hyps, refs)``; set-up (imports, starting a helper process) is done here, untimed."""
     import warnings
 
     warnings.simplefilter("ignore")
@@ -114,28 +115,27 @@ def prepare(metric: str, implementation: str, hyps, refs):
         import nlgmetrics
 
         calls = {
-            "bleu": lambda: nlgmetrics.bleu(hyps, refs),
-            "chrf": lambda: nlgmetrics.chrf(hyps, refs),
-            "ter": lambda: nlgmetrics.ter(hyps, refs),
-            "rouge": lambda: nlgmetrics.rouge(hyps, refs),
-            "rouge155": lambda: nlgmetrics.rouge(hyps, refs, preset="rouge155",
-                                                 variants=["rouge1", "rouge2", "rougeL", "rougeSU4"]),
-            "meteor": lambda: nlgmetrics.meteor(hyps, refs),
-            "cider": lambda: nlgmetrics.cider(hyps, refs, tokenize=False),
-            "exact_match/f1": lambda: (nlgmetrics.exact_match(hyps, refs), nlgmetrics.token_f1(hyps, refs)),
+            "bleu": lambda hyps, refs: nlgmetrics.bleu(hyps, refs),
+            "chrf": lambda hyps, refs: nlgmetrics.chrf(hyps, refs),
+            "ter": lambda hyps, refs: nlgmetrics.ter(hyps, refs),
+            "rouge": lambda hyps, refs: nlgmetrics.rouge(hyps, refs),
+            "rouge155": lambda hyps, refs: nlgmetrics.rouge(hyps, refs, preset="rouge155",
+                                                            variants=["rouge1", "rouge2", "rougeL", "rougeSU4"]),
+            "meteor": lambda hyps, refs: nlgmetrics.meteor(hyps, refs),
+            "cider": lambda hyps, refs: nlgmetrics.cider(hyps, refs, tokenize=False),
+            "exact_match/f1": lambda hyps, refs: (nlgmetrics.exact_match(hyps, refs), nlgmetrics.token_f1(hyps, refs)),
         }
         return calls[metric]
-    streams = [list(column) for column in zip(*refs)]
     if metric in ("bleu", "chrf", "ter"):
         import sacrebleu
 
         scorer = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}[metric]()
-        return lambda: scorer.corpus_score(hyps, streams)
+        return lambda hyps, refs: scorer.corpus_score(hyps, [list(column) for column in zip(*refs)])
     if metric == "rouge":
         from rouge_score import rouge_scorer
 
         scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
-        return lambda: [scorer.score_multi(r, h) for h, r in zip(hyps, refs)]
+        return lambda hyps, refs: [scorer.score_multi(r, h) for h, r in zip(hyps, refs)]
     if metric == "rouge155":
         sys.path.insert(0, str(HERE.parent / "tests"))
         from rouge155_perl import Rouge155Perl, perl_available
@@ -143,38 +143,34 @@ def prepare(metric: str, implementation: str, hyps, refs):
         if not perl_available():
             raise RuntimeError("ROUGE-1.5.5.pl is not available")
         perl = Rouge155Perl()
-        return lambda: perl.run(hyps, refs, ["-n", "2", "-2", "4", "-u", "-a"])
+        return lambda hyps, refs: perl.run(hyps, refs, ["-n", "2", "-2", "4", "-u", "-a"])
     if metric == "meteor":
-        sys.path.insert(0, str(HERE.parent / "tests"))
-        import tempfile
+        # pycocoevalcap's wrapper: the jar started once (-stdio -l en -norm, -Xmx2G), segments sent to it.
+        from pycocoevalcap.meteor.meteor import Meteor
 
-        from _meteor_jar import jar_path
-
-        work = Path(tempfile.mkdtemp())
-        (work / "hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        (work / "ref").write_text("\n".join(r for entry in refs for r in entry) + "\n", encoding="utf-8")
-        command = ["java", "-Xmx8G", "-Dfile.encoding=UTF-8", "-jar", str(jar_path()), str(work / "hyp"),
-                   str(work / "ref"), "-l", "en", "-norm", "-r", str(len(refs[0]))]
-        return lambda: subprocess.run(command, capture_output=True, check=True)
+        jar = Meteor()
+        atexit.register(jar.__del__)  # waits for java, so its peak memory is counted in ours
+        return lambda hyps, refs: jar.compute_score({k: list(r) for k, r in enumerate(refs)},
+                                                    {k: [h] for k, h in enumerate(hyps)})
     if metric == "cider":
         from pycocoevalcap.cider.cider import Cider
 
-        gts = {k: list(r) for k, r in enumerate(refs)}
-        res = {k: [h] for k, h in enumerate(hyps)}
-        return lambda: Cider().compute_score(gts, res)
+        return lambda hyps, refs: Cider().compute_score({k: list(r) for k, r in enumerate(refs)},
+                                                        {k: [h] for k, h in enumerate(hyps)})
     if metric == "exact_match/f1":
         f1_score, exact_match_score = squad_functions()
-        return lambda: [(max(exact_match_score(h, g) for g in r), max(f1_score(h, g) for g in r))
-                        for h, r in zip(hyps, refs)]
+        return lambda hyps, refs: [(max(exact_match_score(h, g) for g in r), max(f1_score(h, g) for g in r))
+                                   for h, r in zip(hyps, refs)]
     raise ValueError(metric)
 
 
 def child(metric: str, implementation: str, shape: str, n: int) -> None:
     hyps, refs = make_shape(shape, n)
-    call = prepare(metric, implementation, hyps, refs)
+    score = prepare(metric, implementation)
+    score(["a warm up call"], [["a warm up call", "loads lazy modules"]])  # lazy imports, thread pool, JVM warm-up
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    call()
+    score(hyps, refs)
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "before_kb": before}), flush=True)
 
@@ -206,18 +202,20 @@ def run_case(metric: str, implementation: str, shape: str, n: int, timeout: floa
         last = (err.strip().splitlines() or ["?"])[-1]
         return {"status": f"failed: {last[:80]}", "peak_mb": peak_mb}
     result = json.loads(out.strip().splitlines()[-1])
+    helper = implementation == "reference" and metric in ("meteor", "rouge155")  # java / perl: peak only
     return {"status": "ok", "seconds": result["seconds"], "peak_mb": peak_mb,
-            "call_mb": max(0.0, peak_mb - result["before_kb"] / 1024)}
+            "call_mb": None if helper else max(0.0, peak_mb - result["before_kb"] / 1024)}
 
 
 def cell(result: dict) -> str:
     if result["status"] != "ok":
         return f"{result['status']} ({result['peak_mb']:.0f} MB)"
-    return f"{result['seconds']:.3f} s, {result['peak_mb']:.0f} MB (+{result['call_mb']:.0f})"
+    extra = "" if result["call_mb"] is None else f" (+{result['call_mb']:.0f})"
+    return f"{result['seconds']:.3f} s, {result['peak_mb']:.0f} MB{extra}"
 
 
 def growth(small: dict, large: dict) -> str:
-    if small.get("status") == "ok" and large.get("status") == "ok":
+    if small.get("status") == "ok" and large.get("status") == "ok" and small["seconds"] >= 0.002:
         ratio = large["seconds"] / max(small["seconds"], 1e-6)
         return f"×{ratio:.0f}" if ratio >= 10 else f"×{ratio:.1f}"
     return "—"
@@ -226,7 +224,7 @@ def growth(small: dict, large: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--child", nargs=4, metavar=("METRIC", "IMPL", "SHAPE", "N"), help=argparse.SUPPRESS)
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per case (default 30)")
+    parser.add_argument("--timeout", type=float, default=45.0, help="seconds per case (default 45)")
     parser.add_argument("--only", default="", help="comma-separated metrics (default: all)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every n (e.g. 0.1 for a quick look)")
     parser.add_argument("--out", default=str(HERE / "WORST_CASE.md"))
@@ -263,7 +261,7 @@ def write_report(rows, args, elapsed: float) -> None:
         "Produced by `python benches/worst_case.py` (do not edit by hand). Synthetic adversarial inputs, one "
         "segment per case (shapes below); each case runs in its own process with a "
         f"{args.timeout:.0f} s timeout. Time is the scoring call alone; memory is the process's peak resident set "
-        "(in parentheses: growth during the call). Growth is time(10n)/time(n): ×10 is linear, ×100 quadratic.",
+        "(in parentheses: growth of our own process during the call; helper processes such as the METEOR jar's JVM or perl count in the peak only). Growth is time(10n)/time(n): ×10 is linear, ×100 quadratic.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other jobs, Python "
         f"{platform.python_version()}; whole run {elapsed / 60:.1f} min.",

@@ -37,7 +37,9 @@ reference = st.one_of(text, st.lists(text, max_size=3), not_text, st.lists(st.on
 hypotheses = st.one_of(st.lists(text, max_size=4), text, not_text, st.lists(st.one_of(text, not_text), max_size=3))
 references = st.one_of(st.lists(reference, max_size=4), text, not_text)
 boolish = st.sampled_from([True, False, None, 0, 1, "yes"])
-integer = st.sampled_from([-1, 0, 1, 2, 3, 4, 6, 9, 10, 101, 1.5, None, "4"])
+integer = st.sampled_from([-1, 0, 1, 2, 3, 4, 6, 9, 10, 101, 1.5, None, "4"]
+                          # Huge values (e.g. word_order=2**40) are bounded by issue 13 item 1; explored on demand.
+                          + ([2**31, 2**40, 2**64] if os.environ.get("NLGMETRICS_FUZZ_HUGE") else []))
 number = st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 3, float("nan"), float("inf"), None, "1"])
 
 CLEAN_ERRORS = (TypeError, ValueError)

@@ -7,6 +7,7 @@ test_chrf_properties.py; this file adds what those do not cover.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import pytest
@@ -86,15 +87,17 @@ def test_a_text_against_itself_scores_perfectly(text, other):
     assert nlgmetrics.sentence_ter(text, [other, text]).score == 0.0
     for variant in ["rouge1", "rouge2", "rougeL", "rougeLsum"]:
         assert rouge_f(text, [text], variant) == 1.0, variant
-    assert rouge_f(text, [text], "rougeL", preset="rouge155") == 1.0
+    if re.search("[a-zA-Z0-9]", text):  # ROUGE-1.5.5 keeps only ASCII letters and digits
+        assert rouge_f(text, [text], "rougeL", preset="rouge155") == 1.0
     assert nlgmetrics.exact_match(text, [other, text]) == 1.0
-    assert nlgmetrics.token_f1(text, [text]) == 1.0
+    if nlgmetrics.normalize_answer(text):  # SQuAD's F1 of two empty answers is 0 (articles, punctuation dropped)
+        assert nlgmetrics.token_f1(text, [text]) == 1.0
     # METEOR 1.5: a perfect match has no fragmentation penalty (MeteorScorer.computeMetrics).
     assert meteor_score(text, [text]) == pytest.approx(1.0, abs=1e-12)
     # Textbook METEOR keeps its penalty: Fmean = 1, Pen = γ (1/m)^β for one chunk of m matches.
-    matches = len(text.lower().split())
+    matches = len([token for token in re.split(r"[ \t\n\r\f]", text.lower()) if token])  # Java StringTokenizer
     textbook = meteor_score(text, [text], preset="textbook", norm=False, lower=True)
-    assert textbook == pytest.approx(1.0 - 0.5 * (1.0 / matches) ** 3, rel=1e-9) or textbook <= 1.0
+    assert textbook == pytest.approx(1.0 - 0.5 * (1.0 / matches) ** 3, rel=1e-12)
 
 
 # Symmetry --------------------------------------------------------------------------------------------------------

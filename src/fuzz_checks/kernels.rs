@@ -118,7 +118,7 @@ fn byte_ids(text: &str, alphabet: usize, cap: usize) -> Vec<u32> {
 /// TER: tokens of the normalizer, edits bounded, identity 0, the score finite.
 pub fn ter(data: &[u8]) {
     // tercom's shift search is super-linear (bounded separately, issue 13 item 1): short texts only.
-    let input = FuzzInput::decode_capped(data, 1 + MAX_REFS, 600);
+    let input = FuzzInput::decode_capped(data, 1 + MAX_REFS, 300);
     let (hyp, refs) = input.hypothesis_and_references();
     let normalizer = TerNormalizer {
         normalized: input.bits(0, 1) == 1,
@@ -133,8 +133,8 @@ pub fn ter(data: &[u8]) {
     }
     // The edit-distance kernel itself, on small-alphabet word ids (many repeats, many shift candidates).
     let alphabet = 1 + input.bits(3, 3);
-    let a = byte_ids(hyp, alphabet, 200);
-    let b = byte_ids(refs[0], alphabet, 200);
+    let a = byte_ids(hyp, alphabet, 80);
+    let b = byte_ids(refs[0], alphabet, 80);
     assert_eq!(translation_edit_rate(&a, &a), Ok((0, a.len())), "TER of a text against itself on {input:?}");
     if let Ok((edits, length)) = translation_edit_rate(&a, &b) {
         assert_eq!(length, b.len());
