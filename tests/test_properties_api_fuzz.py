@@ -182,3 +182,34 @@ def test_normalize_answer_never_crashes(text_in, normalizer, language):
 def test_lone_surrogate_is_a_clean_error_or_a_score(metric, surrogate):
     """Labelled synthetic input: a lone surrogate cannot be UTF-8; every metric must say so or score it."""
     call(getattr(nlgmetrics, metric), [surrogate], [[surrogate]])
+
+
+# Well-formed inputs with random options: every call reaches the Rust kernels (the shape fuzzing above mostly
+# stops at validation).
+rows = st.integers(1, 3).flatmap(lambda n: st.tuples(st.lists(text, min_size=n, max_size=n),
+                                                     st.lists(st.lists(text, min_size=1, max_size=3),
+                                                              min_size=n, max_size=n)))
+
+
+@FUZZ
+@given(data=rows, char_order=integer, word_order=integer, beta=number, max_order=integer, smooth_value=number,
+       n=integer, sigma=number, beam_size=integer, word_limit=integer, byte_limit=integer, alpha=number)
+def test_well_formed_inputs_with_random_options(data, char_order, word_order, beta, max_order, smooth_value, n,
+                                                sigma, beam_size, word_limit, byte_limit, alpha):
+    hyps, refs = data
+    calls = [
+        (nlgmetrics.bleu, dict(max_order=max_order, smooth_value=smooth_value, smooth="floor")),
+        (nlgmetrics.bleu, dict(max_order=max_order, preset="nltk")),
+        (nlgmetrics.chrf, dict(char_order=char_order, word_order=word_order, beta=beta)),
+        (nlgmetrics.ter, dict(normalized=True, asian_support=True)),
+        (nlgmetrics.rouge, dict(variants=["rouge1", "rougeLsum"], alpha=alpha)),
+        (nlgmetrics.rouge, dict(preset="rouge155", variants=["rouge2", "rougeL", "rougeSU4", "rougeW-1.2"],
+                                word_limit=word_limit, byte_limit=byte_limit, alpha=alpha)),
+        (nlgmetrics.meteor, dict(modules=["exact", "stem", "synonym"], beam_size=beam_size, alpha=alpha)),
+        (nlgmetrics.cider, dict(n=n, sigma=sigma)),
+        (nlgmetrics.qa_scores, dict(normalizer="cmrc")),
+    ]
+    skip = os.environ.get("NLGMETRICS_FUZZ_SKIP", "").split(",")  # explore past a known abort
+    for function, kwargs in calls:
+        if function.__name__ not in skip:
+            call(function, hyps, refs, **kwargs)
