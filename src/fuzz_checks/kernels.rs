@@ -13,7 +13,7 @@ use crate::metrics::rouge::{
 };
 use crate::metrics::rouge_coco::rouge_l_coco;
 use crate::metrics::ter::{self, translation_edit_rate, TerNormalizer};
-use crate::metrics::{bleu_coco, bleu_nltk};
+use crate::metrics::{bleu_coco, bleu_nltk, pairwise};
 use crate::text::rouge::rouge155::Rouge155TextOptions;
 use crate::text::rouge::RougeTokenizer;
 use crate::text::sacrebleu::{split_tokens, BleuTokenizer};
@@ -55,6 +55,13 @@ pub fn bleu(data: &[u8]) {
         let score = scoring.score(&own).unwrap().score;
         assert!((score - 100.0).abs() < 1e-9, "BLEU of a text against itself = {score} on {input:?}");
     }
+    // The pairwise matrix (its own n-gram profiles) equals sentence BLEU on every (hypothesis, reference) pair.
+    let scoring = BleuScoring::new(max_order, Smoothing::Exp, None, true, None, Summation::Sequential).unwrap();
+    let matrix = pairwise::bleu_matrix(&[hyp], Some(&refs[..]), tokenizer, &scoring).unwrap();
+    for (reference, pair) in refs.iter().zip(&matrix) {
+        let single = scoring.score(&options.segment_stats(hyp, &[reference]).unwrap()).unwrap().score;
+        assert_eq!(*pair, single, "bleu_matrix vs sentence BLEU against {reference:?} on {input:?}");
+    }
     // NLTK and COCO BLEU: their rows and scores stay in range.
     let split = |t: &str| -> Vec<String> { split_tokens(t).map(str::to_string).collect() };
     let nltk_rows = bleu_nltk::batch_stats(&[split(hyp)], &[refs.iter().map(|r| split(r)).collect()], 4).unwrap();
@@ -93,6 +100,12 @@ pub fn chrf(data: &[u8]) {
     }
     let score = chrf::f_score(&stats, config.beta, config.eps_smoothing);
     assert_in_range("chrF", score, 0.0, 100.0 + 1e-9, &input);
+    // The pairwise matrix (precomputed profiles) equals sentence chrF on every (hypothesis, reference) pair.
+    let matrix = pairwise::chrf_matrix(&[hyp], Some(&refs[..]), &config).unwrap();
+    for (reference, pair) in refs.iter().zip(&matrix) {
+        let single = chrf::f_score(&chrf::segment_stats(hyp, &[reference], &config), config.beta, config.eps_smoothing);
+        assert_eq!(*pair, single, "chrf_matrix vs sentence chrF against {reference:?} on {input:?}");
+    }
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
     let score_reversed = chrf::f_score(&chrf::segment_stats(hyp, &reversed, &config), config.beta, config.eps_smoothing);
     assert_eq!(score, score_reversed, "reference order changes chrF on {input:?}");
