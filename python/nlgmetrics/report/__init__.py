@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence, Union
 
-from .analyses import DEFAULT_METRICS
-from .build import EXAMPLES, SystemsArg, build
-from .html import render
+from nlgmetrics.report.analyses import DEFAULT_METRICS
+from nlgmetrics.report.build import EXAMPLES, SystemsArg, build
+from nlgmetrics.report.html import render
 
 __all__ = ["report", "DEFAULT_METRICS"]
 

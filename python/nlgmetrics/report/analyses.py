@@ -165,9 +165,9 @@ def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, S
     in ``scored`` with the same engine. ``verdict`` is ``"baseline"``, ``"better"``, ``"worse"`` (p < ``alpha``,
     in the metric's own direction: lower TER is better) or ``"no significant difference"``.
     """
-    from .._paired_metrics import resamplable
-    from .._resampling import Resample, bootstrap_indices, estimate_ci, make_rng
-    from ..stats import _bootstrap_row, _float32_scores
+    from nlgmetrics.stats.paired_metrics import resamplable
+    from nlgmetrics.stats.resampling import Resample, bootstrap_indices, estimate_ci, make_rng
+    from nlgmetrics.stats.significance import _bootstrap_row, _float32_scores
 
     table: Dict[str, Any] = {"test": "paired bootstrap", "n_samples": n_samples, "seed": seed, "alpha": alpha,
                              "metrics": []}
@@ -198,7 +198,7 @@ def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, S
 
 def word_tokens(lines: Sequence[str], tokenizer: str) -> List[List[str]]:
     """Lines tokenized with sacreBLEU's ``tokenizer`` and split on spaces (an empty line has no tokens)."""
-    from ..tokenizers import pretokenize
+    from nlgmetrics.tokenizers import pretokenize
 
     return [line.split() for line in pretokenize(list(lines), tokenizer)]
 

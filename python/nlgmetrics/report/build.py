@@ -6,10 +6,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from . import analyses
-from .analyses import FREQUENCY_CUTOFFS, LENGTH_CUTOFFS, LENGTH_DIFF_CUTOFFS, MetricSpec
-from .highlight import best_lcs_positions, matched_orders
-from .ngrams import TokenCorpus, salient_ngrams
+from nlgmetrics.report import analyses
+from nlgmetrics.report.analyses import FREQUENCY_CUTOFFS, LENGTH_CUTOFFS, LENGTH_DIFF_CUTOFFS, MetricSpec
+from nlgmetrics.report.highlight import best_lcs_positions, matched_orders
+from nlgmetrics.report.ngrams import TokenCorpus, salient_ngrams
 
 SCATTER_POINTS = 1000     # per system; more segments are sampled evenly
 EXAMPLES = 10             # segments where systems differ most
@@ -19,7 +19,7 @@ SystemsArg = Union[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
 
 def check_inputs(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]]) -> tuple:
     """(ordered name → hypotheses, per-segment reference lists), with errors naming the argument and index."""
-    from .._validate import hypotheses_list, references_lists
+    from nlgmetrics.core.inputs import hypotheses_list, references_lists
 
     if isinstance(systems, Mapping):
         named = {str(name): hypotheses_list(lines, f"systems[{name!r}]") for name, lines in systems.items()}

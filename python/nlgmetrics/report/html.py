@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Dict, List, Optional
 
-from . import svg
-from .highlight import is_wide
+from nlgmetrics.report import svg
+from nlgmetrics.report.highlight import is_wide
 
 CSS = """
 :root { --better: #0a6b2d; --worse: #a4161a; --muted: #666; }

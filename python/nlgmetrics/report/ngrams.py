@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
-from .analyses import bucket_labels, bucket_of
+from nlgmetrics.report.analyses import bucket_labels, bucket_of
 
 MAX_ORDER = 4
 
