@@ -18,6 +18,8 @@ from typing import Optional, Sequence
 
 from nlgmetrics import __version__
 from nlgmetrics.cli.metrics import METRICS, SAMPLE_OPTIONS
+from nlgmetrics.cli.output import print_output, sentence_bleu_lines
+from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
 
@@ -48,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common_arguments(sub)
         metric.add_arguments(sub)
     _add_compare_command(commands)
+    add_task_commands(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
     sample.add_argument("-w", "--width", type=int, default=2)
@@ -163,11 +166,16 @@ def _render_corpus(names: Sequence[str], results: Sequence, metric, args) -> str
 
 def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
     if args.format == "json":
-        rows = [{"system": name, "segment_scores": [float(s) for s in result.segment_scores]} for name, result in zip(names, results)]
+        rows = [{"system": name, "segment_scores": [float(s) for s in result.segment_scores],
+                 "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
     lines = []
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
+        bleu_lines = sentence_bleu_lines(result, args) if args.command == "bleu" else None
+        if bleu_lines is not None:  # sacreBLEU's form: every line carries the signature
+            lines.extend(prefix + line for line in bleu_lines)
+            continue
         decimals = args.width + METRICS[args.command].extra_decimals
         lines.extend(f"{prefix}{index}\t{score:.{decimals}f}" for index, score in enumerate(result.segment_scores, 1))
     return "\n".join(lines)
@@ -208,7 +216,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_sample(args)
         elif args.command == "compare":
             output = run_compare(args)
+        elif args.command in TASKS:
+            output = run_task(args)
         else:
+            if args.command == "bleu" and args.sentence_level:
+                args.effective_order = True  # as sacreBLEU's command line does for sentence BLEU
             metric = METRICS[args.command]
             results = _score_systems(metric, args)
             names = [_system_name(path) for path in args.input]
@@ -216,8 +228,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (InputFileError, ValueError, TypeError, ImportError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    print(output)
-    return 0
+    return print_output(output)
 
 
 if __name__ == "__main__":
