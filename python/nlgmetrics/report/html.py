@@ -16,7 +16,7 @@ CSS = """
 :root { --better: #0a6b2d; --worse: #a4161a; --muted: #666; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC",
        "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans Arabic", "Noto Sans Hebrew", sans-serif;
-       margin: 1.5rem auto; max-width: 1200px; padding: 0 1rem; color: #111; line-height: 1.4; }
+       margin: 1.5rem auto; max-width: 1400px; padding: 0 1rem; color: #111; line-height: 1.4; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { border-bottom: 2px solid #ccc; margin-top: 2rem; }
 h3 { margin-bottom: .3rem; }
 nav ol { columns: 2; font-size: .95rem; } .note { color: var(--muted); font-size: .9rem; }
@@ -35,14 +35,15 @@ figcaption { font-size: .8rem; } .tick, .legend { font-size: 10px; font-family: 
 .key { margin-right: 1rem; white-space: nowrap; } .swatch { display: inline-block; width: .8rem; height: .8rem;
       margin-right: .25rem; vertical-align: middle; }
 code, .sig { font-family: ui-monospace, "Noto Sans Mono", monospace; font-size: .8rem; word-break: break-all; }
-@media print { body { max-width: none; margin: 0; } h2 { break-before: auto; } table, figure, svg { break-inside: avoid; }
+@media print { body { max-width: none; margin: 0; } .wrap { overflow: visible; } table { font-size: .75rem; } h2 { break-before: auto; } table, figure, svg { break-inside: avoid; }
   .m1, .m2, .m3, .m4, .c, th { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
 """
 
-VERDICTS = {"better": ("better", "▲", "significantly better than the baseline"),
-            "worse": ("worse", "▼", "significantly worse than the baseline"),
-            "no significant difference": ("same", "≈", "no significant difference from the baseline"),
-            "baseline": ("same", "◆", "the baseline")}
+# verdict -> (CSS class, symbol, words shown, tooltip)
+VERDICTS = {"better": ("better", "▲", "better", "significantly better than the baseline"),
+            "worse": ("worse", "▼", "worse", "significantly worse than the baseline"),
+            "no significant difference": ("same", "≈", "not significant", "no significant difference from the baseline"),
+            "baseline": ("same", "◆", "baseline", "the baseline")}
 
 
 def _fmt(value: Optional[float], top: float) -> str:
@@ -64,22 +65,22 @@ def _score_table(data: Dict[str, Any]) -> str:
         for metric in table["metrics"]:
             entry = metric["rows"][index]
             top = data["segments"][metric["key"]]["top"]
-            css, symbol, words = VERDICTS[entry["verdict"]]
-            p = "" if entry["p_value"] is None else f", p = {entry['p_value']:.4f}"
+            css, symbol, words, tooltip = VERDICTS[entry["verdict"]]
+            p = "" if entry["p_value"] is None else f", p = {entry['p_value']:.3f}"
             cells.append(
                 f'<td class="num score" data-metric="{escape(metric["label"])}" data-system="{escape(system)}" '
                 f'data-value="{entry["score"]!r}" data-ci-low="{entry["ci_low"]!r}" data-ci-high="{entry["ci_high"]!r}"'
                 f' data-p="{entry["p_value"]!r}" data-verdict="{entry["verdict"]}">'
                 f'<span class="value">{_fmt(entry["score"], top)}</span>'
-                f'<span class="verdict note">95% CI [{_fmt(entry["ci_low"], top)}, {_fmt(entry["ci_high"], top)}]</span>'
-                f'<span class="verdict {css}" title="{words}">{symbol} {escape(entry["verdict"])}{p}</span></td>')
+                f'<span class="verdict note">[{_fmt(entry["ci_low"], top)}, {_fmt(entry["ci_high"], top)}]</span>'
+                f'<span class="verdict {css}" title="{tooltip}">{symbol} {words}{p}</span></td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (f"<table><thead><tr><th>system</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f'<p class="note">Each cell: corpus score; 95% bootstrap interval (mean ± half-width of '
+    return (f"<div class='wrap'><table><thead><tr><th>system</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
+            f'</table></div><p class="note">Each cell: corpus score; in brackets its 95% bootstrap interval (mean ± half-width of '
             f"{table['n_samples']} paired resamples, seed {table['seed']}, as sacreBLEU); and the paired bootstrap "
             f"test against the baseline: <span class='better'>▲ better</span> or <span class='worse'>▼ worse</span> "
             f"when p &lt; {table['alpha']} in the metric's own direction (↓: lower is better), "
-            f"<span class='same'>≈ no significant difference</span> otherwise. Colour only repeats the words.</p>")
+            f"<span class='same'>≈ not significant</span> otherwise. Colour only repeats the words.</p>")
 
 
 def _distributions(data: Dict[str, Any]) -> str:
