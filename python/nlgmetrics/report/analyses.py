@@ -124,7 +124,7 @@ class Scored:
 
 
 def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references: List[List[str]],
-                  options: Mapping[str, Any]) -> Dict[str, Scored]:
+                  options: Mapping[str, Any], rouge_cache: Optional[Dict[Any, Any]] = None) -> Dict[str, Scored]:
     """Every system scored once with one metric (BLEU per segment: sentence BLEU with effective order, as
     sacreBLEU's sentence_bleu; ROUGE rows are the per-document F, whose mean is the corpus score)."""
     import nlgmetrics
@@ -149,11 +149,36 @@ def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references
                                   np.asarray(result.segment_scores, dtype=np.float64), str(result.signature),
                                   str(result.signature))
         else:
-            result = nlgmetrics.rouge(hypotheses, references, variants=[spec.key], **options)
-            values = np.asarray(result.segment_scores[:, 0, 2], dtype=np.float64)
-            scored[name] = Scored(result[spec.key].fmeasure, np.column_stack([values, np.ones_like(values)]), values,
-                                  str(result.signature), str(result.signature))
+            result = _rouge_once(hypotheses, references, options, rouge_cache)
+            values = np.asarray(result[spec.key].segment_scores_f, dtype=np.float64)
+            scored[name] = Scored(result[spec.key].score, np.column_stack([values, np.ones_like(values)]), values,
+                                  result["signature"], result["signature"])
     return scored
+
+
+@dataclass(frozen=True)
+class _RougeVariant:
+    score: float
+    segment_scores_f: np.ndarray
+
+
+def _rouge_once(hypotheses: List[str], references: List[List[str]], options: Mapping[str, Any],
+                cache: Optional[Dict[Any, Any]]) -> Dict[str, Any]:
+    """The report's ROUGE variants (``cache["variants"]``, else all) for one system in one call, cached by the
+    hypotheses' identity."""
+    import nlgmetrics
+
+    key = id(hypotheses)
+    if cache is not None and key in cache:
+        return cache[key]
+    variants = (cache or {}).get("variants") or [spec.key for spec in METRIC_SPECS.values() if spec.key.startswith("rouge")]
+    result = nlgmetrics.rouge(hypotheses, references, variants=variants, **options)
+    found = {variant: _RougeVariant(result[variant].fmeasure, result.segment_scores[:, index, 2])
+             for index, variant in enumerate(result.variants)}
+    found["signature"] = str(result.signature)
+    if cache is not None:
+        cache[key] = found
+    return found
 
 
 def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, Scored]], language: Optional[str],
