@@ -12,6 +12,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics.report import analyses
 from nlgmetrics.report.build import build
+from nlgmetrics.report.html import render
 from nlgmetrics.report.ngrams import TokenCorpus
 from _chromium import chromium_path, load_page
 from conftest import read_lines
@@ -56,6 +57,19 @@ def test_table_equals_the_public_api(de_en):
         sentence = nlgmetrics.bleu(hypotheses, references, effective_order=True).segment_scores
         assert np.array_equal(data["segments"]["bleu"]["histograms"][name]["counts"],
                               np.bincount(np.clip((sentence // 10).astype(int), 0, 9), minlength=10))
+
+
+def test_bootstrap_in_blocks_keeps_scores_and_bounds_memory(de_en, monkeypatch):
+    systems, refs_a, _ = de_en
+    whole = build(systems, refs_a, ["bleu", "chrf"], n_samples=200)
+    monkeypatch.setattr(analyses, "BOOTSTRAP_CELLS", 50 * N_SEGMENTS)  # 50 samples a block
+    blocked = build(systems, refs_a, ["bleu", "chrf"], n_samples=200)
+    assert blocked["table"]["blocks"] == 4 and whole["table"]["blocks"] == 1
+    for one, other in zip(whole["table"]["metrics"], blocked["table"]["metrics"]):
+        for a, b in zip(one["rows"], other["rows"]):
+            assert a["score"] == b["score"] and a["verdict"] == b["verdict"]
+            assert abs(b["mean"] - a["mean"]) < 0.5  # other draws, same distribution
+    assert "drawn in 4 blocks" in render(blocked)
 
 
 def test_verdicts_follow_each_metrics_direction(de_en):

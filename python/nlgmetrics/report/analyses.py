@@ -181,40 +181,59 @@ def _rouge_once(hypotheses: List[str], references: List[List[str]], options: Map
     return found
 
 
+# Bootstrap draws held at once (samples × segments); ~32 bytes each (indices, counts, their making): ~160 MB.
+BOOTSTRAP_CELLS = 5_000_000
+
+
 def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, Scored]], language: Optional[str],
                 n_samples: int, seed: Optional[int], alpha: float) -> Dict[str, Any]:
     """Per metric and system: corpus score, 95% bootstrap interval, p-value against the baseline and a verdict.
 
     The numbers are those of ``nlgmetrics.paired_test(..., test="bs", n_samples, seed)`` (sacreBLEU's paired
     bootstrap; the interval is mean ± half-width of the resampled scores), computed from the statistics already
-    in ``scored`` with the same engine. ``verdict`` is ``"baseline"``, ``"better"``, ``"worse"`` (p < ``alpha``,
-    in the metric's own direction: lower TER is better) or ``"no significant difference"``.
+    in ``scored`` with the same engine, whenever ``n_samples × segments`` ≤ ``BOOTSTRAP_CELLS``. Beyond that
+    (e.g. 1,000 samples of more than 5,000 segments) the samples are drawn in blocks from the same generator,
+    so memory stays bounded; the draws, hence the last digits, then differ from ``paired_test``'s.
+    ``verdict`` is ``"baseline"``, ``"better"``, ``"worse"`` (p < ``alpha``, in the metric's own direction:
+    lower TER is better) or ``"no significant difference"``.
     """
     from nlgmetrics.stats.paired_metrics import resamplable
-    from nlgmetrics.stats.resampling import Resample, bootstrap_indices, estimate_ci, make_rng
-    from nlgmetrics.stats.significance import _bootstrap_row, _float32_scores
+    from nlgmetrics.stats.resampling import Resample, bootstrap_indices, estimate_ci, make_rng, p_value
+    from nlgmetrics.stats.significance import _float32_scores
 
+    metrics = [resamplable(spec.key, metric_options(spec, language)) for spec in specs]
+    names = list(scored[specs[0].key])
+    n_segments = len(scored[specs[0].key][names[0]].segment_stats)
+    per_block = max(1, BOOTSTRAP_CELLS // max(n_segments, 1))
+    rng = make_rng(seed)
+    # resampled scores per metric and system, block after block (one block: paired_test's very draws)
+    samples: Dict[str, Dict[str, List[np.ndarray]]] = {spec.key: {name: [] for name in names} for spec in specs}
+    for start in range(0, n_samples, per_block):
+        resample = Resample(bootstrap_indices(rng, n_segments, min(per_block, n_samples - start)))
+        for spec, metric in zip(specs, metrics):
+            for name in names:
+                samples[spec.key][name].append(_float32_scores(metric, scored[spec.key][name].segment_stats, resample))
     table: Dict[str, Any] = {"test": "paired bootstrap", "n_samples": n_samples, "seed": seed, "alpha": alpha,
-                             "metrics": []}
-    n_segments = len(next(iter(next(iter(scored.values())).values())).segment_stats)
-    # one set of draws for every system and metric, as paired_test does with a seed
-    resample = Resample(bootstrap_indices(make_rng(seed), n_segments, n_samples))
-    for spec in specs:
-        metric = resamplable(spec.key, metric_options(spec, language))
+                             "blocks": -(-n_samples // per_block), "metrics": []}
+    for spec, metric in zip(specs, metrics):
         results = scored[spec.key]
-        names = list(results)
         baseline = results[names[0]]
-        baseline_scores = _float32_scores(metric, baseline.segment_stats, resample)
-        mean, half = (float(x) for x in estimate_ci(baseline_scores))
-        entries = [{"system": names[0], "score": baseline.score, "mean": mean, "ci_low": mean - half,
-                    "ci_high": mean + half, "p_value": None, "verdict": "baseline"}]
-        for name in names[1:]:
-            row = _bootstrap_row(metric, name, results[name], baseline, resample, baseline_scores)
-            verdict = "no significant difference"
-            if row.p_value < alpha and row.score != baseline.score:
-                verdict = "better" if (row.score > baseline.score) == spec.higher_is_better else "worse"
-            entries.append({"system": name, "score": row.score, "mean": row.mean, "ci_low": row.mean - row.ci,
-                            "ci_high": row.mean + row.ci, "p_value": row.p_value, "verdict": verdict})
+        baseline_scores = np.concatenate(samples[spec.key][names[0]])
+        entries = []
+        for name in names:
+            system_scores = np.concatenate(samples[spec.key][name])
+            mean, half = (float(x) for x in estimate_ci(system_scores))
+            entry = {"system": name, "score": results[name].score, "mean": mean, "ci_low": mean - half,
+                     "ci_high": mean + half, "p_value": None, "verdict": "baseline"}
+            if name != names[0]:
+                # stats.significance._bootstrap_row: centred absolute differences against the observed one
+                differences = np.abs(system_scores - baseline_scores)
+                entry["p_value"] = p_value(differences - differences.mean(), abs(baseline.score - results[name].score))
+                entry["verdict"] = "no significant difference"
+                if entry["p_value"] < alpha and results[name].score != baseline.score:
+                    better = (results[name].score > baseline.score) == spec.higher_is_better
+                    entry["verdict"] = "better" if better else "worse"
+            entries.append(entry)
         table["metrics"].append({"key": spec.key, "label": spec.label, "name": metric.name,
                                  "higher_is_better": spec.higher_is_better,
                                  "signature": f"{baseline.signature}|bs:{n_samples}|seed:{seed}", "rows": entries})
@@ -223,9 +242,15 @@ def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, S
 
 def word_tokens(lines: Sequence[str], tokenizer: str) -> List[List[str]]:
     """Lines tokenized with sacreBLEU's ``tokenizer`` and split on spaces (an empty line has no tokens)."""
+    return [line.split() for line in tokenized_lines(lines, tokenizer)]
+
+
+def tokenized_lines(lines: Sequence[str], tokenizer: str) -> List[str]:
+    """Lines tokenized with sacreBLEU's ``tokenizer``, tokens separated by spaces (one str a line keeps a
+    large corpus small; ``TokenCorpus`` splits them as it interns)."""
     from nlgmetrics.tokenizers import pretokenize
 
-    return [line.split() for line in pretokenize(list(lines), tokenizer)]
+    return pretokenize(list(lines), tokenizer)
 
 
 def bucket_labels(cutoffs: Sequence[float]) -> List[str]:

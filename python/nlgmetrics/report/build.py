@@ -62,10 +62,10 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
     scores = {key: {name: result.segment_scores for name, result in by_system.items()} for key, by_system in scored.items()}
     sentence_signatures = {key: by_system[baseline].segment_signature for key, by_system in scored.items()}
 
-    reference_tokens = analyses.word_tokens([r[0] for r in refs], tokenizer)
-    system_tokens = {name: analyses.word_tokens(named[name], tokenizer) for name in names}
+    reference_tokens = analyses.tokenized_lines([r[0] for r in refs], tokenizer)
+    system_tokens = {name: analyses.tokenized_lines(named[name], tokenizer) for name in names}
     corpus = TokenCorpus(reference_tokens, system_tokens)
-    reference_length = np.fromiter((len(t) for t in reference_tokens), dtype=np.int64, count=n_segments)
+    reference_length = corpus.lengths()
     length_bucket = analyses.bucket_of(reference_length, LENGTH_CUTOFFS)
 
     segments: Dict[str, Any] = {}
@@ -77,7 +77,7 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
             "histograms": {n: analyses.histogram(per_system[n], spec.top, not spec.higher_is_better) for n in names},
             "by_length": analyses.sentence_buckets(length_bucket, LENGTH_CUTOFFS, per_system),
             "by_length_diff": {n: analyses.sentence_buckets(
-                analyses.bucket_of(_lengths(system_tokens[n]) - reference_length, LENGTH_DIFF_CUTOFFS),
+                analyses.bucket_of(corpus.lengths(n) - reference_length, LENGTH_DIFF_CUTOFFS),
                 LENGTH_DIFF_CUTOFFS, {n: per_system[n]}) for n in names},
             "win_tie_loss": {n: analyses.win_tie_loss(per_system[n], per_system[baseline], spec.higher_is_better)
                              for n in names[1:]},
@@ -101,13 +101,9 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
     }
 
 
-def _lengths(sentences: List[List[str]]) -> np.ndarray:
-    return np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
-
-
 def _example(index: int, named: Dict[str, List[str]], refs: List[List[str]], specs: Sequence[MetricSpec],
-             scores: Dict[str, Dict[str, np.ndarray]], reference_tokens: List[List[str]],
-             system_tokens: Dict[str, List[List[str]]], tokenizer: str) -> Dict[str, Any]:
+             scores: Dict[str, Dict[str, np.ndarray]], reference_tokens: List[str],
+             system_tokens: Dict[str, List[str]], tokenizer: str) -> Dict[str, Any]:
     """One segment: references, and per system its text, scores and what to highlight."""
     keys = {spec.key for spec in specs}
     all_reference_tokens = [analyses.word_tokens([r], tokenizer)[0] for r in refs[index]]
@@ -115,7 +111,7 @@ def _example(index: int, named: Dict[str, List[str]], refs: List[List[str]], spe
     reference_chars = [[c for c in r if not c.isspace()] for r in refs[index]]
     rows = []
     for name, hypotheses in named.items():
-        tokens = system_tokens[name][index]
+        tokens = system_tokens[name][index].split()
         row: Dict[str, Any] = {
             "system": name, "text": hypotheses[index], "tokens": tokens,
             "scores": {spec.label: float(scores[spec.key][name][index]) for spec in specs},
@@ -127,4 +123,4 @@ def _example(index: int, named: Dict[str, List[str]], refs: List[List[str]], spe
         if any(key.startswith("rouge") for key in keys):
             row["lcs"] = sorted(best_lcs_positions([t.lower() for t in tokens], lowered_refs))
         rows.append(row)
-    return {"index": index, "references": refs[index], "reference_tokens": reference_tokens[index], "rows": rows}
+    return {"index": index, "references": refs[index], "reference_tokens": reference_tokens[index].split(), "rows": rows}

@@ -80,7 +80,9 @@ def _score_table(data: Dict[str, Any]) -> str:
             f"{table['n_samples']} paired resamples, seed {table['seed']}, as sacreBLEU); and the paired bootstrap "
             f"test against the baseline: <span class='better'>▲ better</span> or <span class='worse'>▼ worse</span> "
             f"when p &lt; {table['alpha']} in the metric's own direction (↓: lower is better), "
-            f"<span class='same'>≈ not significant</span> otherwise. Colour only repeats the words.</p>")
+            f"<span class='same'>≈ not significant</span> otherwise. Colour only repeats the words."
+            + (f" The resamples were drawn in {table['blocks']} blocks to bound memory." if table.get("blocks", 1) > 1 else "")
+            + "</p>")
 
 
 def _distributions(data: Dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ over sentences. Counting on integer ids keeps 12 systems × 2,000 sentences well
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -31,6 +31,7 @@ class TokenCorpus:
         self.vocabulary: Dict[str, int] = {}
         self.words: List[str] = []
         self.names = ["", *systems]  # "" is the reference
+        self.n_sentences = len(reference)
         self.tokens = {"": self._intern(reference)}
         for name, sentences in systems.items():
             self.tokens[name] = self._intern(sentences)
@@ -40,12 +41,15 @@ class TokenCorpus:
         self._first: Dict[int, Tuple[np.ndarray, np.ndarray]] = {}
         self._sizes: Dict[int, int] = {}
 
-    def _intern(self, sentences: Sequence[Sequence[str]]) -> Tuple[np.ndarray, np.ndarray]:
-        """(token ids, sentence index of each token)."""
+    def _intern(self, sentences: Sequence[Union[str, Sequence[str]]]) -> Tuple[np.ndarray, np.ndarray]:
+        """(token ids, sentence index of each token); a sentence is a token list or a str split on whitespace."""
         vocabulary, words = self.vocabulary, self.words
         ids: List[int] = []
-        lengths = np.fromiter((len(sentence) for sentence in sentences), dtype=np.int64, count=len(sentences))
-        for sentence in sentences:
+        lengths = np.zeros(len(sentences), dtype=np.int64)
+        for number, sentence in enumerate(sentences):
+            if isinstance(sentence, str):
+                sentence = sentence.split()
+            lengths[number] = len(sentence)
             for word in sentence:
                 index = vocabulary.get(word)
                 if index is None:
@@ -53,6 +57,11 @@ class TokenCorpus:
                     words.append(word)
                 ids.append(index)
         return np.asarray(ids, dtype=np.int64), np.repeat(np.arange(len(sentences)), lengths)
+
+    def lengths(self, name: str = "") -> np.ndarray:
+        """Tokens per sentence of system ``name`` (``""``: the reference)."""
+        ids, sentence = self.tokens[name]
+        return np.bincount(sentence, minlength=self.n_sentences)
 
     def grams(self, order: int) -> Dict[str, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per corpus: (start positions, n-gram ids shared by all corpora, sentence of each n-gram)."""
