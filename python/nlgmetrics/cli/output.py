@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 # What a shell reports for a process ended by SIGPIPE (128 + 13), as for sacreBLEU in `… | head`.
 EXIT_BROKEN_PIPE = 141
@@ -25,7 +24,7 @@ def print_output(output: str) -> int:
     return 0
 
 
-def sentence_bleu_lines(result: Any, args: argparse.Namespace) -> Optional[List[str]]:
+def sentence_bleu_lines(result: Any, options: Dict[str, Any], width: int) -> Optional[List[str]]:
     """sacreBLEU's ``--sentence-level`` lines for a sacreBLEU-preset BLEU result: every segment's score in
     ``BLEUResult.format`` form with the signature (``BLEU|nrefs:1|…|eff:yes|… = 48.9 85.7/…``); None for
     the nltk and coco presets, whose results have no such form."""
@@ -34,14 +33,15 @@ def sentence_bleu_lines(result: Any, args: argparse.Namespace) -> Optional[List[
     from nlgmetrics import _core
     from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM
 
-    if args.preset != "sacrebleu":
+    if options.get("preset", "sacrebleu") != "sacrebleu":
         return None
-    order = args.max_order
+    order = options.get("max_order", 4)
+    smooth = options.get("smooth") or "exp"
     lines = []
     for row, score in zip(result.segment_stats.tolist(), result.segment_scores.tolist()):
-        _, precisions, bp = _core.bleu_score_from_stats(row, order, args.smooth_method, args.smooth_value,
-                                                        args.effective_order, None, _NEUMAIER_SUM)
+        _, precisions, bp = _core.bleu_score_from_stats(row, order, smooth, options.get("smooth_value"),
+                                                        bool(options.get("effective_order")), None, _NEUMAIER_SUM)
         sentence = dataclasses.replace(result, score=score, counts=tuple(row[2:2 + order]), totals=tuple(row[2 + order:]),
                                        precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
-        lines.append(sentence.format(width=args.width, signature=True))
+        lines.append(sentence.format(width=width, signature=True))
     return lines

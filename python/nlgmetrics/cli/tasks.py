@@ -174,8 +174,8 @@ def _run_qa(args) -> str:
     systems, references = read_aligned(args.input, args.references)
     results = {name: qa_scores(answers, references, normalizer=args.normalizer, language=args.language)
                for name, answers in zip(_names(args.input), systems)}
-    if args.format == "json":
-        payload = {name: result.to_dict() for name, result in results.items()}
+    if args.format == "json":  # the SQuAD script's keys
+        payload = {name: {"exact_match": r.exact_match, "f1": r.f1} for name, r in results.items()}
         return json.dumps(next(iter(payload.values())) if len(payload) == 1 else payload, indent=1)
     rows = [[name, f"{r.exact_match:.{args.width}f}", f"{r.f1:.{args.width}f}"] for name, r in results.items()]
     return format_table(["System", "EM", "F1"], rows) + f"\nSignature: {next(iter(results.values())).signature}"

@@ -19,6 +19,8 @@ few hundred kilobytes for 100,000 segments. Beyond 20 systems tables grow wide b
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Mapping, Optional, Sequence, Union
 
 from nlgmetrics.report.analyses import DEFAULT_METRICS
@@ -60,3 +62,14 @@ def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
     return page
+
+
+class _CallablePackage(types.ModuleType):
+    """``nlgmetrics.report`` is this package (``nlgmetrics.report.analyses`` …) and, called, the function
+    ``report``: a subpackage and a function cannot share a name on ``nlgmetrics`` otherwise."""
+
+    def __call__(self, *args, **kwargs) -> str:
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -124,61 +124,24 @@ class Scored:
 
 
 def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references: List[List[str]],
-                  options: Mapping[str, Any], rouge_cache: Optional[Dict[Any, Any]] = None) -> Dict[str, Scored]:
-    """Every system scored once with one metric (BLEU per segment: sentence BLEU with effective order, as
-    sacreBLEU's sentence_bleu; ROUGE rows are the per-document F, whose mean is the corpus score)."""
+                  options: Mapping[str, Any]) -> Dict[str, Scored]:
+    """Every system scored once with the registered metric ``spec.key`` (its result's additive rows are what
+    the bootstrap resamples). BLEU per segment is sentence BLEU with effective order, as sacreBLEU's
+    sentence_bleu; ROUGE per segment is the variant's F."""
     import nlgmetrics
 
+    metric = nlgmetrics.metric(spec.key, **options)
+    sentence_metric = nlgmetrics.metric("bleu", **{**options, "effective_order": True}) if spec.key == "bleu" else None
     scored = {}
     for name, hypotheses in systems.items():
-        if spec.key == "bleu":
-            corpus = nlgmetrics.bleu(hypotheses, references, **options)
-            sentence = nlgmetrics.bleu(hypotheses, references, effective_order=True, **options)
-            scored[name] = Scored(corpus.score, corpus.segment_stats, np.asarray(sentence.segment_scores, dtype=np.float64),
-                                  str(corpus.signature), str(sentence.signature))
-        elif spec.key in ("chrf", "chrf++", "ter"):
-            if spec.key == "ter":
-                result = nlgmetrics.ter(hypotheses, references, **options)
-            else:
-                result = nlgmetrics.chrf(hypotheses, references, word_order=2 if spec.key == "chrf++" else 0, **options)
-            scored[name] = Scored(result.score, result.segment_stats, np.asarray(result.segment_scores, dtype=np.float64),
-                                  str(result.signature), str(result.signature))
-        elif spec.key == "meteor":
-            result = nlgmetrics.meteor(hypotheses, references, **options)
-            scored[name] = Scored(result.score, result.additive_statistics(),
-                                  np.asarray(result.segment_scores, dtype=np.float64), str(result.signature),
-                                  str(result.signature))
-        else:
-            result = _rouge_once(hypotheses, references, options, rouge_cache)
-            values = np.asarray(result[spec.key].segment_scores_f, dtype=np.float64)
-            scored[name] = Scored(result[spec.key].score, np.column_stack([values, np.ones_like(values)]), values,
-                                  result["signature"], result["signature"])
+        result = metric(hypotheses, references)
+        per_segment = sentence_metric(hypotheses, references) if sentence_metric is not None else result
+        values = np.asarray(per_segment.segment_scores, dtype=np.float64)
+        if values.ndim == 3:  # ROUGE: (segments, variants, precision/recall/F)
+            values = values[:, 0, 2]
+        scored[name] = Scored(float(result.score), result.segment_stats, values, str(result.signature),
+                              str(per_segment.signature))
     return scored
-
-
-@dataclass(frozen=True)
-class _RougeVariant:
-    score: float
-    segment_scores_f: np.ndarray
-
-
-def _rouge_once(hypotheses: List[str], references: List[List[str]], options: Mapping[str, Any],
-                cache: Optional[Dict[Any, Any]]) -> Dict[str, Any]:
-    """The report's ROUGE variants (``cache["variants"]``, else all) for one system in one call, cached by the
-    hypotheses' identity."""
-    import nlgmetrics
-
-    key = id(hypotheses)
-    if cache is not None and key in cache:
-        return cache[key]
-    variants = (cache or {}).get("variants") or [spec.key for spec in METRIC_SPECS.values() if spec.key.startswith("rouge")]
-    result = nlgmetrics.rouge(hypotheses, references, variants=variants, **options)
-    found = {variant: _RougeVariant(result[variant].fmeasure, result.segment_scores[:, index, 2])
-             for index, variant in enumerate(result.variants)}
-    found["signature"] = str(result.signature)
-    if cache is not None:
-        cache[key] = found
-    return found
 
 
 # Bootstrap draws held at once (samples × segments); ~32 bytes each (indices, counts, their making): ~160 MB.
@@ -197,7 +160,7 @@ def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, S
     ``verdict`` is ``"baseline"``, ``"better"``, ``"worse"`` (p < ``alpha``, in the metric's own direction:
     lower TER is better) or ``"no significant difference"``.
     """
-    from nlgmetrics.stats.paired_metrics import resamplable
+    from nlgmetrics.stats.resamplable import resamplable
     from nlgmetrics.stats.resampling import Resample, bootstrap_indices, estimate_ci, make_rng, p_value
     from nlgmetrics.stats.significance import _float32_scores
 
