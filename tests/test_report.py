@@ -265,10 +265,11 @@ def test_page_in_chromium_right_to_left_and_print(tmp_path):
 
 
 def test_notebook_table_for_real_results(de_en):
-    from nlgmetrics.report.notebook import repr_html, result_table_html
+    from nlgmetrics.report.notebook import result_table_html
 
     systems, refs_a, _ = de_en
-    result = nlgmetrics.bleu(next(iter(systems.values())), refs_a)
-    page = repr_html(result)
-    assert f"{result.score:.4f}" in page and str(result.signature) in page and "segment_scores" not in page
+    for result in (nlgmetrics.bleu(next(iter(systems.values())), refs_a), nlgmetrics.rouge(next(iter(systems.values())), refs_a)):
+        page = result._repr_html_()  # what a notebook shows
+        assert f"{result.score:.4f}" in page and str(result.signature) in page
+        assert f"· {len(refs_a)} segments" in page
     assert result_table_html("chrF2", {"score": 1.0}, None).count("<tr>") == 1

@@ -1,7 +1,7 @@
 """Compact HTML tables for results shown in a notebook (Jupyter calls ``_repr_html_``).
 
-``result_table_html`` is the table every result's ``_repr_html_`` returns: the metric's name, its scores
-(name → number), and the signature under it. ``repr_html`` builds it from any result with ``to_dict()``.
+``result_table_html`` is the table every result's ``_repr_html_`` (``nlgmetrics.core.result.Result``) returns:
+the metric's name, its scores (name → number), and the signature under it.
 
 >>> print(result_table_html("BLEU", {"score": 36.865419801, "bp": 1.0}, "BLEU|nrefs:1|version:x"))
 <table class="nlgmetrics-result" style="border-collapse:collapse"><caption style="text-align:left;font-weight:600">BLEU</caption><tbody><tr><th style="text-align:left;padding:2px 8px">score</th><td style="text-align:right;padding:2px 8px;font-variant-numeric:tabular-nums">36.8654</td></tr><tr><th style="text-align:left;padding:2px 8px">bp</th><td style="text-align:right;padding:2px 8px;font-variant-numeric:tabular-nums">1.0000</td></tr></tbody><tfoot><tr><td colspan="2" style="font-family:monospace;font-size:85%;color:#555;padding:2px 8px">BLEU|nrefs:1|version:x</td></tr></tfoot></table>
@@ -9,9 +9,12 @@
 
 from __future__ import annotations
 
+import math
 from html import escape
 from numbers import Number
 from typing import Any, Mapping, Optional
+
+import numpy as np
 
 _CELL = "padding:2px 8px"
 
@@ -19,9 +22,10 @@ _CELL = "padding:2px 8px"
 def _format(value: Any, decimals: int) -> str:
     if isinstance(value, bool) or not isinstance(value, Number):
         return escape(str(value))
-    if isinstance(value, int):
-        return str(value)
-    return f"{float(value):.{decimals}f}"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    return "nan" if math.isnan(value) else f"{value:.{decimals}f}"
 
 
 def result_table_html(name: str, scores: Mapping[str, Any], signature: Optional[Any] = None, decimals: int = 4) -> str:
@@ -45,23 +49,3 @@ def result_table_html(name: str, scores: Mapping[str, Any], signature: Optional[
     return (f'<table class="nlgmetrics-result" style="border-collapse:collapse">'
             f'<caption style="text-align:left;font-weight:600">{escape(name)}</caption>'
             f"<tbody>{''.join(rows)}</tbody>{footer}</table>")
-
-
-def repr_html(result: Any, name: Optional[str] = None) -> str:
-    """``result_table_html`` for any result with ``to_dict()``: its scalar and list entries, not per-segment
-    arrays, and its ``signature``.
-
-    >>> class Demo:
-    ...     signature = "X|version:1"
-    ...     def to_dict(self):
-    ...         return {"name": "X", "score": 1.5, "segment_scores": [1, 2], "signature": "X|version:1"}
-    >>> "segment_scores" in repr_html(Demo())
-    False
-    """
-    data = result.to_dict()
-    title = name or data.get("name") or type(result).__name__
-    skipped = {"name", "signature", "segment_scores", "segment_stats", "image_scores"}
-    scores = {key: value for key, value in data.items()
-              if key not in skipped and (isinstance(value, (Number, str)) or
-                                         (isinstance(value, (list, tuple)) and len(value) <= 8))}
-    return result_table_html(str(title), scores, getattr(result, "signature", data.get("signature")))
