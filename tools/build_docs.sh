@@ -5,5 +5,5 @@
 set -eu
 cd "$(dirname "$0")/.."
 # README.zh-CN.md lives at the top (linked from README.md); the site shows the same file.
-cp README.zh-CN.md docs/zh-CN.md
+sed "s/(README.md)/(index.md)/" README.zh-CN.md > docs/zh-CN.md
 PYTHONPATH="tools${PYTHONPATH:+:$PYTHONPATH}" python -m mkdocs build --strict --site-dir "${1:-site}"
