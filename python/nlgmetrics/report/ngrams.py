@@ -151,15 +151,12 @@ def salient_ngrams(corpus: TokenCorpus, system: str, baseline: str, top: int = 1
     for order in range(1, max_order + 1):
         _, system_matches = corpus.ngram_counts(system, order)
         _, baseline_matches = corpus.ngram_counts(baseline, order)
-        size = max(len(system_matches), len(baseline_matches))
-        system_matches = np.pad(system_matches, (0, size - len(system_matches)))
-        baseline_matches = np.pad(baseline_matches, (0, size - len(baseline_matches)))
         seen = np.flatnonzero((system_matches + baseline_matches) > 0)
         salience = (system_matches[seen] + alpha) / (system_matches[seen] + baseline_matches[seen] + 2 * alpha)
-        best = seen[np.lexsort((-system_matches[seen], -salience))[:top]]
-        for gram in best:
+        for position in np.lexsort((-system_matches[seen], -salience))[:top]:
+            gram = seen[position]
             rows.append({"ngram": corpus.ngram_text(order, int(gram)), "order": order,
                          "system": int(system_matches[gram]), "baseline": int(baseline_matches[gram]),
-                         "salience": float((system_matches[gram] + alpha) / (system_matches[gram] + baseline_matches[gram] + 2 * alpha))})
+                         "salience": float(salience[position])})
     rows.sort(key=lambda row: (-row["salience"], -row["system"], row["ngram"]))
     return rows[:top]

@@ -89,7 +89,7 @@ def line_chart(labels: Sequence[str], series: Sequence[Tuple[str, Sequence[Optio
 
 
 def _marker(number: int, x: float, y: float, fill: str) -> str:
-    shape = MARKERS[(number // 1) % len(MARKERS)] if number >= 8 else "circle"
+    shape = MARKERS[number % len(MARKERS)] if number >= 8 else "circle"  # past 8 colours, shapes tell lines apart
     if shape == "square":
         return f'<rect x="{_num(x - 3)}" y="{_num(y - 3)}" width="6" height="6" fill="{fill}"/>'
     if shape == "triangle":
