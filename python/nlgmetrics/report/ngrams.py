@@ -44,19 +44,22 @@ class TokenCorpus:
     def _intern(self, sentences: Sequence[Union[str, Sequence[str]]]) -> Tuple[np.ndarray, np.ndarray]:
         """(token ids, sentence index of each token); a sentence is a token list or a str split on whitespace."""
         vocabulary, words = self.vocabulary, self.words
-        ids: List[int] = []
         lengths = np.zeros(len(sentences), dtype=np.int64)
-        for number, sentence in enumerate(sentences):
-            if isinstance(sentence, str):
-                sentence = sentence.split()
-            lengths[number] = len(sentence)
-            for word in sentence:
-                index = vocabulary.get(word)
-                if index is None:
-                    index = vocabulary[word] = len(words)
-                    words.append(word)
-                ids.append(index)
-        return np.asarray(ids, dtype=np.int64), np.repeat(np.arange(len(sentences)), lengths)
+
+        def ids():  # straight into an int64 array: no list of millions of Python ints
+            for number, sentence in enumerate(sentences):
+                if isinstance(sentence, str):
+                    sentence = sentence.split()
+                lengths[number] = len(sentence)
+                for word in sentence:
+                    index = vocabulary.get(word)
+                    if index is None:
+                        index = vocabulary[word] = len(words)
+                        words.append(word)
+                    yield index
+
+        token_ids = np.fromiter(ids(), dtype=np.int64)
+        return token_ids, np.repeat(np.arange(len(sentences)), lengths)
 
     def lengths(self, name: str = "") -> np.ndarray:
         """Tokens per sentence of system ``name`` (``""``: the reference)."""
