@@ -9,7 +9,7 @@ import numpy as np
 from nlgmetrics.report import analyses
 from nlgmetrics.report.analyses import FREQUENCY_CUTOFFS, LENGTH_CUTOFFS, LENGTH_DIFF_CUTOFFS, MetricSpec
 from nlgmetrics.report.highlight import best_lcs_positions, matched_orders
-from nlgmetrics.report.ngrams import TokenCorpus, salient_ngrams
+from nlgmetrics.report.ngrams import TokenCorpus, salient_ngrams_of_systems
 
 SCATTER_POINTS = 1000     # per system; more segments are sampled evenly
 EXAMPLES = 10             # segments where systems differ most
@@ -93,7 +93,7 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
         "primary": primary.key, "scatter": scatter, "scatter_sampled": len(sample) < n_segments,
         "scatter_points": len(sample),
         "word_fmeasure": corpus.word_fmeasure_by_frequency(FREQUENCY_CUTOFFS),
-        "ngrams": {n: salient_ngrams(corpus, n, baseline, top=NGRAMS_SHOWN) for n in names[1:]},
+        "ngrams": salient_ngrams_of_systems(corpus, names[1:], baseline, top=NGRAMS_SHOWN),
         "examples": [_example(index, named, refs, specs, scores, reference_tokens, system_tokens, tokenizer)
                      for index in chosen],
     }

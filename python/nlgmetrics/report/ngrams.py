@@ -80,7 +80,7 @@ class TokenCorpus:
                 # an n-gram starts at i where tokens i and i+n-1 are in the same sentence
                 starts = np.flatnonzero(sentence[:len(sentence) - order + 1] == sentence[order - 1:]) \
                     if len(sentence) >= order else np.zeros(0, dtype=np.int64)
-                prefix = previous_ids[np.searchsorted(previous_starts, starts)]
+                prefix = previous_ids[np.searchsorted(previous_starts, starts)].astype(np.int64)
                 key = prefix * len(self.words) + ids[starts + order - 1]
             keys.append(key)
             starts_list.append(starts)
@@ -92,10 +92,17 @@ class TokenCorpus:
         self._sizes[order] = len(unique)
         grams, offset = {}, 0
         for name, starts in zip(self.names, starts_list):
-            grams[name] = (starts, dense[offset:offset + len(starts)], self.tokens[name][1][starts])
+            # int32 halves what a large corpus keeps (positions and ids stay below 2**31)
+            grams[name] = (starts.astype(np.int32), dense[offset:offset + len(starts)].astype(np.int32),
+                           self.tokens[name][1][starts].astype(np.int32))
             offset += len(starts)
         self._grams[order] = grams
         return grams
+
+    def release(self, order: int) -> None:
+        """Forget the n-grams of ``order`` (they are rebuilt on demand): bounds memory on large corpora."""
+        self._grams.pop(order, None)
+        self._first.pop(order, None)
 
     def ngram_text(self, order: int, gram: int) -> str:
         """The words of n-gram id ``gram`` of ``order``, joined by spaces."""
@@ -111,8 +118,8 @@ class TokenCorpus:
         _, hyp_ids, hyp_sentence = grams[name]
         _, ref_ids, ref_sentence = grams[""]
         totals = np.bincount(hyp_ids, minlength=size)
-        hyp_pairs, hyp_counts = np.unique(hyp_sentence * size + hyp_ids, return_counts=True)
-        ref_pairs, ref_counts = np.unique(ref_sentence * size + ref_ids, return_counts=True)
+        hyp_pairs, hyp_counts = np.unique(hyp_sentence.astype(np.int64) * size + hyp_ids, return_counts=True)
+        ref_pairs, ref_counts = np.unique(ref_sentence.astype(np.int64) * size + ref_ids, return_counts=True)
         if len(ref_pairs) == 0 or size == 0:
             return totals, np.zeros(size, dtype=np.int64)
         position = np.minimum(np.searchsorted(ref_pairs, hyp_pairs), len(ref_pairs) - 1)
@@ -150,16 +157,30 @@ def salient_ngrams(corpus: TokenCorpus, system: str, baseline: str, top: int = 1
                    max_order: int = MAX_ORDER) -> List[Dict[str, Any]]:
     """The n-grams (n = 1..``max_order``) ``system`` matches more often than ``baseline``: compare-mt's salience
     (m_sys+α)/(m_sys+m_base+2α), highest first, ties by more matches then text."""
-    rows = []
+    return salient_ngrams_of_systems(corpus, [system], baseline, top, alpha, max_order)[system]
+
+
+def salient_ngrams_of_systems(corpus: TokenCorpus, systems: Sequence[str], baseline: str, top: int = 10,
+                              alpha: float = 1.0, max_order: int = MAX_ORDER) -> Dict[str, List[Dict[str, Any]]]:
+    """``salient_ngrams`` for several systems, one n-gram order at a time: an order's arrays are released once
+    the next is built, so a large corpus never holds all four orders."""
+    rows: Dict[str, List[Dict[str, Any]]] = {system: [] for system in systems}
     for order in range(1, max_order + 1):
-        _, system_matches = corpus.ngram_counts(system, order)
         _, baseline_matches = corpus.ngram_counts(baseline, order)
-        seen = np.flatnonzero((system_matches + baseline_matches) > 0)
-        salience = (system_matches[seen] + alpha) / (system_matches[seen] + baseline_matches[seen] + 2 * alpha)
-        for position in np.lexsort((-system_matches[seen], -salience))[:top]:
-            gram = seen[position]
-            rows.append({"ngram": corpus.ngram_text(order, int(gram)), "order": order,
-                         "system": int(system_matches[gram]), "baseline": int(baseline_matches[gram]),
-                         "salience": float(salience[position])})
-    rows.sort(key=lambda row: (-row["salience"], -row["system"], row["ngram"]))
-    return rows[:top]
+        if order > 2:
+            corpus.release(order - 1)  # order 1 stays: other analyses read words
+        for system in systems:
+            _, system_matches = corpus.ngram_counts(system, order)
+            seen = np.flatnonzero((system_matches + baseline_matches) > 0)
+            salience = (system_matches[seen] + alpha) / (system_matches[seen] + baseline_matches[seen] + 2 * alpha)
+            for position in np.lexsort((-system_matches[seen], -salience))[:top]:
+                gram = seen[position]
+                rows[system].append({"ngram": corpus.ngram_text(order, int(gram)), "order": order,
+                                     "system": int(system_matches[gram]), "baseline": int(baseline_matches[gram]),
+                                     "salience": float(salience[position])})
+    if max_order > 1:
+        corpus.release(max_order)
+    for found in rows.values():
+        found.sort(key=lambda row: (-row["salience"], -row["system"], row["ngram"]))
+        del found[top:]
+    return rows
