@@ -11,9 +11,10 @@ use crate::metrics::rouge::{
     lcs_length, rouge_score_batch, rouge_score_segment, rouge_score_segment_tokens, summary_lcs_hits_rouge_score,
     RougeScoreOptions, TokenizedText, Variant,
 };
-use crate::metrics::rouge_coco::rouge_l_coco;
+use crate::metrics::rouge::coco::rouge_l_coco;
 use crate::metrics::ter::{self, translation_edit_rate, TerNormalizer};
-use crate::metrics::{bleu_coco, bleu_nltk, pairwise};
+use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
+use crate::metrics::pairwise;
 use crate::text::rouge::rouge155::Rouge155TextOptions;
 use crate::text::rouge::RougeTokenizer;
 use crate::text::sacrebleu::{split_tokens, BleuTokenizer};
