@@ -1,0 +1,92 @@
+//! Lines → word ids for the word-level MT metrics (GLEU, NIST, RIBES, diversity): a tokenizer chosen
+//! by name, then Python's `str.split()`, then ids shared by the whole corpus.
+
+use rayon::prelude::*;
+
+use super::nist::tokenize_nist;
+use super::sacrebleu::split_tokens;
+use super::BleuTokenizer;
+use crate::error::Result;
+use crate::ngram::Vocab;
+
+/// How a line becomes words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordTokenizer {
+    /// `line.split()`: what NLTK's callers do with plain text.
+    Split,
+    /// NLTK's `NISTTokenizer().tokenize(line)` (HF evaluate's `nist_mt`).
+    Nist,
+    /// A sacreBLEU tokenizer, then `split()` (`13a`: HF evaluate's `google_bleu`).
+    Bleu(BleuTokenizer),
+}
+
+impl WordTokenizer {
+    /// `"none"` (whitespace split), `"nist"`, or a sacreBLEU tokenizer name (`"13a"`, `"intl"`, `"zh"`, …).
+    pub fn from_name(name: &str) -> Result<Self> {
+        Ok(match name {
+            "none" => Self::Split,
+            "nist" => Self::Nist,
+            other => Self::Bleu(BleuTokenizer::from_name(other).map_err(|_| {
+                crate::error::Error::InvalidOption(format!(
+                    "unknown tokenizer {other:?}; valid names: none, nist, 13a, intl, zh, zh-fixed, char"
+                ))
+            })?),
+        })
+    }
+
+    /// The tokenized line, words separated by whitespace.
+    fn tokenize<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        let mut out = String::new();
+        match self {
+            Self::Split => return std::borrow::Cow::Borrowed(line),
+            Self::Nist => tokenize_nist(line, &mut out),
+            Self::Bleu(tokenizer) => tokenizer.tokenize_into(line, &mut out),
+        }
+        std::borrow::Cow::Owned(out)
+    }
+}
+
+/// Hypotheses and their references as word ids shared by the corpus.
+pub type CorpusIds = (Vec<Vec<u32>>, Vec<Vec<Vec<u32>>>);
+
+/// Tokenizes every line (in parallel) and numbers the words of the whole corpus (ids by first sight,
+/// hypotheses first).
+///
+/// ```
+/// use nlgmetrics::text::words::{corpus_ids, WordTokenizer};
+/// let (hyps, refs) = corpus_ids(&["a b."], &[vec!["b a ."]], WordTokenizer::from_name("13a").unwrap());
+/// assert_eq!(hyps, vec![vec![0, 1, 2]]);
+/// assert_eq!(refs, vec![vec![vec![1, 0, 2]]]);
+/// ```
+pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer) -> CorpusIds {
+    let hyp_text: Vec<_> = hyps.par_iter().map(|line| tokenizer.tokenize(line.as_ref())).collect();
+    let ref_text: Vec<Vec<_>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenize(line.as_ref())).collect()).collect();
+    let mut vocab = Vocab::default();
+    let hyp_ids = hyp_text.iter().map(|text| vocab.ids(split_tokens(text))).collect();
+    let ref_ids = ref_text.iter().map(|texts| texts.iter().map(|text| vocab.ids(split_tokens(text))).collect()).collect();
+    (hyp_ids, ref_ids)
+}
+
+/// Numbers pre-tokenized words (each token taken whole, as NLTK compares them).
+pub fn token_ids<S: AsRef<str>>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>]) -> CorpusIds {
+    let mut vocab = Vocab::default();
+    let hyp_ids = hyps.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect();
+    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect()).collect();
+    (hyp_ids, ref_ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizers_by_name() {
+        assert_eq!(WordTokenizer::from_name("none").unwrap(), WordTokenizer::Split);
+        assert_eq!(WordTokenizer::from_name("nist").unwrap(), WordTokenizer::Nist);
+        assert!(WordTokenizer::from_name("moses").unwrap_err().to_string().contains("nist"));
+        let (hyps, _) = corpus_ids(&["x\u{a0}y  x"], &[Vec::<&str>::new()], WordTokenizer::Split);
+        assert_eq!(hyps, vec![vec![0, 1, 0]]); // U+00A0 is whitespace to str.split()
+        let (hyps, refs) = token_ids(&[vec!["a b", "a"]], &[vec![vec!["a"]]]);
+        assert_eq!((hyps, refs), (vec![vec![0, 1]], vec![vec![vec![1]]]));
+    }
+}
