@@ -1,0 +1,48 @@
+//! Bindings for `metrics::nist`.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2};
+use pyo3::prelude::*;
+
+use super::threads::run_released;
+use super::words::extract_corpus;
+use crate::metrics::nist::{corpus_rows, row_width, sentence_rows, PythonSum};
+
+/// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
+/// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
+/// (`weights="segment"`, `sentence_nist`). `neumaier_sum`: Python ≥ 3.12's compensated `sum()`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, tokenize, n, weights, neumaier_sum, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn nist_stats<'py>(
+    py: Python<'py>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    tokenize: &str,
+    n: usize,
+    weights: &str,
+    neumaier_sum: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
+    let per_segment = match weights {
+        "corpus" => false,
+        "segment" => true,
+        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("weights must be 'corpus' or 'segment', got {other:?}"))),
+    };
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize)?;
+    let rows = run_released(py, threads, || {
+        if per_segment {
+            sentence_rows(&hyps, &refs, n, sum)
+        } else {
+            corpus_rows(&hyps, &refs, n, sum)
+        }
+    })??;
+    let array = Array2::from_shape_vec((hyps.len(), row_width(n)), rows).expect("rows have the declared width");
+    Ok(array.into_pyarray_bound(py))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    Ok(())
+}
