@@ -5,6 +5,7 @@ pub mod bleu;
 pub mod bleu_coco;
 pub mod bleu_nltk;
 pub mod chrf;
+pub mod chrf_nltk;
 pub mod cider;
 pub mod diversity;
 pub mod gleu;

@@ -161,20 +161,23 @@ pub fn kendall_tau(worder: &[usize]) -> f64 {
 pub struct RibesParams {
     pub alpha: f64,
     pub beta: f64,
+    /// Longest reference or hypothesis aligned (NLTK's `MAX_ALIGNMENT_LEN`, [`MAX_ALIGNMENT_LEN`] by default).
+    pub max_alignment_len: usize,
 }
 
 /// NLTK's `sentence_ribes(references, hypothesis, alpha, beta)`; errs where NLTK raises (a sentence
-/// longer than [`MAX_ALIGNMENT_LEN`]), naming the reference.
+/// longer than `params.max_alignment_len`), naming the reference.
 pub fn sentence_ribes(references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams) -> Result<f64> {
     if references.is_empty() || hypothesis.is_empty() {
         return Ok(0.0);
     }
     let mut best = -1.0f64;
     for (index, reference) in references.iter().enumerate() {
-        if reference.len().max(hypothesis.len()) > MAX_ALIGNMENT_LEN {
+        if reference.len().max(hypothesis.len()) > params.max_alignment_len {
             return Err(Error::InvalidOption(format!(
-                "reference {index} or the hypothesis has more than {MAX_ALIGNMENT_LEN} tokens ({} and {}): \
-                 RIBES's alignment is refused above that length, as NLTK does",
+                "reference {index} or the hypothesis has more than {} tokens ({} and {}): \
+                 RIBES's alignment is refused above that length, as NLTK does (MAX_ALIGNMENT_LEN)",
+                params.max_alignment_len,
                 reference.len(),
                 hypothesis.len()
             )));
@@ -304,7 +307,7 @@ mod tests {
 
     #[test]
     fn empty_inputs_and_length_limit() {
-        let params = RibesParams { alpha: 0.25, beta: 0.1 };
+        let params = RibesParams { alpha: 0.25, beta: 0.1, max_alignment_len: MAX_ALIGNMENT_LEN };
         assert_eq!(sentence_ribes(&[], &[1, 2], params).unwrap(), 0.0);
         assert_eq!(sentence_ribes(&[vec![1]], &[], params).unwrap(), 0.0);
         assert_eq!(sentence_ribes(&[vec![]], &[1], params).unwrap(), 0.0);

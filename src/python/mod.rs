@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod bleu;
 mod bleu_presets;
 mod chrf;
+mod chrf_nltk;
 mod cider;
 mod diversity;
 mod errors;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;
+    chrf_nltk::register(m)?;
     cider::register(m)?;
     diversity::register(m)?;
     gleu::register(m)?;
