@@ -8,13 +8,31 @@ from typing import Any, Callable, Sequence
 
 
 def interned(list_of_references: Sequence, hypotheses: Sequence) -> tuple[list, list]:
-    """Every token replaced by an int id (the same id for equal tokens)."""
-    ids: dict = {}
+    """Every token replaced by an int id (the same id for equal tokens).
 
-    def intern(tokens) -> list[int]:
-        return [ids.setdefault(token, len(ids)) for token in tokens]
+    Unhashable tokens (lists, …) work too, as in NLTK's RIBES: ids are then found by ``==`` alone.
+    """
+    try:
+        ids: dict = {}
+        return _apply(lambda token: ids.setdefault(token, len(ids)), list_of_references, hypotheses)
+    except TypeError:
+        seen: list = []
 
-    return [intern(h) for h in hypotheses], [[intern(r) for r in refs] for refs in list_of_references]
+        def by_equality(token) -> int:
+            for index, known in enumerate(seen):
+                if known == token:
+                    return index
+            seen.append(token)
+            return len(seen) - 1
+
+        return _apply(by_equality, list_of_references, hypotheses)
+
+
+def _apply(token_id, list_of_references: Sequence, hypotheses: Sequence) -> tuple[list, list]:
+    def ids_of(tokens) -> list[int]:
+        return [token_id(token) for token in tokens]
+
+    return [ids_of(h) for h in hypotheses], [[ids_of(r) for r in refs] for refs in list_of_references]
 
 
 def call_on_tokens(kernel: Callable[..., Any], list_of_references: Sequence, hypotheses: Sequence, *args: Any) -> Any:

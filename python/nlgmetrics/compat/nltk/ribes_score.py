@@ -23,7 +23,7 @@ from nlgmetrics import _core
 from nlgmetrics.compat.nltk._tokens import call_on_tokens, interned
 
 __all__ = [
-    "MAX_ALIGNMENT_LEN", "corpus_ribes", "find_increasing_sequences", "kendall_tau", "position_of_ngram",
+    "MAX_ALIGNMENT_LEN", "choose", "corpus_ribes", "find_increasing_sequences", "kendall_tau", "position_of_ngram",
     "sentence_ribes", "spearman_rho", "word_rank_alignment",
 ]
 
@@ -37,6 +37,11 @@ def _check_length(reference: Sequence, hypothesis: Sequence) -> None:
             f"word_rank_alignment: sequence length exceeds MAX_ALIGNMENT_LEN ({MAX_ALIGNMENT_LEN}); raise "
             "nlgmetrics.compat.nltk.ribes_score.MAX_ALIGNMENT_LEN for longer sequences."
         )
+
+
+def choose(n: int, k: int) -> int:
+    """The binomial coefficient C(n, k), 0 outside 0 <= k <= n (``nltk.util.choose``, which NLTK's module exposes)."""
+    return math.comb(n, k) if 0 <= k <= n else 0
 
 
 def word_rank_alignment(reference: Sequence, hypothesis: Sequence, character_based: bool = False) -> list:
@@ -54,7 +59,7 @@ def kendall_tau(worder: Sequence[int], normalize: bool = True) -> float:
         tau = -1
     else:
         increasing = sum(1 for i in range(worder_len) for j in range(i + 1, worder_len) if worder[i] < worder[j])
-        tau = 2 * increasing / math.comb(worder_len, 2) - 1
+        tau = 2 * increasing / choose(worder_len, 2) - 1
     return (tau + 1) / 2 if normalize else tau
 
 
@@ -62,7 +67,7 @@ def spearman_rho(worder: Sequence[int], normalize: bool = True) -> float:
     """Spearman's ρ of a worder: 1 − Σ (worder[i] − i)² / C(len + 1, 3) (0–1 if normalised)."""
     worder_len = len(worder)
     sum_d_square = sum((wi - i) ** 2 for wi, i in zip(worder, range(worder_len)))
-    rho = 1 - sum_d_square / math.comb(worder_len + 1, 3)
+    rho = 1 - sum_d_square / choose(worder_len + 1, 3)
     return (rho + 1) / 2 if normalize else rho
 
 
