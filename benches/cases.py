@@ -261,3 +261,7 @@ def nltk_coco_bleu_cases():
 
 
 GROUPS.update({"meteor": meteor_cases, "coco": coco_cases, "paired": paired_cases, "nltk": nltk_coco_bleu_cases})
+
+from cases_nltk_mt import diversity_cases, nltk_mt_cases  # noqa: E402  (they use wmt22_pair above)
+
+GROUPS.update({"nltk_mt": nltk_mt_cases, "diversity": diversity_cases})

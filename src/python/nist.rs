@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 use super::threads::run_released;
 use super::words::extract_corpus;
+use crate::text::words::IdScope;
 use crate::metrics::nist::{corpus_rows, row_width, sentence_rows, PythonSum};
 
 /// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
@@ -30,7 +31,7 @@ fn nist_stats<'py>(
         "segment" => true,
         other => return Err(pyo3::exceptions::PyValueError::new_err(format!("weights must be 'corpus' or 'segment', got {other:?}"))),
     };
-    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize)?;
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, if per_segment { IdScope::Segment } else { IdScope::Corpus })?;
     let rows = run_released(py, threads, || {
         if per_segment {
             sentence_rows(&hyps, &refs, n, sum)

@@ -7,7 +7,7 @@ use super::nist::tokenize_nist;
 use super::sacrebleu::split_tokens;
 use super::BleuTokenizer;
 use crate::error::Result;
-use crate::ngram::Vocab;
+use crate::ngram::{TokenInterner, Vocab};
 
 /// How a line becomes words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,8 +46,16 @@ impl WordTokenizer {
     }
 }
 
-/// Hypotheses and their references as word ids shared by the corpus.
+/// Hypotheses and their references as word ids.
 pub type CorpusIds = (Vec<Vec<u32>>, Vec<Vec<Vec<u32>>>);
+
+/// Whether word ids are shared by the whole corpus (NIST's weights, diversity) or numbered per
+/// segment (metrics that compare a hypothesis with its own references only: small dense ids, in parallel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdScope {
+    Corpus,
+    Segment,
+}
 
 /// Tokenizes every line (in parallel) and numbers the words of the whole corpus (ids by first sight,
 /// hypotheses first).
@@ -59,6 +67,26 @@ pub type CorpusIds = (Vec<Vec<u32>>, Vec<Vec<Vec<u32>>>);
 /// assert_eq!(refs, vec![vec![vec![1, 0, 2]]]);
 /// ```
 pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer) -> CorpusIds {
+    scoped_ids(hyps, refs, tokenizer, IdScope::Corpus)
+}
+
+/// [`corpus_ids`], or with ids numbered per segment (`IdScope::Segment`, hypotheses and references
+/// of one segment share ids; the segments are done in parallel).
+pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer, scope: IdScope) -> CorpusIds {
+    if scope == IdScope::Segment && hyps.len() == refs.len() {
+        return hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map_init(TokenInterner::default, |interner, (hyp, lines)| {
+                // One interner per thread, emptied per segment (it keeps its memory).
+                interner.clear();
+                let mut ids_of = |line: &str| -> Vec<u32> { split_tokens(&tokenizer.tokenize(line)).map(|token| interner.id(token)).collect() };
+                let hyp_ids = ids_of(hyp.as_ref());
+                let ref_ids = lines.iter().map(|line| ids_of(line.as_ref())).collect();
+                (hyp_ids, ref_ids)
+            })
+            .unzip();
+    }
     let hyp_text: Vec<_> = hyps.par_iter().map(|line| tokenizer.tokenize(line.as_ref())).collect();
     let ref_text: Vec<Vec<_>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenize(line.as_ref())).collect()).collect();
     let mut vocab = Vocab::default();
@@ -68,7 +96,20 @@ pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: 
 }
 
 /// Numbers pre-tokenized words (each token taken whole, as NLTK compares them).
-pub fn token_ids<S: AsRef<str>>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>]) -> CorpusIds {
+pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], scope: IdScope) -> CorpusIds {
+    if scope == IdScope::Segment && hyps.len() == refs.len() {
+        return hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map_init(TokenInterner::default, |interner, (hyp, references)| {
+                interner.clear();
+                let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
+                let hyp_ids = ids_of(hyp);
+                let ref_ids = references.iter().map(|tokens| ids_of(tokens)).collect();
+                (hyp_ids, ref_ids)
+            })
+            .unzip();
+    }
     let mut vocab = Vocab::default();
     let hyp_ids = hyps.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect();
     let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect()).collect();
@@ -86,7 +127,13 @@ mod tests {
         assert!(WordTokenizer::from_name("moses").unwrap_err().to_string().contains("nist"));
         let (hyps, _) = corpus_ids(&["x\u{a0}y  x"], &[Vec::<&str>::new()], WordTokenizer::Split);
         assert_eq!(hyps, vec![vec![0, 1, 0]]); // U+00A0 is whitespace to str.split()
-        let (hyps, refs) = token_ids(&[vec!["a b", "a"]], &[vec![vec!["a"]]]);
-        assert_eq!((hyps, refs), (vec![vec![0, 1]], vec![vec![vec![1]]]));
+        for scope in [IdScope::Corpus, IdScope::Segment] {
+            let (hyps, refs) = token_ids(&[vec!["a b", "a"]], &[vec![vec!["a"]]], scope);
+            assert_eq!((hyps, refs), (vec![vec![0, 1]], vec![vec![vec![1]]]));
+        }
+        let lines = ["a b", "b c"];
+        let references = vec![vec!["c"], vec!["a"]];
+        let (_, per_segment) = scoped_ids(&lines, &references, WordTokenizer::Split, IdScope::Segment);
+        assert_eq!(per_segment, vec![vec![vec![2]], vec![vec![2]]]); // numbered within each segment
     }
 }
