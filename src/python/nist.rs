@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use super::threads::run_released;
 use super::words::extract_corpus;
 use crate::text::words::IdScope;
-use crate::metrics::nist::{corpus_rows, row_width, sentence_rows, PythonSum};
+use crate::metrics::nist::{corpus_rows, corpus_score, row_width, sentence_rows, NistScore, PythonSum};
 
 /// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
 /// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
@@ -43,7 +43,23 @@ fn nist_stats<'py>(
     Ok(array.into_pyarray_bound(py))
 }
 
+/// NIST score of each row of (summed) statistics, and whether NLTK divides by zero there (it raises
+/// `ZeroDivisionError`; the score is then mteval-v13a's: such orders add 0). `segments`: the number
+/// of segments summed into each row (0 means an empty corpus).
+#[pyfunction]
+fn nist_row_scores(rows: numpy::PyReadonlyArray2<'_, f64>, n: usize, segments: Vec<usize>) -> PyResult<(Vec<f64>, Vec<bool>)> {
+    let view = rows.as_array();
+    if view.ncols() != row_width(n) || segments.len() != view.nrows() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "NIST rows for n={n} need {} columns and one segment count each", row_width(n)
+        )));
+    }
+    let scored: Vec<NistScore> = view.rows().into_iter().zip(&segments).map(|(row, &count)| corpus_score(&row.to_vec(), n, count)).collect();
+    Ok((scored.iter().map(|s| s.score).collect(), scored.iter().map(|s| s.nltk_divides_by_zero).collect()))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_row_scores, m)?)?;
     Ok(())
 }
