@@ -46,7 +46,11 @@ _TOKENIZE_HELP = "none (whitespace), nist, 13a, intl, zh, char"
 def _check_tokenize(tokenize: Any) -> str:
     if not isinstance(tokenize, str):
         raise TypeError(f"tokenize must be a tokenizer name ({_TOKENIZE_HELP}), got {type(tokenize).__name__}")
-    _core.tokenize_line("", tokenize) if tokenize not in ("none", "nist") else None  # unknown names: ValueError
+    if tokenize not in ("none", "nist"):
+        try:
+            _core.tokenize_line("", tokenize)
+        except ValueError:
+            raise ValueError(f"unknown tokenizer {tokenize!r}; valid names: {_TOKENIZE_HELP}") from None
     return tokenize
 
 
@@ -107,6 +111,9 @@ class GLEU(Metric):
         options = {"tokenize": _check_tokenize(tokenize), "min_len": check_int(min_len, "min_len", 0, 100),
                    "max_len": check_int(max_len, "max_len", 0, 100)}
         super().__init__(options, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return "GLEU"
 
     def batch_arrays(self, hypotheses, references):
         o = self.options
@@ -205,6 +212,9 @@ class NIST(Metric):
         return (tuple(f"info_{i}" for i in range(1, n + 1)) + tuple(f"ngrams_{i}" for i in range(1, n + 1))
                 + tuple(f"ref_len_{i}" for i in range(1, n + 1)) + ("hyp_len",))
 
+    def display_name(self) -> str:
+        return "NIST"
+
     def batch_arrays(self, hypotheses, references):
         return {"hypotheses": list(hypotheses), "references": [ref for refs in references for ref in refs],
                 "ref_counts": np.array([len(refs) for refs in references], dtype=np.int64)}
@@ -295,6 +305,9 @@ class RIBES(Metric):
         options = {"tokenize": _check_tokenize(tokenize), "alpha": check_number(alpha, "alpha", 0.0),
                    "beta": check_number(beta, "beta", 0.0)}
         super().__init__(options, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return "RIBES"
 
     def batch_arrays(self, hypotheses, references):
         o = self.options
