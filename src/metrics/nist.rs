@@ -64,19 +64,27 @@ pub struct NistWeights {
 impl NistWeights {
     /// Counts the n-grams of orders `1..=max_order` of every reference (token ids `< vocab_size`).
     pub fn new<'a>(references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, max_order: usize) -> Self {
-        let mut index = NgramIndex::new(vocab_size);
-        let mut counts = vec![0u32; vocab_size as usize];
-        let mut total_reference_words = 0;
+        let mut weights = Self { max_order, index: NgramIndex::new(vocab_size), counts: Vec::new(), total_reference_words: 0 };
+        weights.recount(references, vocab_size);
+        weights
+    }
+
+    /// Forgets the counts and counts `references` instead (keeps the memory: one per thread for sentence scores).
+    pub fn recount<'a>(&mut self, references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32) {
+        let Self { max_order, index, counts, total_reference_words } = self;
+        index.reset(vocab_size);
+        counts.clear();
+        counts.resize(vocab_size as usize, 0);
+        *total_reference_words = 0;
         for reference in references {
-            total_reference_words += reference.len() as u64;
-            index.insert_all(reference, max_order, |_, _, id| {
+            *total_reference_words += reference.len() as u64;
+            index.insert_all(reference, *max_order, |_, _, id| {
                 if id as usize >= counts.len() {
                     counts.resize(id as usize + 1, 0);
                 }
                 counts[id as usize] += 1;
             });
         }
-        Self { max_order, index, counts, total_reference_words }
     }
 
     /// `math.log(numerator / count, 2)` for a reference n-gram (NLTK's information weight).
@@ -193,24 +201,44 @@ pub fn sentence_rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize
     let rows: Vec<Vec<f64>> = hyps
         .par_iter()
         .zip(refs.par_iter())
-        .map_init(NistScratch::default, |scratch, (hyp, segment_refs)| {
-            // Renumber the segment's tokens densely: its weights then need no corpus-sized tables.
-            let mut local: FxHashMap<u32, u32> = FxHashMap::default();
-            let mut renumber = |ids: &[u32]| -> Vec<u32> {
-                ids.iter()
-                    .map(|&id| {
-                        let next = local.len() as u32;
-                        *local.entry(id).or_insert(next)
-                    })
-                    .collect()
-            };
-            let segment_refs: Vec<Vec<u32>> = segment_refs.iter().map(|r| renumber(r)).collect();
-            let hyp = renumber(hyp);
-            let weights = NistWeights::new(segment_refs.iter().map(Vec::as_slice), local.len() as u32, max_order);
-            segment_row(&hyp, &segment_refs, &weights, sum, scratch)
-        })
+        .map_init(
+            || (NistScratch::default(), NistWeights::new(std::iter::empty(), 0, max_order), LocalIds::default()),
+            |(scratch, weights, local), (hyp, segment_refs)| {
+                // The segment's words renumbered densely: its weights need no corpus-sized tables.
+                local.renumber(hyp, segment_refs);
+                weights.recount(local.refs.iter().map(Vec::as_slice), local.ids.len() as u32);
+                segment_row(&local.hyp, &local.refs, weights, sum, scratch)
+            },
+        )
         .collect();
     Ok(rows.into_iter().flatten().collect())
+}
+
+/// Dense ids of one segment's words (reused from segment to segment).
+#[derive(Debug, Default)]
+struct LocalIds {
+    ids: FxHashMap<u32, u32>,
+    hyp: Vec<u32>,
+    refs: Vec<Vec<u32>>,
+}
+
+impl LocalIds {
+    fn renumber(&mut self, hyp: &[u32], refs: &[Vec<u32>]) {
+        let Self { ids, hyp: local_hyp, refs: local_refs } = self;
+        ids.clear();
+        let mut local = |id: u32| {
+            let next = ids.len() as u32;
+            *ids.entry(id).or_insert(next)
+        };
+        local_hyp.clear();
+        local_hyp.extend(hyp.iter().map(|&id| local(id)));
+        local_refs.resize(refs.len(), Vec::new());
+        local_refs.truncate(refs.len());
+        for (local_ref, reference) in local_refs.iter_mut().zip(refs) {
+            local_ref.clear();
+            local_ref.extend(reference.iter().map(|&id| local(id)));
+        }
+    }
 }
 
 fn check(n_hyps: usize, n_refs: usize, max_order: usize) -> Result<()> {

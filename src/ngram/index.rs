@@ -34,6 +34,14 @@ impl NgramIndex {
         Self { vocab_size, ..Self::default() }
     }
 
+    /// Forgets every n-gram and takes token ids `< vocab_size` (keeps the memory).
+    pub fn reset(&mut self, vocab_size: u32) {
+        self.vocab_size = vocab_size;
+        self.ids.clear();
+        self.prefix.clear();
+        self.order.clear();
+    }
+
     /// Number of ids handed out so far (token ids included).
     pub fn len(&self) -> usize {
         self.vocab_size as usize + self.prefix.len()

@@ -58,7 +58,33 @@ fn nist_row_scores(rows: numpy::PyReadonlyArray2<'_, f64>, n: usize, segments: V
     Ok((scored.iter().map(|s| s.score).collect(), scored.iter().map(|s| s.nltk_divides_by_zero).collect()))
 }
 
+/// Both at once, from one tokenization: corpus-weight rows (`corpus_nist`) and each segment's own
+/// rows (`sentence_nist`), as `nist_stats` gives them with `weights="corpus"` and `"segment"`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, tokenize, n, neumaier_sum, threads=None))]
+#[allow(clippy::type_complexity)]
+fn nist_corpus_and_sentence_stats<'py>(
+    py: Python<'py>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    tokenize: &str,
+    n: usize,
+    neumaier_sum: bool,
+    threads: Option<usize>,
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
+    let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
+    let (corpus, sentence) = run_released(py, threads, || -> crate::error::Result<_> {
+        Ok((corpus_rows(&hyps, &refs, n, sum)?, sentence_rows(&hyps, &refs, n, sum)?))
+    })??;
+    let shape = (hyps.len(), row_width(n));
+    let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
+    let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
+    Ok((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nist_corpus_and_sentence_stats, m)?)?;
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
     m.add_function(wrap_pyfunction!(nist_row_scores, m)?)?;
     Ok(())

@@ -228,12 +228,9 @@ class NIST(Metric):
             start += count
         hyps, refs = _lowercased(hyps, refs, o["lowercase"])
         n = o["n"]
-        rows = _core.nist_stats(hyps, refs, o["tokenize"], n, "corpus", NEUMAIER_SUM, self.threads)
+        rows, own = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
         (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [len(hyps)])
-        segment_scores = np.zeros(0)
-        if self.keep_segments:
-            own = _core.nist_stats(hyps, refs, o["tokenize"], n, "segment", NEUMAIER_SUM, self.threads)
-            segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * len(hyps))[0], dtype=np.float64)
+        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * len(hyps))[0], dtype=np.float64)
         return NISTResult(score, divides_by_zero, self.signature(state.ref_counts), segment_scores, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
