@@ -43,7 +43,7 @@ def nltk_mt_cases():
     ):
         peer = (lambda corpus: lambda: corpus(*reversed(split())))(nltk_corpus)
         yield Case(f"corpus {name} (+ sentence scores), text in", data, ours, {f"nltk corpus_{name.lower()} + split": peer},
-                   repeats=1, target=">= 20x nltk")
+                   repeats=2, target=">= 20x nltk")
 
     tokens, token_refs = split()
     for name, facade, nltk_corpus in (("GLEU", gleu_score.corpus_gleu, corpus_gleu), ("NIST", nist_score.corpus_nist, corpus_nist),

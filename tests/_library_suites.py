@@ -90,6 +90,8 @@ def install(library: str, root: Path) -> None:
             _alias(f"sacrebleu.metrics.{module}", importlib.import_module(f"nlgmetrics.compat.sacrebleu.{module}"))
         _alias("sacrebleu.compat", facade)  # sacreBLEU's compat module: corpus_bleu, sentence_chrf, …
         _alias("sacrebleu.significance", importlib.import_module("nlgmetrics.compat.sacrebleu.significance"))
+        _alias("sacrebleu.tokenizers", importlib.import_module("nlgmetrics.compat.sacrebleu.tokenizers"))
+        _alias("sacrebleu.tokenizers.tokenizer_ter", importlib.import_module("nlgmetrics.compat.sacrebleu.tokenizers.tokenizer_ter"))
     elif library == "rouge_score":
         _alias("rouge_score", importlib.import_module("nlgmetrics.compat.rouge_score"))
         for module in ("io", "rouge_scorer", "scoring", "tokenize", "tokenizers"):

@@ -118,9 +118,9 @@ pub fn row_width(max_order: usize) -> usize {
 pub struct NistScratch {
     hyp_ids: Vec<Vec<u32>>,
     ref_ids: Vec<Vec<Vec<u32>>>,
-    distinct: Vec<(u32, u32)>,
-    slot_of: FxHashMap<u32, usize>,
-    ref_counts: FxHashMap<u32, u32>,
+    occurrences: Vec<(u32, u32)>,
+    distinct: Vec<(u32, u32, u32)>,
+    ref_sorted: Vec<u32>,
 }
 
 /// The statistics row of one segment under the corpus `weights`.
@@ -128,39 +128,33 @@ pub fn segment_row(hyp: &[u32], refs: &[Vec<u32>], weights: &NistWeights, sum: P
     let max_order = weights.max_order;
     let mut row = vec![0.0; row_width(max_order)];
     row[3 * max_order] = hyp.len() as f64;
-    let NistScratch { hyp_ids, ref_ids, distinct, slot_of, ref_counts } = scratch;
+    let NistScratch { hyp_ids, ref_ids, occurrences, distinct, ref_sorted } = scratch;
     weights.ngram_ids(hyp, hyp_ids);
     ref_ids.resize(refs.len().max(ref_ids.len()), Vec::new());
     for (reference, ids) in refs.iter().zip(ref_ids.iter_mut()) {
         weights.ngram_ids(reference, ids);
     }
     for order in 0..max_order {
-        // Distinct hypothesis n-grams some reference has, in order of first occurrence, with counts.
+        // Distinct hypothesis n-grams some reference has, with counts, in order of first occurrence
+        // (sorting a few dozen ids beats hashing them).
+        occurrences.clear();
+        occurrences.extend(hyp_ids[order].iter().enumerate().filter(|(_, &id)| id != NO_NGRAM).map(|(at, &id)| (id, at as u32)));
+        occurrences.sort_unstable();
         distinct.clear();
-        slot_of.clear();
-        for &id in &hyp_ids[order] {
-            if id != NO_NGRAM {
-                let slot = *slot_of.entry(id).or_insert(distinct.len());
-                if slot == distinct.len() {
-                    distinct.push((id, 0));
-                }
-                distinct[slot].1 += 1;
-            }
-        }
+        distinct.extend(occurrences.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].1, run[0].0, run.len() as u32)));
+        distinct.sort_unstable();
         let denominator = ngram_total(hyp.len(), order + 1) as u64;
-        // (precision, information, denominator, ref_len) of the best reference so far.
+        // (precision, information, ref_len) of the best reference so far.
         let mut best: Option<(f64, f64, u64)> = None;
         for (reference, ids) in refs.iter().zip(ref_ids.iter()) {
-            ref_counts.clear();
+            ref_sorted.clear();
             if !distinct.is_empty() {
-                for &id in &ids[order] {
-                    if slot_of.contains_key(&id) {
-                        *ref_counts.entry(id).or_insert(0) += 1;
-                    }
-                }
+                ref_sorted.extend(ids[order].iter().copied().filter(|&id| id != NO_NGRAM));
+                ref_sorted.sort_unstable();
             }
-            let information = sum.sum(distinct.iter().filter_map(|&(id, count)| {
-                let matched = count.min(ref_counts.get(&id).copied().unwrap_or(0));
+            let ref_count = |id: u32| (ref_sorted.partition_point(|&x| x <= id) - ref_sorted.partition_point(|&x| x < id)) as u32;
+            let information = sum.sum(distinct.iter().filter_map(|&(_, id, count)| {
+                let matched = count.min(ref_count(id));
                 (matched > 0).then(|| weights.information(id) * f64::from(matched))
             }));
             let precision = if denominator == 0 { 0.0 } else { information / denominator as f64 };
@@ -168,7 +162,7 @@ pub fn segment_row(hyp: &[u32], refs: &[Vec<u32>], weights: &NistWeights, sum: P
             // Python's max over (precision, numerator, denominator, ref_len) tuples: the first of equals.
             let better = match best {
                 None => true,
-                Some(current) => (candidate.0, candidate.1, candidate.2) > current,
+                Some(current) => candidate > current,
             };
             if better {
                 best = Some(candidate);

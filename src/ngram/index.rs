@@ -1,6 +1,6 @@
 //! Dense ids for the n-grams of a whole corpus, of every order at once.
 
-use rustc_hash::FxHashMap;
+use super::table::ProbeTable;
 
 /// Marks an n-gram that is not in the index.
 pub const NO_NGRAM: u32 = u32::MAX;
@@ -21,7 +21,7 @@ pub const NO_NGRAM: u32 = u32::MAX;
 #[derive(Debug, Clone, Default)]
 pub struct NgramIndex {
     vocab_size: u32,
-    ids: FxHashMap<u64, u32>,
+    ids: ProbeTable<u64>,
     /// For ids ≥ `vocab_size`: the prefix's id (unigrams have none).
     prefix: Vec<u32>,
     /// For ids ≥ `vocab_size`: the order.
@@ -55,7 +55,7 @@ impl NgramIndex {
     #[inline]
     pub fn insert(&mut self, prefix_id: u32, token: u32) -> u32 {
         let next = self.len() as u32;
-        let id = *self.ids.entry(key(prefix_id, token)).or_insert(next);
+        let id = self.ids.get_or_insert(key(prefix_id, token), next);
         if id == next {
             self.prefix.push(prefix_id);
             self.order.push(self.order_of(prefix_id) + 1);
@@ -69,7 +69,7 @@ impl NgramIndex {
         if prefix_id == NO_NGRAM {
             return NO_NGRAM;
         }
-        self.ids.get(&key(prefix_id, token)).copied().unwrap_or(NO_NGRAM)
+        self.ids.get(key(prefix_id, token)).unwrap_or(NO_NGRAM)
     }
 
     /// The (n−1)-gram an n-gram extends; `None` for unigrams.

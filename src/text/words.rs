@@ -7,7 +7,7 @@ use super::nist::tokenize_nist;
 use super::sacrebleu::split_tokens;
 use super::BleuTokenizer;
 use crate::error::Result;
-use crate::ngram::{TokenInterner, Vocab};
+use crate::ngram::TokenInterner;
 
 /// How a line becomes words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,9 +89,10 @@ pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: 
     }
     let hyp_text: Vec<_> = hyps.par_iter().map(|line| tokenizer.tokenize(line.as_ref())).collect();
     let ref_text: Vec<Vec<_>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenize(line.as_ref())).collect()).collect();
-    let mut vocab = Vocab::default();
-    let hyp_ids = hyp_text.iter().map(|text| vocab.ids(split_tokens(text))).collect();
-    let ref_ids = ref_text.iter().map(|texts| texts.iter().map(|text| vocab.ids(split_tokens(text))).collect()).collect();
+    let mut interner = TokenInterner::default();
+    let mut ids_of = |text: &str| -> Vec<u32> { split_tokens(text).map(|token| interner.id(token)).collect() };
+    let hyp_ids = hyp_text.iter().map(|text| ids_of(text)).collect();
+    let ref_ids = ref_text.iter().map(|texts| texts.iter().map(|text| ids_of(text)).collect()).collect();
     (hyp_ids, ref_ids)
 }
 
@@ -110,9 +111,10 @@ pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], sc
             })
             .unzip();
     }
-    let mut vocab = Vocab::default();
-    let hyp_ids = hyps.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect();
-    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| vocab.ids(tokens.iter().map(AsRef::as_ref))).collect()).collect();
+    let mut interner = TokenInterner::default();
+    let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
+    let hyp_ids = hyps.iter().map(|tokens| ids_of(tokens)).collect();
+    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| ids_of(tokens)).collect()).collect();
     (hyp_ids, ref_ids)
 }
 
