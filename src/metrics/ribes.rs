@@ -60,14 +60,14 @@ fn contexts(reference: &[u32], hypothesis: &[u32], backward: bool) -> Vec<Contex
         let token = hypothesis[i];
         let context = &mut out[i];
         // Slot s holds position s - 1 when backward (slot 0 = before the start), s when forward (slot m = past the end).
-        for p in 0..m {
+        for (p, &word) in reference.iter().enumerate() {
             let (slot, neighbour) = if backward { (p + 1, p) } else { (p, p + 1) };
-            current[slot] = if reference[p] == token { previous[neighbour] + 1 } else { 0 };
+            current[slot] = if word == token { previous[neighbour] + 1 } else { 0 };
             context.reference.add(current[slot], p as u32);
         }
-        for q in 0..n {
+        for (q, &word) in hypothesis.iter().enumerate() {
             let (slot, neighbour) = if backward { (q + 1, q) } else { (q, q + 1) };
-            current_hyp[slot] = if hypothesis[q] == token { previous_hyp[neighbour] + 1 } else { 0 };
+            current_hyp[slot] = if word == token { previous_hyp[neighbour] + 1 } else { 0 };
             if q != i {
                 context.hypothesis_other = context.hypothesis_other.max(current_hyp[slot]);
             }
@@ -85,7 +85,7 @@ fn first_unique_window(context: &Context, from: usize, limit: usize) -> Option<u
     let unique_from = (context.reference.second.max(context.hypothesis_other)) as usize; // L > this
     let unique_to = context.reference.first as usize; // L <= this
     let first = from.max(unique_from);
-    (first + 1 <= unique_to && first <= limit).then_some(first)
+    (first < unique_to && first <= limit).then_some(first)
 }
 
 /// NLTK's `word_rank_alignment(reference, hypothesis)`: the worder list.
