@@ -2,8 +2,6 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
-pub mod bleu_coco;
-pub mod bleu_nltk;
 pub mod chrf;
 pub mod chrf_nltk;
 pub mod cider;
@@ -15,5 +13,4 @@ pub mod pairwise;
 pub mod qa;
 pub mod ribes;
 pub mod rouge;
-pub mod rouge_coco;
 pub mod ter;
