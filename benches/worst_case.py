@@ -196,20 +196,20 @@ def run_case(metric: str, implementation: str, shape: str, n: int, timeout: floa
     out, err = process.stdout.read().decode(), process.stderr.read().decode()
     process.returncode = os.waitstatus_to_exitcode(status)
     peak_mb = usage.ru_maxrss / 1024
-    if timed_out:
-        return {"status": f"timeout >{timeout:.0f} s", "peak_mb": peak_mb}
+    helper = implementation == "reference" and metric in ("meteor", "rouge155")  # java / perl: peak only
+    if timed_out:  # a killed helper is never waited for: its memory is unknown then
+        return {"status": f"timeout >{timeout:.0f} s", "peak_mb": None if helper else peak_mb}
     if process.returncode != 0:
         last = (err.strip().splitlines() or ["?"])[-1]
         return {"status": f"failed: {last[:80]}", "peak_mb": peak_mb}
     result = json.loads(out.strip().splitlines()[-1])
-    helper = implementation == "reference" and metric in ("meteor", "rouge155")  # java / perl: peak only
     return {"status": "ok", "seconds": result["seconds"], "peak_mb": peak_mb,
             "call_mb": None if helper else max(0.0, peak_mb - result["before_kb"] / 1024)}
 
 
 def cell(result: dict) -> str:
     if result["status"] != "ok":
-        return f"{result['status']} ({result['peak_mb']:.0f} MB)"
+        return result["status"] if not result.get("peak_mb") else f"{result['status']} ({result['peak_mb']:.0f} MB)"
     extra = "" if result["call_mb"] is None else f" (+{result['call_mb']:.0f})"
     return f"{result['seconds']:.3f} s, {result['peak_mb']:.0f} MB{extra}"
 
@@ -240,7 +240,7 @@ def main() -> None:
         base, reference = METRICS[metric]
         n = max(10, int(base * args.scale))
         for shape in SHAPES:
-            row = {"metric": metric, "shape": shape, "n": n, "reference": reference}
+            row = {"metric": metric, "shape": shape, "n": n, "label": reference}
             for implementation in ("ours", "reference"):
                 small = run_case(metric, implementation, shape, n, args.timeout)
                 if small["status"].startswith("timeout"):
@@ -261,7 +261,8 @@ def write_report(rows, args, elapsed: float) -> None:
         "Produced by `python benches/worst_case.py` (do not edit by hand). Synthetic adversarial inputs, one "
         "segment per case (shapes below); each case runs in its own process with a "
         f"{args.timeout:.0f} s timeout. Time is the scoring call alone; memory is the process's peak resident set "
-        "(in parentheses: growth of our own process during the call; helper processes such as the METEOR jar's JVM or perl count in the peak only). Growth is time(10n)/time(n): ×10 is linear, ×100 quadratic.",
+        "(in parentheses: growth of our own process during the call; helper processes such as the METEOR jar's JVM or perl count in the peak only). Growth is time(10n)/time(n): ×10 is linear, ×100 quadratic; — where n took under 2 ms (too short to "
+        "compare) or a side did not finish.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other jobs, Python "
         f"{platform.python_version()}; whole run {elapsed / 60:.1f} min.",
@@ -278,7 +279,7 @@ def write_report(rows, args, elapsed: float) -> None:
         ours, ref = row["ours"], row["reference"]
         lines.append(
             f"| {row['metric']} | {row['shape']} | {row['n']:,} | {cell(ours[0])} | {cell(ours[1])} | "
-            f"{growth(*ours)} | {row['reference']} | {cell(ref[0])} | {cell(ref[1])} | {growth(*ref)} |")
+            f"{growth(*ours)} | {row['label']} | {cell(ref[0])} | {cell(ref[1])} | {growth(*ref)} |")
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 
