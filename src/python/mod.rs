@@ -17,6 +17,7 @@ mod strings;
 mod ter;
 mod text;
 mod threads;
+mod wer;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -33,5 +34,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge::register(m)?;
     ter::register(m)?;
     text::register(m)?;
+    wer::register(m)?;
     Ok(())
 }

@@ -85,3 +85,19 @@ impl<'py> Lines<'py> {
         Ok((hypotheses, references))
     }
 }
+
+/// A flat sequence of Python strs (one reference per hypothesis), borrowed like `Lines`.
+pub(crate) struct Texts<'py> {
+    items: Vec<Bound<'py, PyAny>>,
+    name: String,
+}
+
+impl<'py> Texts<'py> {
+    pub(crate) fn extract(value: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        Ok(Self { items: sequence_items(value, name)?, name: name.to_owned() })
+    }
+
+    pub(crate) fn borrow(&self) -> PyResult<Vec<&str>> {
+        self.items.iter().enumerate().map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name))).collect()
+    }
+}
