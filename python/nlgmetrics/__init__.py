@@ -43,6 +43,11 @@ _EXPORTS = {
     "token_f1": ".metrics.qa",
     "RougeResult": ".metrics.rouge.rouge_score",
     "rouge": ".metrics.rouge.rouge_score",
+    "wer": ".metrics.wer",
+    "mer": ".metrics.wer",
+    "wil": ".metrics.wer",
+    "wip": ".metrics.wer",
+    "cer": ".metrics.wer",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -53,6 +58,7 @@ __all__ += ["meteor", "MeteorResult"]
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
+__all__ += ["wer", "mer", "wil", "wip", "cer"]
 
 
 def __getattr__(name: str):
