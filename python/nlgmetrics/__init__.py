@@ -48,6 +48,7 @@ _EXPORTS = {
     "wil": ".metrics.wer",
     "wip": ".metrics.wer",
     "cer": ".metrics.wer",
+    "character": ".metrics.character",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -58,7 +59,7 @@ __all__ += ["meteor", "MeteorResult"]
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
-__all__ += ["wer", "mer", "wil", "wip", "cer"]
+__all__ += ["wer", "mer", "wil", "wip", "cer", "character"]
 
 
 def __getattr__(name: str):

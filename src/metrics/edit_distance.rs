@@ -103,7 +103,45 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     if s1.is_empty() || s2.is_empty() {
         return s1.len() + s2.len();
     }
-    hyyro(&PatternMasks::new(s1, alphabet), s1.len(), s2, |_, _, _| {})
+    Pattern::new(s1, alphabet).distance(s2)
+}
+
+/// A fixed first sequence, compiled once, measured against many second sequences (distance only:
+/// the value does not depend on how ties are broken, so no affix is removed).
+pub struct Pattern {
+    masks: PatternMasks,
+    len: usize,
+}
+
+impl Pattern {
+    pub fn new(s1: &[u32], alphabet: usize) -> Self {
+        Self { masks: PatternMasks::new(s1, alphabet), len: s1.len() }
+    }
+
+    /// Levenshtein distance from the pattern to `s2` (symbols below the pattern's alphabet).
+    pub fn distance(&self, s2: &[u32]) -> usize {
+        if self.len == 0 || s2.is_empty() {
+            return self.len + s2.len();
+        }
+        if self.masks.words > 1 {
+            return hyyro(&self.masks, self.len, s2, |_, _, _| {});
+        }
+        // one machine word: the recurrence on scalars (rapidfuzz `levenshtein_hyrroe2003`)
+        let last = 1u64 << (self.len - 1);
+        let (mut vp, mut vn, mut dist) = (!0u64, 0u64, self.len);
+        for &symbol in s2 {
+            let x = self.masks.masks[symbol as usize];
+            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
+            let mut hp = vn | !(d0 | vp);
+            let mut hn = d0 & vp;
+            dist = dist + usize::from(hp & last != 0) - usize::from(hn & last != 0);
+            hp = (hp << 1) | 1;
+            hn <<= 1;
+            vp = hn | !(d0 | hp);
+            vn = hp & d0;
+        }
+        dist
+    }
 }
 
 /// `D(s1[..i], s2)` for every `i` in `0..=len(s1)`: the last row of the matrix.
@@ -338,6 +376,7 @@ mod tests {
             let s2: Vec<u32> = (0..len2).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let expected = naive_distance(&s1, &s2);
             assert_eq!(distance(&s1, &s2, alphabet), expected);
+            assert_eq!(Pattern::new(&s2, alphabet).distance(&s1), expected);
             let ops = editops(&s1, &s2, alphabet);
             assert_eq!(ops.len(), expected);
             assert_eq!(apply(&s1, &s2, &ops), s2);

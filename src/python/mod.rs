@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod bleu;
 mod bleu_presets;
+mod character;
 mod chrf;
 mod cider;
 mod errors;
@@ -25,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
+    character::register(m)?;
     chrf::register(m)?;
     cider::register(m)?;
     meteor::register(m)?;

@@ -174,12 +174,13 @@ def measures_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
     return {"wer": wer, "mer": mer, "wil": 1 - wip, "wip": wip}
 
 
-def _single_references(references: Iterable[Union[str, Sequence[str]]], n_hypotheses: int) -> list[str]:
-    """One reference string per hypothesis (jiwer aligns each hypothesis with one reference)."""
+def _single_references(references: Iterable[Union[str, Sequence[str]]], n_hypotheses: int,
+                       metric: str = "jiwer's measures") -> list[str]:
+    """One reference string per hypothesis (jiwer, cer and charcut compare each hypothesis with one)."""
     refs = _validate.references_lists(references, n_hypotheses)
     for index, entry in enumerate(refs):
         if len(entry) != 1:
-            raise ValueError(f"references[{index}] has {len(entry)} references: jiwer's measures take exactly "
+            raise ValueError(f"references[{index}] has {len(entry)} references: {metric} take exactly "
                              "one reference per hypothesis")
     return [entry[0] for entry in refs]
 
