@@ -5,6 +5,7 @@ pub mod bleu;
 pub mod bleu_coco;
 pub mod bleu_nltk;
 pub mod character;
+pub mod charcut;
 pub mod chrf;
 pub mod cider;
 pub mod edit_distance;

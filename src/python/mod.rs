@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod bleu;
 mod bleu_presets;
 mod character;
+mod charcut;
 mod chrf;
 mod cider;
 mod errors;
@@ -27,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     character::register(m)?;
+    charcut::register(m)?;
     chrf::register(m)?;
     cider::register(m)?;
     meteor::register(m)?;
