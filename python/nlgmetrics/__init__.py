@@ -49,6 +49,7 @@ _EXPORTS = {
     "wip": ".metrics.wer",
     "cer": ".metrics.wer",
     "character": ".metrics.character",
+    "charcut": ".metrics.charcut",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -59,7 +60,7 @@ __all__ += ["meteor", "MeteorResult"]
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
-__all__ += ["wer", "mer", "wil", "wip", "cer", "character"]
+__all__ += ["wer", "mer", "wil", "wip", "cer", "character", "charcut"]
 
 
 def __getattr__(name: str):
