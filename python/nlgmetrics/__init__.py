@@ -4,22 +4,22 @@
 >>> nlgmetrics.__version__
 '0.1.0'
 
-The public names below are imported on first use (PEP 562), so ``import nlgmetrics`` and the
-``nlgmetrics`` command load only the metric they run (``nlgmetrics meteor`` never imports ROUGE,
-the significance tests or NumPy-heavy helpers it does not need).
+The public names below are imported on first use (PEP 562), so ``import nlgmetrics`` is cheap and a
+script loads only the metrics it calls. The package is laid out by concept: ``core`` (Metric,
+MetricState, Result, the registry), ``metrics`` (one module or folder per family, presets beside their
+family), ``stats`` (intervals and paired tests), ``tasks`` (caption suite, pairwise matrices), ``io``,
+``cli`` and ``compat`` (drop-in facades; nothing else imports them).
 """
 
 import importlib as _importlib
-import sys as _sys
-import types as _types
 
 from nlgmetrics._core import __version__
 
 # Public name -> the submodule that defines it (relative to this package).
 _EXPORTS = {
     "BLEUResult": ".metrics.bleu.result",
-    "bleu": ".metrics.bleu.sacrebleu",
-    "sentence_bleu": ".metrics.bleu.sacrebleu",
+    "bleu": ".metrics.bleu.metric",
+    "sentence_bleu": ".metrics.bleu.metric",
     "tokenize": ".tokenizers",
     "CHRFResult": ".metrics.chrf",
     "chrf": ".metrics.chrf",
@@ -32,17 +32,15 @@ _EXPORTS = {
     "confidence_interval": ".stats.significance",
     "paired_test": ".stats.significance",
     "MeteorResult": ".metrics.meteor.meteor15",
-    "meteor": ".metrics.meteor.meteor15",
+    "meteor": ".metrics.meteor.metric",
     "caption_scores": ".tasks.captioning",
-    "cider": ".tasks.captioning",
-    "ptb_tokenize": ".tasks.captioning",
+    "cider": ".metrics.cider",
+    "ptb_tokenize": ".metrics.cider",
     "exact_match": ".metrics.qa",
     "normalize_answer": ".metrics.qa",
     "qa_scores": ".metrics.qa",
     "squad": ".metrics.qa",
     "token_f1": ".metrics.qa",
-    "RougeResult": ".metrics.rouge.rouge_score",
-    "rouge": ".metrics.rouge.rouge_score",
     "wer": ".metrics.wer",
     "mer": ".metrics.wer",
     "wil": ".metrics.wer",
@@ -50,6 +48,13 @@ _EXPORTS = {
     "cer": ".metrics.wer",
     "character": ".metrics.character",
     "charcut": ".metrics.charcut",
+    "RougeResult": ".metrics.rouge.result",
+    "metric": ".core.registry",
+    "list_metrics": ".core.registry",
+    "Metric": ".core.metric",
+    "MetricState": ".core.state",
+    "Result": ".core.result",
+    "rouge": ".metrics.rouge.metric",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -60,6 +65,7 @@ __all__ += ["meteor", "MeteorResult"]
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
+__all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
 __all__ += ["wer", "mer", "wil", "wip", "cer", "character", "charcut"]
 
 
@@ -80,16 +86,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(_types.ModuleType):
-    """Keeps the public functions that share a submodule's name (``meteor``, ``bleu``, ``rouge`` …)
-    bound to the function when the import system binds the loaded submodule on the package."""
-
-    def __setattr__(self, name, value):
-        if name in _EXPORTS and isinstance(value, _types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
