@@ -64,7 +64,7 @@ def test_bad_input_is_refused_with_clear_errors():
         nlgmetrics.character(["a", "b"], ["a"])
     with pytest.raises(ValueError, match=r"references\[0\] has 2 references"):
         nlgmetrics.character(["a"], [["a", "b"]])
-    with pytest.raises(ValueError, match="aggregate must be one of"):
+    with pytest.raises(ValueError, match="unknown aggregate .max.; expected one of"):
         nlgmetrics.character(["a"], ["a"], aggregate="max")
     with pytest.raises(ValueError, match="no mean"):
         nlgmetrics.character([], [])

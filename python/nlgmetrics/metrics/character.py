@@ -31,12 +31,15 @@ from typing import Iterable, Optional, Sequence, Union
 import numpy as np
 
 from nlgmetrics import _core
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption, check_choice
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
-from nlgmetrics.metrics.wer import _single_references
-from nlgmetrics.core import inputs as _validate
+from nlgmetrics.metrics.wer import single_references
 
-__all__ = ["CharacTERResult", "character", "AGGREGATES"]
+__all__ = ["CharacTER", "CharacTERResult", "character", "AGGREGATES"]
 
 AGGREGATES = ("mean", "sum", "median")
 
@@ -52,32 +55,76 @@ def aggregate_scores(segment_scores: np.ndarray, aggregate: str) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class CharacTERResult:
-    """The aggregated CharacTER score and the score of every segment."""
+class CharacTERResult(Result):
+    """The aggregated CharacTER score and the score of every segment (``segment_stats`` rows are
+    ``[score, 1]``: a resample's sum over its count is its mean)."""
 
     score: float
     aggregate: str
     signature: Signature
     segment_scores: np.ndarray = field(repr=False)
 
+    name = "CharacTER"
+
     @property
-    def name(self) -> str:
-        return "CharacTER"
+    def scores(self) -> dict:
+        return {"CharacTER": self.score}
+
+    @property
+    def segment_stats(self) -> np.ndarray:
+        return np.column_stack([self.segment_scores, np.ones(len(self.segment_scores))])
 
     def __str__(self) -> str:
         return f"CharacTER = {self.score:.4f}"
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "score": self.score, "aggregate": self.aggregate,
-                "signature": str(self.signature), "segment_scores": self.segment_scores.tolist()}
 
+@register
+class CharacTER(Metric):
+    """CharacTER as a registered, mergeable metric (options as :func:`character`). The corpus score is
+    an aggregate of segment scores, so the state keeps each segment's score (16 bytes a segment);
+    ``ci()`` and paired tests resample the mean (or the sum); the median has no such resampling."""
 
-def character_segment_scores(hypotheses: list[str], references: list[str], threads: Optional[int] = None) -> np.ndarray:
-    """CharacTER of every validated pair, in Rust (GIL released, segments in parallel)."""
-    try:
-        return _core.character_segment_scores(hypotheses, references, threads)
-    except UnicodeEncodeError:
-        raise ValueError(_surrogate_location(hypotheses, [[ref] for ref in references])) from None
+    name = "character"
+    description = "CharacTER (cer 1.2.0, HF evaluate's character)"
+    reduction = "mean"
+    extra_decimals = 2
+    stat_columns = ("character", "count")
+    cli_options = (CliOption(("--aggregate",), "aggregate", choices=AGGREGATES, help="corpus score (default mean)"),)
+
+    def __init__(self, *, aggregate: str = "mean", threads: Optional[int] = None, segments: bool = True):
+        check_choice(aggregate, "aggregate", AGGREGATES)
+        super().__init__({"aggregate": aggregate}, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return "CharacTER"
+
+    def check_inputs(self, hypotheses, references):
+        hyps, refs = super().check_inputs(hypotheses, references)
+        single_references(refs, "CharacTER's segments")
+        return hyps, refs
+
+    def batch_arrays(self, hypotheses, references):
+        refs = [entry[0] for entry in references]
+        try:
+            scores = _core.character_segment_scores(hypotheses, refs, self.threads)
+        except UnicodeEncodeError:
+            raise ValueError(_surrogate_location(hypotheses, references)) from None
+        return {"segment_stats": np.column_stack([scores, np.ones(len(scores))]).reshape(len(scores), 2)}
+
+    def result_from_state(self, state) -> CharacTERResult:
+        scores = np.ascontiguousarray(self.segment_rows(state)[:, 0])
+        aggregate = self.options["aggregate"]
+        return CharacTERResult(aggregate_scores(scores, aggregate), aggregate, self.signature(state.ref_counts), scores)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        if self.options["aggregate"] == "median":
+            raise ValueError("a median is not a function of summed segment rows: resample CharacTER with "
+                             "aggregate='mean' or 'sum'")
+        return sums[:, 0] / sums[:, 1] if self.options["aggregate"] == "mean" else sums[:, 0]
+
+    def signature_fields(self, ref_counts):
+        return (("aggregate", self.options["aggregate"]), ("tok", "split"))
 
 
 def character(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], aggregate: str = "mean",
@@ -92,10 +139,4 @@ def character(hypotheses: Iterable[str], references: Iterable[Union[str, Sequenc
     >>> character(["a b c"], ["a b c"]).score
     0.0
     """
-    if aggregate not in AGGREGATES:
-        raise ValueError(f"aggregate must be one of {', '.join(AGGREGATES)}, got {aggregate!r}")
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _single_references(references, len(hyps), "CharacTER's segments")
-    scores = character_segment_scores(hyps, refs, _check_threads(threads))
-    signature = Signature("CharacTER", (("aggregate", aggregate), ("tok", "split")))
-    return CharacTERResult(aggregate_scores(scores, aggregate), aggregate, signature, scores)
+    return CharacTER(aggregate=aggregate, threads=threads)(hypotheses, references)

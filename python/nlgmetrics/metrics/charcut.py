@@ -22,6 +22,7 @@ The difference highlighting is the reference's too: ``result.highlight(i)`` give
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from html import escape
 from typing import Iterable, Optional, Sequence, Union
@@ -29,12 +30,15 @@ from typing import Iterable, Optional, Sequence, Union
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core import inputs as _validate
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption, check_bool
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
-from nlgmetrics.metrics.wer import _single_references
+from nlgmetrics.metrics.wer import single_references
 
-__all__ = ["CharCutResult", "charcut", "ops_to_html"]
+__all__ = ["CharCut", "CharCutResult", "charcut", "ops_to_html"]
 
 
 def ops_to_html(styled_ops: list, cand_id: str) -> str:
@@ -50,49 +54,123 @@ def ops_to_html(styled_ops: list, cand_id: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class CharCutResult:
-    """The CharCut score, every segment's (cost, length) row and score, and the highlighting."""
+class CharCutResult(Result):
+    """The CharCut score, every segment's (cost, length) row and score, and the highlighting
+    (``highlight(i)``, ``html(i)``: on results of ``nlgmetrics.charcut`` and ``Metric.__call__``, which
+    keep the batch's texts)."""
 
     score: float
     signature: Signature
     segment_scores: np.ndarray = field(repr=False)
     segment_stats: np.ndarray = field(repr=False)
     match_size: int = 3
-    _hypotheses: list = field(repr=False, default_factory=list)
-    _references: list = field(repr=False, default_factory=list)
+
+    name = "CharCut"
 
     @property
-    def name(self) -> str:
-        return "CharCut"
+    def scores(self) -> dict:
+        cost, length = (int(v) for v in self.segment_stats.sum(axis=0)) if len(self.segment_stats) else (0, 0)
+        return {"CharCut": self.score, "cost": cost, "length": length}
 
     def highlight(self, index: int) -> tuple[list[tuple], list[tuple]]:
         """charcut's ``compare_segments`` of segment ``index``: the candidate's and the reference's
         operations ``(cand position, ref position, substring, shift distance, css class, css id)``."""
-        if not -len(self._hypotheses) <= index < len(self._hypotheses):
-            raise IndexError(f"segment index {index} out of range for {len(self._hypotheses)} segments")
-        return _core.charcut_highlight(self._hypotheses[index], self._references[index], self.match_size)
+        hypotheses, references = self._segment_texts()
+        if not -len(hypotheses) <= index < len(hypotheses):
+            raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
+        return _core.charcut_highlight(hypotheses[index], references[index], self.match_size)
 
     def html(self, index: int) -> tuple[str, str]:
         """The candidate's and the reference's ``<span>`` markup of segment ``index`` as charcut's HTML
         report writes it (segment ids count from 1, as its lines do)."""
         cand_ops, ref_ops = self.highlight(index)
-        cand_id = f"{index % len(self._hypotheses) + 1}.0"
+        cand_id = f"{index % len(self._segment_texts()[0]) + 1}.0"
         return ops_to_html(cand_ops, cand_id), ops_to_html(ref_ops, cand_id)
+
+    def _segment_texts(self) -> tuple[list, list]:
+        texts = getattr(self, "_texts", None)
+        if texts is None:
+            raise ValueError("this result keeps no texts: highlighting comes with nlgmetrics.charcut(...) "
+                             "or metric('charcut')(hypotheses, references)")
+        return texts
 
     def __str__(self) -> str:
         return f"CharCut = {self.score:.4f}"
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "score": self.score, "signature": str(self.signature),
-                "segment_scores": self.segment_scores.tolist()}
-
 
 def charcut_scores(stats: np.ndarray) -> tuple[float, np.ndarray]:
     """Corpus score (summed cost / summed length, 0 when empty) and per-segment scores, as charcut."""
-    cost, div = (int(v) for v in stats.sum(axis=0, dtype=np.int64)) if len(stats) else (0, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        segment = np.where(stats[:, 1] > 0, stats[:, 0] / np.maximum(stats[:, 1], 1), 0.0)
+    stats = np.asarray(stats, dtype=np.int64).reshape(-1, 2)
+    cost, div = (int(v) for v in stats.sum(axis=0))
+    segment = np.where(stats[:, 1] > 0, stats[:, 0] / np.maximum(stats[:, 1], 1), 0.0)
     return (1.0 * cost / div) if div else 0.0, segment
+
+
+@register
+class CharCut(Metric):
+    """CharCut as a registered, mergeable metric (options as :func:`charcut`). Statistics per segment
+    (int64, additive): the character cost and the normalising length."""
+
+    name = "charcut"
+    description = "CharCut (charcut 1.1.1, HF evaluate's charcut_mt)"
+    aliases = {"charcut_mt": {}}
+    reduction = "sum"
+    extra_decimals = 2
+    stat_columns = ("cost", "length")
+    cli_options = (
+        CliOption(("--match-size",), "match_size", "int", help="minimal match length in characters (default 3)"),
+        CliOption(("--alt-norm",), "alt_norm", "flag", help="normalise by twice the candidate length"),
+    )
+
+    def __init__(self, *, match_size: int = 3, alt_norm: bool = False, threads: Optional[int] = None,
+                 segments: bool = True):
+        if isinstance(match_size, bool) or not isinstance(match_size, (int, np.integer)):
+            raise TypeError(f"match_size must be an int, got {type(match_size).__name__}")
+        if match_size < 1:
+            raise ValueError(f"match_size must be at least 1, got {match_size}")
+        check_bool(alt_norm, "alt_norm")
+        super().__init__({"match_size": int(match_size), "alt_norm": alt_norm}, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return "CharCut"
+
+    def check_inputs(self, hypotheses, references):
+        hyps, refs = super().check_inputs(hypotheses, references)
+        single_references(refs, "CharCut's segments")
+        return hyps, refs
+
+    def batch_arrays(self, hypotheses, references):
+        refs = [entry[0] for entry in references]
+        try:
+            stats = _core.charcut_segment_stats(hypotheses, refs, self.options["match_size"], self.options["alt_norm"],
+                                                self.threads)
+        except UnicodeEncodeError:
+            raise ValueError(_surrogate_location(hypotheses, references)) from None
+        if getattr(self, "_keep_texts", False) and hypotheses:  # not the empty batch that tells the array shapes
+            self._kept_texts = (hypotheses, refs)
+        return {"segment_stats": stats}
+
+    def __call__(self, hypotheses, references):
+        fresh = copy.copy(self)
+        fresh.reset()
+        fresh._keep_texts = True
+        result = fresh.update(hypotheses, references).compute()
+        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", ([], [])))
+        return result
+
+    def result_from_state(self, state) -> CharCutResult:
+        rows = self.segment_rows(state)
+        score, _ = charcut_scores(self.totals(state))
+        _, segment_scores = charcut_scores(rows)
+        return CharCutResult(score, self.signature(state.ref_counts), segment_scores, rows, self.options["match_size"])
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64).reshape(-1, 2)
+        return np.where(sums[:, 1] > 0, sums[:, 0] / np.maximum(sums[:, 1], 1), 0.0)
+
+    def signature_fields(self, ref_counts):
+        return (("match_size", str(self.options["match_size"])),
+                ("norm", "alt" if self.options["alt_norm"] else "cand+ref"))
 
 
 def charcut(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], match_size: int = 3,
@@ -108,18 +186,4 @@ def charcut(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[
     >>> charcut(["a cat"], ["a cat"]).score
     0.0
     """
-    if isinstance(match_size, bool) or not isinstance(match_size, (int, np.integer)):
-        raise TypeError(f"match_size must be an int, got {type(match_size).__name__}")
-    if match_size < 1:
-        raise ValueError(f"match_size must be at least 1, got {match_size}")
-    if not isinstance(alt_norm, bool):
-        raise TypeError(f"alt_norm must be a bool, got {type(alt_norm).__name__}")
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _single_references(references, len(hyps), "CharCut's segments")
-    try:
-        stats = _core.charcut_segment_stats(hyps, refs, int(match_size), alt_norm, _check_threads(threads))
-    except UnicodeEncodeError:
-        raise ValueError(_surrogate_location(hyps, [[ref] for ref in refs])) from None
-    score, segment_scores = charcut_scores(stats)
-    signature = Signature("CharCut", (("match_size", str(match_size)), ("norm", "alt" if alt_norm else "cand+ref")))
-    return CharCutResult(score, signature, segment_scores, stats, int(match_size), hyps, refs)
+    return CharCut(match_size=match_size, alt_norm=alt_norm, threads=threads)(hypotheses, references)

@@ -32,6 +32,7 @@ is the number of inserted words, MER is 0 or 1, WIP 1 or 0 (hypothesis empty or 
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import sys
@@ -42,14 +43,15 @@ from typing import Iterable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core import inputs as _validate
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption, check_bool
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
 
-__all__ = ["AlignmentChunk", "ErrorRateResult", "wer", "mer", "wil", "wip", "cer", "MEASURES"]
+__all__ = ["AlignmentChunk", "ErrorRateResult", "WER", "MER", "WIL", "WIP", "CER", "wer", "mer", "wil", "wip", "cer"]
 
-# The word measures and their formula over summed counts; "cer" is "wer" over characters.
-MEASURES = ("wer", "mer", "wil", "wip", "cer")
 COUNTS = ("substitutions", "deletions", "insertions", "hits")
 
 # jiwer/transforms.py ExpandCommonEnglishContractions: literal re.sub patterns, i.e. str.replace, in order.
@@ -121,12 +123,13 @@ class TransformOptions:
 
 
 @dataclass(frozen=True, eq=False)
-class ErrorRateResult:
+class ErrorRateResult(Result):
     """One of jiwer's measures with every other, the counts, and the per-segment values.
 
     ``segment_stats`` has one int64 row per segment: substitutions, deletions, insertions, hits
     (additive: their column sums give the corpus measures). ``segment_scores`` holds this measure per
-    segment, as jiwer gives it for that pair alone.
+    segment, as jiwer gives it for that pair alone. ``alignment(i)`` is available on results of the
+    functions (``nlgmetrics.wer`` …) and of ``Metric.__call__``, which keep the batch's texts.
     """
 
     name: str
@@ -135,23 +138,21 @@ class ErrorRateResult:
     signature: Signature
     segment_scores: np.ndarray = field(repr=False)
     segment_stats: np.ndarray = field(repr=False)
-    _hypotheses: list = field(repr=False, default_factory=list)
-    _references: list = field(repr=False, default_factory=list)
-    _unit_options: tuple = field(repr=False, default=("words", True, True))
 
     def alignment(self, index: int) -> list[AlignmentChunk]:
         """jiwer's alignment chunks of segment ``index`` (``process_words(...).alignments[index]``)."""
-        if not -len(self._hypotheses) <= index < len(self._hypotheses):
-            raise IndexError(f"segment index {index} out of range for {len(self._hypotheses)} segments")
-        chunks = _core.error_rate_alignment(self._hypotheses[index], self._references[index], *self._unit_options)
+        texts = getattr(self, "_texts", None)
+        if texts is None:
+            raise ValueError("this result keeps no texts: alignments come with nlgmetrics.wer(...) / cer(...) "
+                             "or metric(...)(hypotheses, references)")
+        hypotheses, references, unit_options = texts
+        if not -len(hypotheses) <= index < len(hypotheses):
+            raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
+        chunks = _core.error_rate_alignment(hypotheses[index], references[index], *unit_options)
         return [AlignmentChunk(*chunk) for chunk in chunks]
 
     def __str__(self) -> str:
         return f"{self.name.upper()} = {self.score:.4f}"
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "score": self.score, "scores": dict(self.scores),
-                "signature": str(self.signature), "segment_scores": self.segment_scores.tolist()}
 
 
 def measures_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
@@ -171,43 +172,137 @@ def measures_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
                        errors / (ref_words + insertions).astype(np.float64))
         fit = (hits / ref_words) * (hits / hyp_words)
         wip = np.where(no_ref, (hyp_words == 0).astype(np.float64), np.where(hyp_words >= 1, fit, 0.0))
-    return {"wer": wer, "mer": mer, "wil": 1 - wip, "wip": wip}
+    return {"wer": wer, "mer": mer, "wil": 1 - wip, "wip": wip, "cer": wer}
 
 
-def _single_references(references: Iterable[Union[str, Sequence[str]]], n_hypotheses: int,
-                       metric: str = "jiwer's measures") -> list[str]:
-    """One reference string per hypothesis (jiwer, cer and charcut compare each hypothesis with one)."""
-    refs = _validate.references_lists(references, n_hypotheses)
-    for index, entry in enumerate(refs):
-        if len(entry) != 1:
-            raise ValueError(f"references[{index}] has {len(entry)} references: {metric} take exactly "
-                             "one reference per hypothesis")
-    return [entry[0] for entry in refs]
+def single_references(references: list[list[str]], metric: str) -> list[str]:
+    """The one reference of each hypothesis (jiwer, cer and charcut compare each hypothesis with one)."""
+    if any(len(entry) != 1 for entry in references):
+        index = next(i for i, entry in enumerate(references) if len(entry) != 1)
+        raise ValueError(f"references[{index}] has {len(references[index])} references: {metric} take exactly "
+                         "one reference per hypothesis")
+    return [entry[0] for entry in references]
 
 
-def error_rates(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], measure: str,
-                options: TransformOptions, threads: Optional[int] = None) -> ErrorRateResult:
-    """Validated inputs → jiwer counts in Rust → every measure; ``measure`` names ``score``."""
-    unit = "characters" if measure == "cer" else "words"
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _single_references(references, len(hyps))
-    hyps, refs = options.apply(hyps), options.apply(refs)
-    spaces = options.remove_multiple_spaces if options.remove_multiple_spaces is not None else unit == "words"
-    unit_options = (unit, bool(spaces), bool(options.strip))
-    try:
-        stats = _core.error_rate_segment_stats(hyps, refs, *unit_options, _check_threads(threads))
-    except UnicodeEncodeError:
-        raise ValueError(_surrogate_location(hyps, [[ref] for ref in refs])) from None
-    totals = stats.sum(axis=0, dtype=np.int64)
-    corpus = {name: float(values[0]) for name, values in measures_from_counts(totals).items()}
-    corpus["cer"] = corpus["wer"]
-    segment = measures_from_counts(stats)
-    segment["cer"] = segment["wer"]
-    scores = {name: corpus[name] for name in (("cer",) if unit == "characters" else ("wer", "mer", "wil", "wip"))}
-    scores.update({name: int(value) for name, value in zip(COUNTS, totals.tolist())})
-    signature = Signature(measure.upper(), options.signature_fields(unit))
-    return ErrorRateResult(measure, corpus[measure], scores, signature, segment[measure], stats, hyps, refs,
-                           unit_options)
+_FLAGS = ("lowercase", "expand_contractions", "remove_kaldi_non_words", "remove_punctuation",
+          "whitespace_to_space", "remove_whitespace")
+
+
+class _ErrorRate(Metric):
+    """jiwer's measures as registered, mergeable metrics. Statistics per segment (int64, additive):
+    substitutions, deletions, insertions, hits; every measure is a function of their sums."""
+
+    reduction = "sum"
+    extra_decimals = 2
+    stat_columns = COUNTS
+    unit = "words"
+    cli_options = tuple(CliOption((f"--{flag.replace('_', '-')}",), flag, "flag", help=f"jiwer transform: {flag}")
+                        for flag in _FLAGS) + (
+        CliOption(("--remove-multiple-spaces",), "remove_multiple_spaces", "flag",
+                  help="jiwer RemoveMultipleSpaces (on by default for words)"),)
+
+    def __init__(self, *, lowercase: bool = False, expand_contractions: bool = False,
+                 remove_kaldi_non_words: bool = False, remove_punctuation: bool = False,
+                 whitespace_to_space: bool = False, remove_whitespace: bool = False,
+                 remove_multiple_spaces: Optional[bool] = None, strip: bool = True,
+                 threads: Optional[int] = None, segments: bool = True):
+        flags = {"lowercase": lowercase, "expand_contractions": expand_contractions,
+                 "remove_kaldi_non_words": remove_kaldi_non_words, "remove_punctuation": remove_punctuation,
+                 "whitespace_to_space": whitespace_to_space, "remove_whitespace": remove_whitespace, "strip": strip}
+        for option, value in flags.items():
+            check_bool(value, option)
+        if remove_multiple_spaces is not None:
+            check_bool(remove_multiple_spaces, "remove_multiple_spaces")
+        if whitespace_to_space and remove_whitespace:
+            raise ValueError("whitespace_to_space and remove_whitespace are exclusive")
+        super().__init__({**flags, "remove_multiple_spaces": remove_multiple_spaces}, threads=threads,
+                         segments=segments)
+
+    @property
+    def transforms(self) -> TransformOptions:
+        return TransformOptions(**self.options)
+
+    def unit_options(self) -> tuple:
+        spaces = self.options["remove_multiple_spaces"]
+        return (self.unit, bool(self.unit == "words" if spaces is None else spaces), bool(self.options["strip"]))
+
+    def check_inputs(self, hypotheses, references):
+        hyps, refs = super().check_inputs(hypotheses, references)
+        single_references(refs, "jiwer's measures")
+        return hyps, refs
+
+    def batch_arrays(self, hypotheses, references):
+        transforms = self.transforms
+        hyps = transforms.apply(hypotheses)
+        refs = transforms.apply([entry[0] for entry in references])
+        try:
+            stats = _core.error_rate_segment_stats(hyps, refs, *self.unit_options(), self.threads)
+        except UnicodeEncodeError:
+            raise ValueError(_surrogate_location(hypotheses, references)) from None
+        if getattr(self, "_keep_texts", False) and hyps:  # not the empty batch that tells the array shapes
+            self._kept_texts = (hyps, refs, self.unit_options())
+        return {"segment_stats": stats}
+
+    def __call__(self, hypotheses, references):
+        fresh = copy.copy(self)
+        fresh.reset()
+        fresh._keep_texts = True
+        result = fresh.update(hypotheses, references).compute()
+        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", ([], [], self.unit_options())))
+        return result
+
+    def result_from_state(self, state) -> ErrorRateResult:
+        totals = np.asarray(self.totals(state), dtype=np.int64)
+        rows = self.segment_rows(state)
+        corpus = {name: float(values[0]) for name, values in measures_from_counts(totals).items()}
+        names = ("cer",) if self.unit == "characters" else ("wer", "mer", "wil", "wip")
+        scores = {name: corpus[name] for name in names}
+        scores.update({name: int(value) for name, value in zip(COUNTS, totals.tolist())})
+        segment = measures_from_counts(rows)[self.name] if len(rows) else np.zeros(0)
+        return ErrorRateResult(self.name, corpus[self.name], scores, self.signature(state.ref_counts), segment, rows)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        return measures_from_counts(sums)[self.name]
+
+    def display_name(self) -> str:
+        return self.name.upper()
+
+    def signature_fields(self, ref_counts):
+        return self.transforms.signature_fields(self.unit)
+
+
+@register
+class WER(_ErrorRate):
+    name = "wer"
+    description = "word error rate (jiwer 4.0)"
+
+
+@register
+class MER(_ErrorRate):
+    name = "mer"
+    description = "match error rate (jiwer 4.0)"
+
+
+@register
+class WIL(_ErrorRate):
+    name = "wil"
+    description = "word information lost (jiwer 4.0)"
+
+
+@register
+class WIP(_ErrorRate):
+    name = "wip"
+    description = "word information preserved (jiwer 4.0)"
+
+
+@register
+class CER(_ErrorRate):
+    name = "cer"
+    description = "character error rate (jiwer 4.0)"
+    unit = "characters"
+
+
+_CLASSES = {"wer": WER, "mer": MER, "wil": WIL, "wip": WIP, "cer": CER}
 
 
 def _measure(name: str):
@@ -216,19 +311,11 @@ def _measure(name: str):
                 remove_punctuation: bool = False, whitespace_to_space: bool = False, remove_whitespace: bool = False,
                 remove_multiple_spaces: Optional[bool] = None, strip: bool = True,
                 threads: Optional[int] = None) -> ErrorRateResult:
-        for option, value in (("lowercase", lowercase), ("expand_contractions", expand_contractions),
-                              ("remove_kaldi_non_words", remove_kaldi_non_words),
-                              ("remove_punctuation", remove_punctuation), ("whitespace_to_space", whitespace_to_space),
-                              ("remove_whitespace", remove_whitespace), ("strip", strip)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{option} must be a bool, got {type(value).__name__}")
-        if remove_multiple_spaces is not None and not isinstance(remove_multiple_spaces, bool):
-            raise TypeError(f"remove_multiple_spaces must be a bool or None, got {type(remove_multiple_spaces).__name__}")
-        if whitespace_to_space and remove_whitespace:
-            raise ValueError("whitespace_to_space and remove_whitespace are exclusive")
-        options = TransformOptions(lowercase, expand_contractions, remove_kaldi_non_words, remove_punctuation,
-                                   whitespace_to_space, remove_whitespace, remove_multiple_spaces, strip)
-        return error_rates(hypotheses, references, name, options, threads)
+        return _CLASSES[name](lowercase=lowercase, expand_contractions=expand_contractions,
+                              remove_kaldi_non_words=remove_kaldi_non_words, remove_punctuation=remove_punctuation,
+                              whitespace_to_space=whitespace_to_space, remove_whitespace=remove_whitespace,
+                              remove_multiple_spaces=remove_multiple_spaces, strip=strip,
+                              threads=threads)(hypotheses, references)
 
     compute.__name__ = compute.__qualname__ = name
     return compute
