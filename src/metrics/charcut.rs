@@ -40,33 +40,40 @@ struct Match {
 
 /// `iter_common_substrings`: walks the trie of common token sequences that start at the given
 /// positions; `visit(offset, ok1, ok2)` sees every node (positions whose next `offset + 1` tokens agree).
+/// Position lists live in one arena; each node holds ranges into it.
 fn common_substrings(seq1: &[u32], seq2: &[u32], start1: Vec<usize>, start2: Vec<usize>, mut visit: impl FnMut(usize, &[usize], &[usize])) {
-    let mut todo = vec![(start1, start2, 0usize)];
-    let grouped = |seq: &[u32], positions: &[usize], offset: usize| -> Vec<(u32, usize)> {
-        let mut keyed: Vec<(u32, usize)> =
-            positions.iter().filter(|&&p| p + offset < seq.len()).map(|&p| (seq[p + offset], p)).collect();
+    let mut arena: Vec<usize> = Vec::with_capacity(4 * (start1.len() + start2.len()));
+    arena.extend_from_slice(&start1);
+    arena.extend_from_slice(&start2);
+    let mut todo = vec![((0, start1.len()), (start1.len(), start1.len() + start2.len()), 0usize)];
+    let (mut keyed1, mut keyed2): (Vec<(u32, usize)>, Vec<(u32, usize)>) = (Vec::new(), Vec::new());
+    let group = |keyed: &mut Vec<(u32, usize)>, seq: &[u32], positions: &[usize], offset: usize| {
+        keyed.clear();
+        keyed.extend(positions.iter().filter(|&&p| p + offset < seq.len()).map(|&p| (seq[p + offset], p)));
         keyed.sort_unstable(); // by token, then position: each group stays in ascending order
-        keyed
     };
-    while let Some((pos1, pos2, offset)) = todo.pop() {
-        let (keyed1, keyed2) = (grouped(seq1, &pos1, offset), grouped(seq2, &pos2, offset));
+    while let Some(((from1, to1), (from2, to2), offset)) = todo.pop() {
+        group(&mut keyed1, seq1, &arena[from1..to1], offset);
+        group(&mut keyed2, seq2, &arena[from2..to2], offset);
         let (mut a, mut b) = (0, 0);
         while a < keyed1.len() && b < keyed2.len() {
             let token = keyed1[a].0;
-            if token < keyed2[b].0 {
-                a += 1;
-                continue;
-            }
-            if token > keyed2[b].0 {
-                b += 1;
+            if token != keyed2[b].0 {
+                if token < keyed2[b].0 {
+                    a += 1;
+                } else {
+                    b += 1;
+                }
                 continue;
             }
             let end1 = a + keyed1[a..].iter().take_while(|entry| entry.0 == token).count();
             let end2 = b + keyed2[b..].iter().take_while(|entry| entry.0 == token).count();
-            let ok1: Vec<usize> = keyed1[a..end1].iter().map(|entry| entry.1).collect();
-            let ok2: Vec<usize> = keyed2[b..end2].iter().map(|entry| entry.1).collect();
-            visit(offset, &ok1, &ok2);
-            todo.push((ok1, ok2, offset + 1));
+            let base = arena.len();
+            arena.extend(keyed1[a..end1].iter().map(|entry| entry.1));
+            arena.extend(keyed2[b..end2].iter().map(|entry| entry.1));
+            let middle = base + (end1 - a);
+            visit(offset, &arena[base..middle], &arena[middle..]);
+            todo.push(((base, middle), (middle, arena.len()), offset + 1));
             (a, b) = (end1, end2);
         }
     }
@@ -143,7 +150,8 @@ fn char_groups(text: &[char], side: u32) -> (Vec<u32>, Vec<usize>, Vec<bool>) {
 
 /// `greedy_matching` up to the retained list and the two coverage masks.
 fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Vec<Match> {
-    let mut by_text: FxHashMap<&[char], Match> = FxHashMap::default();
+    let capacity = 4 * (cand.len() + reference.len());
+    let mut by_text: FxHashMap<&[char], Match> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
     // word-based matches, with the common prefix and suffix whatever their length
     let mut tokens = Tokens::default();
     let (words1, starts1) = word_tokens(cand, &mut tokens);
@@ -179,8 +187,9 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Vec<Match
         }
     });
     let mut matches: Vec<Match> = by_text.into_values().collect();
-    // order_key: longest first, then len(pos1) == len(pos2) (False first), fewer positions, pos1
-    matches.sort_by(|x, y| {
+    // order_key: longest first, then len(pos1) == len(pos2) (False first), fewer positions, pos1;
+    // no two entries tie (equal length and pos1 means equal text), so an unstable sort is Python's order
+    matches.sort_unstable_by(|x, y| {
         y.len
             .cmp(&x.len)
             .then((x.pos1.len() == x.pos2.len()).cmp(&(y.pos1.len() == y.pos2.len())))
@@ -194,19 +203,27 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Vec<Match
 fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Vec<Op> {
     let mut list = all_matches(cand, reference, min_match);
     let (mut mask1, mut mask2) = (vec![true; cand.len()], vec![true; reference.len()]);
+    // covered[k] = covered positions before k: a range is free when its count does not grow
+    let (mut covered1, mut covered2) = (vec![0u32; cand.len() + 1], vec![0u32; reference.len() + 1]);
     let mut ops = Vec::new();
     while !list.is_empty() {
         let (i, j, size) = (list[0].pos1[0], list[0].pos2[0], list[0].len);
         ops.push(Op { alo: i as i64, blo: j as i64, len: size, dist: 0 });
         mask1[i..i + size].iter_mut().for_each(|m| *m = false);
         mask2[j..j + size].iter_mut().for_each(|m| *m = false);
+        for (covered, mask) in [(&mut covered1, &mask1), (&mut covered2, &mask2)] {
+            for (k, free) in mask.iter().enumerate() {
+                covered[k + 1] = covered[k] + u32::from(!free);
+            }
+        }
         // clean_match_list: keep the positions still wholly uncovered, drop matches left without any
         list.retain_mut(|m| {
-            m.pos1.retain(|&p| mask1[p..p + m.len].iter().all(|&free| free));
+            let len = m.len;
+            m.pos1.retain(|&p| covered1[p + len] == covered1[p]);
             if m.pos1.is_empty() {
                 return false;
             }
-            m.pos2.retain(|&p| mask2[p..p + m.len].iter().all(|&free| free));
+            m.pos2.retain(|&p| covered2[p + len] == covered2[p]);
             !m.pos2.is_empty()
         });
     }
