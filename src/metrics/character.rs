@@ -8,11 +8,11 @@
 //! `min(1, (character distance + shift cost) / len(" ".join(shifted hypothesis)))`.
 //! Float operations are the reference's, in its order.
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::metrics::edit_distance::{distance, Pattern};
+use crate::metrics::map_pairs;
 use crate::text::sacrebleu::is_python_whitespace;
 
 const PARALLEL_THRESHOLD: usize = 16;
@@ -225,24 +225,14 @@ where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,
 {
-    if hypotheses.len() != references.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "references has {} entries but there are {} hypotheses",
-            references.len(),
-            hypotheses.len()
-        )));
+    if hypotheses.len() == references.len() {
+        if let Some(index) = references.iter().position(|r| r.as_ref().trim_matches(is_python_whitespace).is_empty()) {
+            return Err(Error::ShapeMismatch(format!(
+                "references[{index}] has no words: CharacTER divides by the reference length"
+            )));
+        }
     }
-    if let Some(index) = references.iter().position(|r| r.as_ref().trim_matches(is_python_whitespace).is_empty()) {
-        return Err(Error::ShapeMismatch(format!(
-            "references[{index}] has no words: CharacTER divides by the reference length"
-        )));
-    }
-    let score = |(hyp, reference): (&H, &R)| segment_score(hyp.as_ref(), reference.as_ref());
-    Ok(if hypotheses.len() < PARALLEL_THRESHOLD {
-        hypotheses.iter().zip(references).map(score).collect()
-    } else {
-        hypotheses.par_iter().zip(references.par_iter()).map(score).collect()
-    })
+    map_pairs(hypotheses, references, PARALLEL_THRESHOLD, segment_score)
 }
 
 #[cfg(test)]

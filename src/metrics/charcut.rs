@@ -11,10 +11,10 @@
 //! matches are shifts, turned back into a deletion and an insertion when `exp(len) < |distance|`.
 //! Cost = deleted + inserted + shifted characters, bounded by `len(cand) + len(ref)` (or `2·len(cand)`).
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use crate::metrics::map_pairs;
 use crate::metrics::qa::normalize::{is_py_word, py_strip};
 
 const PARALLEL_THRESHOLD: usize = 16;
@@ -471,19 +471,9 @@ where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,
 {
-    if hypotheses.len() != references.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "references has {} entries but there are {} hypotheses",
-            references.len(),
-            hypotheses.len()
-        )));
-    }
-    let row = |(hyp, reference): (&H, &R)| compare(hyp.as_ref(), reference.as_ref(), min_match).map(|c| c.cost(alt_norm));
-    let rows: Vec<Result<(u64, u64)>> = if hypotheses.len() < PARALLEL_THRESHOLD {
-        hypotheses.iter().zip(references).map(row).collect()
-    } else {
-        hypotheses.par_iter().zip(references.par_iter()).map(row).collect()
-    };
+    let rows = map_pairs(hypotheses, references, PARALLEL_THRESHOLD, |hyp, reference| {
+        compare(hyp, reference, min_match).map(|c| c.cost(alt_norm))
+    })?;
     let mut out = Vec::with_capacity(2 * rows.len());
     for (index, row) in rows.into_iter().enumerate() {
         let (cost, div) = row.map_err(|e| Error::InvalidOption(format!("segment {index}: {e}")))?;

@@ -6,11 +6,11 @@
 //! (`edit_distance`), so ties between equally short alignments split the same way. jiwer sums these
 //! counts over sentences before dividing, so the statistics are additive.
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
+use crate::metrics::map_pairs;
 use crate::text::sacrebleu::is_python_whitespace;
 
 /// Columns of a segment's statistics row.
@@ -173,19 +173,7 @@ where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,
 {
-    if hypotheses.len() != references.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "references has {} entries but there are {} hypotheses",
-            references.len(),
-            hypotheses.len()
-        )));
-    }
-    let row = |(hyp, reference): (&H, &R)| segment_stats(reference.as_ref(), hyp.as_ref(), config);
-    let rows: Vec<[u64; STATS_WIDTH]> = if hypotheses.len() < PARALLEL_THRESHOLD {
-        hypotheses.iter().zip(references).map(row).collect()
-    } else {
-        hypotheses.par_iter().zip(references.par_iter()).map(row).collect()
-    };
+    let rows = map_pairs(hypotheses, references, PARALLEL_THRESHOLD, |hyp, reference| segment_stats(reference, hyp, config))?;
     Ok(rows.concat())
 }
 

@@ -37,7 +37,7 @@ from nlgmetrics.core.options import CliOption, check_choice
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.wer import single_references
+from nlgmetrics.metrics.one_reference import OneReference
 
 __all__ = ["CharacTER", "CharacTERResult", "character", "AGGREGATES"]
 
@@ -79,7 +79,7 @@ class CharacTERResult(Result):
 
 
 @register
-class CharacTER(Metric):
+class CharacTER(OneReference, Metric):
     """CharacTER as a registered, mergeable metric (options as :func:`character`). The corpus score is
     an aggregate of segment scores, so the state keeps each segment's score (16 bytes a segment);
     ``ci()`` and paired tests resample the mean (or the sum); the median has no such resampling."""
@@ -89,6 +89,7 @@ class CharacTER(Metric):
     reduction = "mean"
     extra_decimals = 2
     stat_columns = ("character", "count")
+    reference_rule = "CharacTER's segments"
     cli_options = (CliOption(("--aggregate",), "aggregate", choices=AGGREGATES, help="corpus score (default mean)"),)
 
     def __init__(self, *, aggregate: str = "mean", threads: Optional[int] = None, segments: bool = True):
@@ -97,11 +98,6 @@ class CharacTER(Metric):
 
     def display_name(self) -> str:
         return "CharacTER"
-
-    def check_inputs(self, hypotheses, references):
-        hyps, refs = super().check_inputs(hypotheses, references)
-        single_references(refs, "CharacTER's segments")
-        return hyps, refs
 
     def batch_arrays(self, hypotheses, references):
         refs = [entry[0] for entry in references]

@@ -22,7 +22,6 @@ The difference highlighting is the reference's too: ``result.highlight(i)`` give
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from html import escape
 from typing import Iterable, Optional, Sequence, Union
@@ -36,7 +35,7 @@ from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.wer import single_references
+from nlgmetrics.metrics.one_reference import OneReference
 
 __all__ = ["CharCut", "CharCutResult", "charcut", "ops_to_html"]
 
@@ -107,7 +106,7 @@ def charcut_scores(stats: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 @register
-class CharCut(Metric):
+class CharCut(OneReference, Metric):
     """CharCut as a registered, mergeable metric (options as :func:`charcut`). Statistics per segment
     (int64, additive): the character cost and the normalising length."""
 
@@ -117,6 +116,7 @@ class CharCut(Metric):
     reduction = "sum"
     extra_decimals = 2
     stat_columns = ("cost", "length")
+    reference_rule = "CharCut's segments"
     cli_options = (
         CliOption(("--match-size",), "match_size", "int", help="minimal match length in characters (default 3)"),
         CliOption(("--alt-norm",), "alt_norm", "flag", help="normalise by twice the candidate length"),
@@ -134,11 +134,6 @@ class CharCut(Metric):
     def display_name(self) -> str:
         return "CharCut"
 
-    def check_inputs(self, hypotheses, references):
-        hyps, refs = super().check_inputs(hypotheses, references)
-        single_references(refs, "CharCut's segments")
-        return hyps, refs
-
     def batch_arrays(self, hypotheses, references):
         refs = [entry[0] for entry in references]
         try:
@@ -146,17 +141,8 @@ class CharCut(Metric):
                                                 self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
-        if getattr(self, "_keep_texts", False) and hypotheses:  # not the empty batch that tells the array shapes
-            self._kept_texts = (hypotheses, refs)
+        self.keep_texts((hypotheses, refs))
         return {"segment_stats": stats}
-
-    def __call__(self, hypotheses, references):
-        fresh = copy.copy(self)
-        fresh.reset()
-        fresh._keep_texts = True
-        result = fresh.update(hypotheses, references).compute()
-        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", ([], [])))
-        return result
 
     def result_from_state(self, state) -> CharCutResult:
         rows = self.segment_rows(state)

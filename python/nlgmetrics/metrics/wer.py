@@ -32,7 +32,6 @@ is the number of inserted words, MER is 0 or 1, WIP 1 or 0 (hypothesis empty or 
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 import sys
@@ -49,6 +48,7 @@ from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
+from nlgmetrics.metrics.one_reference import OneReference
 
 __all__ = ["AlignmentChunk", "ErrorRateResult", "WER", "MER", "WIL", "WIP", "CER", "wer", "mer", "wil", "wip", "cer"]
 
@@ -175,26 +175,18 @@ def measures_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
     return {"wer": wer, "mer": mer, "wil": 1 - wip, "wip": wip, "cer": wer}
 
 
-def single_references(references: list[list[str]], metric: str) -> list[str]:
-    """The one reference of each hypothesis (jiwer, cer and charcut compare each hypothesis with one)."""
-    if any(len(entry) != 1 for entry in references):
-        index = next(i for i, entry in enumerate(references) if len(entry) != 1)
-        raise ValueError(f"references[{index}] has {len(references[index])} references: {metric} take exactly "
-                         "one reference per hypothesis")
-    return [entry[0] for entry in references]
-
-
 _FLAGS = ("lowercase", "expand_contractions", "remove_kaldi_non_words", "remove_punctuation",
           "whitespace_to_space", "remove_whitespace")
 
 
-class _ErrorRate(Metric):
+class _ErrorRate(OneReference, Metric):
     """jiwer's measures as registered, mergeable metrics. Statistics per segment (int64, additive):
     substitutions, deletions, insertions, hits; every measure is a function of their sums."""
 
     reduction = "sum"
     extra_decimals = 2
     stat_columns = COUNTS
+    reference_rule = "jiwer's measures"
     unit = "words"
     cli_options = tuple(CliOption((f"--{flag.replace('_', '-')}",), flag, "flag", help=f"jiwer transform: {flag}")
                         for flag in _FLAGS) + (
@@ -226,11 +218,6 @@ class _ErrorRate(Metric):
         spaces = self.options["remove_multiple_spaces"]
         return (self.unit, bool(self.unit == "words" if spaces is None else spaces), bool(self.options["strip"]))
 
-    def check_inputs(self, hypotheses, references):
-        hyps, refs = super().check_inputs(hypotheses, references)
-        single_references(refs, "jiwer's measures")
-        return hyps, refs
-
     def batch_arrays(self, hypotheses, references):
         transforms = self.transforms
         hyps = transforms.apply(hypotheses)
@@ -239,17 +226,11 @@ class _ErrorRate(Metric):
             stats = _core.error_rate_segment_stats(hyps, refs, *self.unit_options(), self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
-        if getattr(self, "_keep_texts", False) and hyps:  # not the empty batch that tells the array shapes
-            self._kept_texts = (hyps, refs, self.unit_options())
+        self.keep_texts((hyps, refs, self.unit_options()))
         return {"segment_stats": stats}
 
-    def __call__(self, hypotheses, references):
-        fresh = copy.copy(self)
-        fresh.reset()
-        fresh._keep_texts = True
-        result = fresh.update(hypotheses, references).compute()
-        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", ([], [], self.unit_options())))
-        return result
+    def no_texts(self) -> tuple:
+        return ([], [], self.unit_options())
 
     def result_from_state(self, state) -> ErrorRateResult:
         totals = np.asarray(self.totals(state), dtype=np.int64)
