@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::metrics::map_pairs;
-use crate::metrics::qa::normalize::{is_py_word, py_strip};
+use crate::metrics::qa::pystr::{is_py_word, py_strip};
 
 const PARALLEL_THRESHOLD: usize = 16;
 const NONE: i64 = -1;

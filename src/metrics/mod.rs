@@ -2,8 +2,6 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
-pub mod bleu_coco;
-pub mod bleu_nltk;
 pub mod character;
 pub mod charcut;
 pub mod chrf;
@@ -13,7 +11,6 @@ pub mod meteor;
 pub mod pairwise;
 pub mod qa;
 pub mod rouge;
-pub mod rouge_coco;
 pub mod ter;
 pub mod wer;
 

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::error::Result;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::map_pairs;
+use crate::metrics::qa::pystr::py_strip;
 use crate::text::sacrebleu::is_python_whitespace;
 
 /// Columns of a segment's statistics row.
@@ -45,11 +46,6 @@ impl ErrorRateConfig {
     pub fn jiwer_default(unit: Unit) -> Self {
         Self { unit, remove_multiple_spaces: unit == Unit::Words, strip: true }
     }
-}
-
-/// Python's `s.strip()`.
-fn py_strip(text: &str) -> &str {
-    text.trim_matches(is_python_whitespace)
 }
 
 /// The words jiwer compares: `[w for w in s.split(" ") if w]` after the configured transforms.
