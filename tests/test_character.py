@@ -70,3 +70,18 @@ def test_bad_input_is_refused_with_clear_errors():
         nlgmetrics.character([], [])
     assert nlgmetrics.character([], [], aggregate="sum").score == 0
     assert nlgmetrics.character(["a b"], ["a c"]).score == statistics.mean([cer.calculate_cer(["a", "b"], ["a", "c"])])
+
+
+def test_exact_mean_is_statistics_mean_on_synthetic_floats():
+    # synthetic: random floats in [0, 1] of many magnitudes, as CharacTER's segment scores are
+    import random
+
+    import numpy as np
+
+    from nlgmetrics.metrics.character import exact_mean
+
+    rng = random.Random(7)
+    for _ in range(500):
+        values = [rng.random() ** rng.choice([1, 3, 30]) if rng.random() < 0.8 else rng.choice([0.0, 1.0, 0.25])
+                  for _ in range(rng.choice([1, 2, 5, 300, 2000]))]
+        assert exact_mean(np.array(values)) == statistics.mean(values)

@@ -11,7 +11,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
-use crate::metrics::edit_distance::{distance, Pattern};
+use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
 use crate::text::sacrebleu::is_python_whitespace;
 
@@ -95,6 +95,18 @@ fn couples(hypothesis: &[u32], reference: &[u32]) -> Vec<(usize, usize, usize)> 
 fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vocabulary: &[&str], pre_score: f64) -> Option<(f64, Vec<u32>)> {
     let mut best: Option<(f64, Vec<u32>)> = None;
     let mut shifted = Vec::with_capacity(hypothesis.len());
+    // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
+    // moved phrase and its new place, so only the rest is run (same distance as from the start)
+    let prefix_columns: Vec<Column> = if reference.is_single_word() {
+        let mut columns = vec![reference.start()];
+        for k in 0..hypothesis.len() {
+            let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
+            columns.push(next);
+        }
+        columns
+    } else {
+        Vec::new()
+    };
     for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids) {
         // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
         shifted.clear();
@@ -102,7 +114,13 @@ fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vo
         shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
         let at = ref_start.min(shifted.len());
         shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
-        let shift_score = reference.distance(&shifted) as f64 / reference_ids.len() as f64;
+        let shared = hyp_start.min(at);
+        let distance = if prefix_columns.is_empty() {
+            reference.distance(&shifted)
+        } else {
+            reference.advance(prefix_columns[shared], &shifted[shared..]).dist
+        };
+        let shift_score = distance as f64 / reference_ids.len() as f64;
         let gain = pre_score - shift_score;
         let better = match &best {
             None => true,

@@ -126,9 +126,24 @@ impl Pattern {
         if self.masks.words > 1 {
             return hyyro(&self.masks, self.len, s2, |_, _, _| {});
         }
-        // one machine word: the recurrence on scalars (rapidfuzz `levenshtein_hyrroe2003`)
+        self.advance(self.start(), s2).dist
+    }
+
+    /// Whether the pattern fits one machine word (then `start`/`advance` apply).
+    pub fn is_single_word(&self) -> bool {
+        self.len >= 1 && self.masks.words == 1
+    }
+
+    /// The column before any symbol of `s2`.
+    pub fn start(&self) -> Column {
+        Column { vp: !0u64, vn: 0, dist: self.len }
+    }
+
+    /// The column after `s2` from `column` (rapidfuzz `levenshtein_hyrroe2003` on scalars); a single-word
+    /// pattern only. Resuming from a shared prefix's column gives the same distance as starting over.
+    pub fn advance(&self, column: Column, s2: &[u32]) -> Column {
         let last = 1u64 << (self.len - 1);
-        let (mut vp, mut vn, mut dist) = (!0u64, 0u64, self.len);
+        let Column { mut vp, mut vn, mut dist } = column;
         for &symbol in s2 {
             let x = self.masks.masks[symbol as usize];
             let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
@@ -140,8 +155,16 @@ impl Pattern {
             vp = hn | !(d0 | hp);
             vn = hp & d0;
         }
-        dist
+        Column { vp, vn, dist }
     }
+}
+
+/// Hyyrö's state after a prefix of the second sequence: vertical deltas and the distance so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    vp: u64,
+    vn: u64,
+    pub dist: usize,
 }
 
 /// `D(s1[..i], s2)` for every `i` in `0..=len(s1)`: the last row of the matrix.
