@@ -7,6 +7,7 @@ sampled evenly to keep the test fast. The Levenshtein fuzz below is synthetic (l
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -181,3 +182,22 @@ def test_segment_stats_are_additive(wmt17):
     whole = nlgmetrics.wer(hyp, ref)
     halves = [nlgmetrics.wer(hyp[:1000], ref[:1000]), nlgmetrics.wer(hyp[1000:], ref[1000:])]
     assert np.array_equal(np.vstack([h.segment_stats for h in halves]), whole.segment_stats)
+
+
+def test_command_line_and_paired_test_run_through_the_registry(wmt17, tmp_path, capsys):
+    from nlgmetrics.cli.commands import main
+
+    ref, systems = wmt17
+    (tmp_path / "ref").write_text("\n".join(ref[:300]) + "\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("\n".join(systems[0][:300]) + "\n", encoding="utf-8")
+    assert main(["wer", "-r", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), "--lowercase", "-f", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    lower = jiwer.Compose([jiwer.ToLowerCase(), jiwer.RemoveMultipleSpaces(), jiwer.Strip(),
+                           jiwer.ReduceToListOfListOfWords()])
+    assert printed["score"] == jiwer.wer(ref[:300], systems[0][:300], reference_transform=lower,
+                                         hypothesis_transform=lower)
+    paired = nlgmetrics.paired_test({"a": systems[0][:200], "b": systems[1][:200]}, ref[:200],
+                                    metrics=["wer", "cer"], test="bs", n_samples=100, seed=1)
+    assert "wer" in str(paired).lower()
+    assert nlgmetrics.wer(systems[0][:200], ref[:200]).ci(n_samples=50, seed=1).low <= jiwer.wer(ref[:200],
+                                                                                                   systems[0][:200])
