@@ -66,6 +66,7 @@ __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
 __all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
+__all__ += ["report"]  # the package nlgmetrics.report, callable as the function (see report/__init__.py)
 __all__ += ["wer", "mer", "wil", "wip", "cer", "character", "charcut"]
 
 
