@@ -321,6 +321,10 @@ def interface_cases():
 
 GROUPS.update({"interface": interface_cases})
 
+from cases_nltk_mt import diversity_cases, nltk_mt_cases  # noqa: E402  (they use wmt22_pair above)
+
+GROUPS.update({"nltk_mt": nltk_mt_cases, "diversity": diversity_cases})
+
 
 def error_rate_cases():
     """WER/CER (jiwer), CharacTER (cer), CharCut (charcut): real WMT17 en-de outputs of every system."""

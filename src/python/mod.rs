@@ -8,18 +8,25 @@ mod bleu_presets;
 mod character;
 mod charcut;
 mod chrf;
+mod chrf_nltk;
 mod cider;
+mod diversity;
 mod errors;
+mod gleu;
 mod meteor;
+mod nist;
 mod pairwise;
 mod ptb;
 mod qa;
+mod ribes;
 mod rouge;
 mod strings;
 mod ter;
 mod text;
 mod threads;
 mod wer;
+mod words;
+
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -30,11 +37,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     character::register(m)?;
     charcut::register(m)?;
     chrf::register(m)?;
+    chrf_nltk::register(m)?;
     cider::register(m)?;
+    diversity::register(m)?;
+    gleu::register(m)?;
     meteor::register(m)?;
+    nist::register(m)?;
     pairwise::register(m)?;
     ptb::register(m)?;
     qa::register(m)?;
+    ribes::register(m)?;
     rouge::register(m)?;
     ter::register(m)?;
     text::register(m)?;
