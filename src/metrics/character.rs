@@ -70,22 +70,33 @@ fn words_greater(a: &[u32], b: &[u32], vocabulary: &[&str]) -> bool {
 
 /// `couple_discoverer(hyp, ref)`: every (hyp start, ref start, length) of a common phrase with
 /// different start positions, `length` extended as far as the words keep matching.
-fn couples(hypothesis: &[u32], reference: &[u32]) -> Vec<(usize, usize, usize)> {
-    let mut out = Vec::new();
+fn couples(hypothesis: &[u32], reference: &[u32], alphabet: usize) -> Vec<(usize, usize, usize)> {
+    // the reference positions of each word, so each hypothesis word visits only its matches
+    // (the order of candidates never matters: the best is a maximum over a total order)
+    let mut first = vec![u32::MAX; alphabet];
+    let mut next = vec![u32::MAX; reference.len()];
+    for (position, &word) in reference.iter().enumerate().rev() {
+        next[position] = first[word as usize];
+        first[word as usize] = position as u32;
+    }
+    let mut out = Vec::with_capacity(hypothesis.len());
     for start_1 in 0..hypothesis.len() {
-        for start_2 in 0..reference.len() {
-            if start_1 == start_2 || hypothesis[start_1] != reference[start_2] {
+        let mut start_2 = first[hypothesis[start_1] as usize];
+        while start_2 != u32::MAX {
+            let at = start_2 as usize;
+            start_2 = next[at];
+            if at == start_1 {
                 continue;
             }
             let mut length = 1;
             for step in 1..hypothesis.len() - start_1 {
-                if start_2 + step < reference.len() && hypothesis[start_1 + step] == reference[start_2 + step] {
+                if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
                     length += 1;
                 } else {
                     break;
                 }
             }
-            out.push((start_1, start_2, length));
+            out.push((start_1, at, length));
         }
     }
     out
@@ -107,7 +118,7 @@ fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vo
     } else {
         Vec::new()
     };
-    for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids) {
+    for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids, vocabulary.len()) {
         // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
         shifted.clear();
         shifted.extend_from_slice(&hypothesis[..hyp_start]);
@@ -129,7 +140,13 @@ fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vo
             }
         };
         if better {
-            best = Some((gain, shifted.clone()));
+            match &mut best {
+                Some((best_gain, best_words)) => {
+                    *best_gain = gain;
+                    best_words.clone_from(&shifted);
+                }
+                None => best = Some((gain, shifted.clone())),
+            }
         }
     }
     best
@@ -193,8 +210,8 @@ impl CharIds {
     }
 
     /// Code points of `" ".join(words)` as ids.
-    fn joined<'a>(&mut self, words: impl Iterator<Item = &'a str>) -> Vec<u32> {
-        let mut out = Vec::new();
+    fn joined<'a>(&mut self, words: impl Iterator<Item = &'a str>, capacity: usize) -> Vec<u32> {
+        let mut out = Vec::with_capacity(capacity);
         for (k, word) in words.enumerate() {
             if k > 0 {
                 out.push(self.id(' '));
@@ -227,8 +244,8 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
     }
     let cost_of_shifts = shift_cost(&words, &original, &vocabulary);
     let mut char_ids = CharIds::new();
-    let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]));
-    let reference_chars = char_ids.joined(ref_words.iter().copied());
+    let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]), hypothesis.len());
+    let reference_chars = char_ids.joined(ref_words.iter().copied(), reference.len());
     if shifted_chars.is_empty() {
         return 1.0;
     }
