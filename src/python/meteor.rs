@@ -6,6 +6,8 @@ use std::sync::Arc;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
+
+use super::threads::released;
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -21,10 +23,10 @@ pub struct PySynonyms(Arc<SynonymDictionary>);
 #[pymethods]
 impl PySynonyms {
     #[new]
-    fn new(py: Python<'_>, synsets: String, exceptions: String) -> Self {
-        PySynonyms(Arc::new(
-            py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions)),
-        ))
+    fn new(py: Python<'_>, synsets: String, exceptions: String) -> PyResult<Self> {
+        Ok(PySynonyms(Arc::new(
+            released(py, || SynonymDictionary::parse(&synsets, &exceptions))?,
+        )))
     }
 
     /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
@@ -44,7 +46,7 @@ impl PySynonyms {
             .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
             Ok(text)
         };
-        let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
+        let dictionary = released(py, || -> Result<SynonymDictionary, Error> {
             let exceptions = read(&exceptions_gz)?;
             if let Some(cache) = cache_path.as_deref().filter(|c| c.is_file()) {
                 if let Ok(dictionary) = SynonymDictionary::from_cache(cache, &exceptions) {
@@ -56,7 +58,7 @@ impl PySynonyms {
                 let _ = dictionary.write_cache(cache);
             }
             Ok(dictionary)
-        })?;
+        })??;
         Ok(PySynonyms(Arc::new(dictionary)))
     }
 }
@@ -72,7 +74,7 @@ impl PyParaphrases {
     #[staticmethod]
     #[pyo3(signature = (gzip_path, cache_path=None))]
     fn load(py: Python<'_>, gzip_path: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
-        let table = py.allow_threads(|| -> Result<ParaphraseTable, Error> {
+        let table = released(py, || -> Result<ParaphraseTable, Error> {
             if let Some(cache) = &cache_path {
                 if cache.is_file() {
                     if let Ok(table) = ParaphraseTable::read_cache(cache) {
@@ -85,7 +87,7 @@ impl PyParaphrases {
                 let _ = table.write_cache(cache);
             }
             Ok(table)
-        })?;
+        })??;
         Ok(PyParaphrases(Arc::new(table)))
     }
 
@@ -103,12 +105,12 @@ impl PyStemTable {
     /// Parse the gzip'd table (`stem/arabic-buckwalter-reduced.gz`, as read from meteor-1.5.jar).
     #[staticmethod]
     fn from_gzip_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
-        let table = py.allow_threads(|| -> Result<LookupStems, Error> {
+        let table = released(py, || -> Result<LookupStems, Error> {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(data.as_slice()), &mut text)
                 .map_err(|e| Error::InvalidOption(format!("cannot read the METEOR Arabic stem table: {e}")))?;
             Ok(LookupStems::parse(&text))
-        })?;
+        })??;
         Ok(PyStemTable(Arc::new(table)))
     }
 
@@ -259,7 +261,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        let results: Vec<(SegmentStats, f64, usize)> = py.allow_threads(|| meteor.score_batch(&hypotheses, &references));
+        let results: Vec<(SegmentStats, f64, usize)> = released(py, || meteor.score_batch(&hypotheses, &references))?;
         let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
         for (i, (row, _, _)) in results.iter().enumerate() {
             for k in 0..STATS_LEN {
@@ -293,7 +295,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        Ok(py.allow_threads(|| {
+        Ok(released(py, || {
             let results = meteor.score_batch(&hypotheses, &references);
             let total = meteor.aggregate(results.iter().map(|r| &r.0));
             let p = meteor.score(&total);
@@ -301,7 +303,7 @@ impl PyMeteorScorer {
                 results.iter().map(|r| r.1).collect(),
                 [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
             )
-        }))
+        })?)
     }
 
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
@@ -388,10 +390,10 @@ pub struct PyNltkWordNet(Arc<crate::metrics::meteor::nltk::WordNet>);
 impl PyNltkWordNet {
     /// `files`: (file name, text) of index.*, data.* and *.exc.
     #[new]
-    fn new(py: Python<'_>, files: Vec<(String, String)>) -> Self {
-        PyNltkWordNet(Arc::new(
-            py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files)),
-        ))
+    fn new(py: Python<'_>, files: Vec<(String, String)>) -> PyResult<Self> {
+        Ok(PyNltkWordNet(Arc::new(
+            released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?,
+        )))
     }
 
     /// nltk's synonym set of a word (lemma names without "_", plus the word).
@@ -423,7 +425,7 @@ fn nltk_meteor_batch<'py>(
     }
     let wordnet = wordnet.0.clone();
     let lower = |tokens: &Vec<String>| -> Vec<String> { tokens.iter().map(|t| t.to_lowercase()).collect() };
-    let results: Vec<(f64, [f64; 4])> = py.allow_threads(|| {
+    let results: Vec<(f64, [f64; 4])> = released(py, || {
         hypotheses
             .par_iter()
             .zip(references.par_iter())
@@ -444,7 +446,7 @@ fn nltk_meteor_batch<'py>(
                 best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))
             })
             .collect()
-    });
+    })?;
     let scores: Vec<f64> = results.iter().map(|r| r.0).collect();
     let mut stats = Array2::<f64>::zeros((results.len(), 4));
     for (i, (_, row)) in results.iter().enumerate() {

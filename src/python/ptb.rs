@@ -2,12 +2,14 @@
 
 use pyo3::prelude::*;
 
+use super::threads::released;
+
 use crate::text::ptb;
 
 /// pycocoevalcap's tokenized form of each caption, in file order (each sees the next as lookahead).
 #[pyfunction]
-fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>) -> Vec<String> {
-    py.allow_threads(|| ptb::coco_tokenize_lines(&lines))
+fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>) -> PyResult<Vec<String>> {
+    released(py, || ptb::coco_tokenize_lines(&lines))
 }
 
 /// The raw lower-cased PTB tokens of one line (before pycocoevalcap's punctuation filter).

@@ -2,6 +2,8 @@
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
+
+use super::threads::released;
 use pyo3::types::PyDict;
 
 use crate::metrics::qa::squad::{squad_v1_totals, squad_v2_evaluation, V2Question, V2Subset};
@@ -18,7 +20,7 @@ fn qa_scores<'py>(
     language: Option<&str>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    let scores = py.allow_threads(|| score_answers(&predictions, &references, normalizer))?;
+    let scores = released(py, || score_answers(&predictions, &references, normalizer))??;
     let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
     let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
     Ok((exact.into_pyarray_bound(py), f1.into_pyarray_bound(py)))
@@ -29,7 +31,7 @@ fn qa_scores<'py>(
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
 fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<String>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(py.allow_threads(|| texts.iter().map(|text| normalizer.normalize(text)).collect()))
+    Ok(released(py, || texts.iter().map(|text| normalizer.normalize(text)).collect())?)
 }
 
 /// The units F1 counts for each text (tokens, or CMRC's mixed segments).
@@ -37,7 +39,7 @@ fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: 
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
 fn qa_tokens(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<Vec<String>>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(py.allow_threads(|| texts.iter().map(|text| normalizer.tokens(text)).collect()))
+    Ok(released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())?)
 }
 
 /// evaluate-v1.1.py's totals: (exact_match, f1) in percent.

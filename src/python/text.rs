@@ -1,6 +1,8 @@
 //! Bindings for `crate::text` (the sacreBLEU tokenizers): `nlgmetrics._core.tokenize_lines` and friends.
 
 use pyo3::prelude::*;
+
+use super::threads::released;
 use rayon::prelude::*;
 
 use crate::text::sacrebleu::{BleuTokenizer, INTL_TABLES_REGEX_VERSION};
@@ -10,7 +12,7 @@ use crate::text::sacrebleu::{BleuTokenizer, INTL_TABLES_REGEX_VERSION};
 #[pyo3(signature = (lines, name))]
 fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Vec<String>> {
     let tokenizer = BleuTokenizer::from_name(name)?;
-    Ok(py.allow_threads(|| {
+    Ok(released(py, || {
         if lines.len() < 64 {
             lines.iter().map(|line| tokenizer.tokenize(line)).collect()
         } else {
@@ -19,7 +21,7 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Ve
                 .map(|line| tokenizer.tokenize(line))
                 .collect()
         }
-    }))
+    })?)
 }
 
 /// Tokenizes one line (no thread pool involved).
