@@ -211,6 +211,7 @@ class MeteorConfig:
     beam_size: int
     paraphrase_table: Optional[str]
     preset: str = "meteor15"
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES
 
     def signature(self, n_refs: str) -> Signature:
         alpha, beta, gamma, delta = self.parameters
@@ -248,6 +249,7 @@ def resolve_config(
     char_based: bool = False,
     warn: bool = True,
     preset: str = "meteor15",
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES,
 ) -> MeteorConfig:
     """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
     if not isinstance(language, str):
@@ -319,8 +321,10 @@ def resolve_config(
         raise ValueError(f"gamma must be in [0, 1], got {params[2]}")
     if not 0.0 <= params[3] <= 1.0:
         raise ValueError(f"delta must be in [0, 1], got {params[3]}")
-    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or beam_size < 1:
-        raise ValueError(f"beam_size must be a positive int, got {beam_size!r}")
+    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or not 1 <= beam_size <= _core.METEOR_MAX_BEAM_SIZE:
+        raise ValueError(f"beam_size must be an int between 1 and {_core.METEOR_MAX_BEAM_SIZE}, got {beam_size!r}")
+    if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or not 1 <= max_candidates < 2**63:
+        raise ValueError(f"max_candidates must be a positive int, got {max_candidates!r}")
 
     table = None
     if "paraphrase" in module_list:
@@ -349,6 +353,7 @@ def resolve_config(
         beam_size,
         table,
         preset,
+        max_candidates,
     )
 
 
@@ -384,6 +389,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             paraphrases,
             config.preset,
             _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
+            config.max_candidates,
         )
         _SCORERS[config] = scorer
     return scorer
@@ -408,6 +414,7 @@ def meteor(
     beam_size: int = 40,
     char_based: bool = False,
     wordnet_path: Optional[str] = None,
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES,
 ) -> MeteorResult:
     """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
 
@@ -426,6 +433,12 @@ def meteor(
     P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
     METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
     As in the jar, function words (δ weighting) come from its English list whatever the language.
+    Worst case: the alignment search takes time and memory in proportion to ``beam_size`` × the
+    candidate matches of a hypothesis–reference pair (at most hypothesis words × reference words per
+    word module: "the the the …" of n words against itself has n² of them). A pair with more than
+    ``max_candidates`` (10 million by default, a few hundred for a real sentence; the jar has no
+    limit but would take hours there) raises ValueError naming the segment instead of taking
+    gigabytes; raise it to score such a pair anyway.
     The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
     installed pycocoevalcap; without one, a warning says so and the module is dropped.
 
@@ -440,6 +453,7 @@ def meteor(
             "language": language != "en", "task": task is not None, "norm": norm is not True, "lower": lower is not None,
             "no_punct": no_punct, "modules": modules is not None, "delta": delta is not None, "weights": weights is not None,
             "paraphrase_path": paraphrase_path is not None, "char_based": char_based, "beam_size": beam_size != 40,
+            "max_candidates": max_candidates != _core.METEOR_MAX_CANDIDATES,
         }
         named = [name for name, given in unsupported.items() if given]
         if named:
@@ -447,7 +461,7 @@ def meteor(
         return _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path)
     config = resolve_config(
         language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size,
-        char_based, preset=preset,
+        char_based, preset=preset, max_candidates=max_candidates,
     )
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))

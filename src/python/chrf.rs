@@ -53,6 +53,7 @@ fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> 
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CHRF_MAX_ORDER", crate::metrics::chrf::MAX_ORDER)?;
     m.add_function(wrap_pyfunction!(chrf_segment_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_score, m)?)?;
     Ok(())

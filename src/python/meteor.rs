@@ -188,7 +188,7 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
 #[pymethods]
 impl PyMeteorScorer {
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None))]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None, max_candidates=crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         language: &str,
@@ -204,6 +204,7 @@ impl PyMeteorScorer {
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
         formula: &str,
         stem_table: Option<PyRef<'_, PyStemTable>>,
+        max_candidates: usize,
     ) -> PyResult<Self> {
         let formula = match formula {
             "meteor15" => Formula::Meteor15,
@@ -230,6 +231,7 @@ impl PyMeteorScorer {
             normalization,
             char_based,
             beam_size,
+            max_candidates,
             function_words,
             nonbreaking_prefixes,
             synonyms: synonyms.map(|s| s.0.clone()),
@@ -261,7 +263,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        let results: Vec<(SegmentStats, f64, usize)> = released(py, || meteor.score_batch(&hypotheses, &references))?;
+        let results: Vec<(SegmentStats, f64, usize)> = released(py, || meteor.score_batch(&hypotheses, &references))??;
         let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
         for (i, (row, _, _)) in results.iter().enumerate() {
             for k in 0..STATS_LEN {
@@ -295,15 +297,15 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        Ok(released(py, || {
-            let results = meteor.score_batch(&hypotheses, &references);
+        Ok(released(py, || -> Result<_, Error> {
+            let results = meteor.score_batch(&hypotheses, &references)?;
             let total = meteor.aggregate(results.iter().map(|r| &r.0));
             let p = meteor.score(&total);
-            (
+            Ok((
                 results.iter().map(|r| r.1).collect(),
                 [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-            )
-        })?)
+            ))
+        })??)
     }
 
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
@@ -356,29 +358,29 @@ impl PyMeteorScorer {
         &self,
         hypothesis: &str,
         references: Vec<String>,
-    ) -> (
+    ) -> PyResult<(
         Vec<String>,
         Vec<String>,
         usize,
         Vec<(u32, u32, u32, u32, u8)>,
         Vec<f64>,
         f64,
-    ) {
+    )> {
         let refs: Vec<&str> = references.iter().map(String::as_str).collect();
-        let r = self.0.segment(hypothesis, &refs);
+        let r = self.0.segment(hypothesis, &refs)?;
         let matches = r
             .matches
             .iter()
             .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
             .collect();
-        (
+        Ok((
             r.hypothesis_tokens,
             r.reference_tokens,
             r.best_reference,
             matches,
             r.stats.to_vec(),
             r.score,
-        )
+        ))
     }
 }
 
@@ -460,6 +462,8 @@ fn nltk_meteor_batch<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNltkWordNet>()?;
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
+    m.add("METEOR_MAX_CANDIDATES", crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES)?;
+    m.add("METEOR_MAX_BEAM_SIZE", crate::metrics::meteor::MAX_BEAM_SIZE)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;
     m.add_class::<PyStemTable>()?;
