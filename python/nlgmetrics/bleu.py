@@ -106,7 +106,7 @@ def bleu(
     Raises TypeError for wrongly typed arguments and ValueError for bad values or shapes.
     """
     hypotheses = hypotheses_list(hypotheses)
-    references = references_lists(references, len(hypotheses))
+    references = references_lists(references, len(hypotheses), sacrebleu_metric=True)
     return _dispatch(
         hypotheses, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
         max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,

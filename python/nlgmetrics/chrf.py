@@ -140,7 +140,7 @@ def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str
     """
     check_chrf_options(char_order, word_order, beta)
     hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
+    refs = _validate.references_lists(references, len(hyps), sacrebleu_metric=True)
     return chrf_from_lists(hyps, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
                            _check_threads(threads))
 

@@ -127,6 +127,9 @@ def run_compare(args) -> str:
     return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())
 
 
+# Empty input files: an error, as sacreBLEU's "Test set … contains no sentence" (exit 1), not a score of 0.
+_NOTHING_TO_SCORE = "{} contains no line: nothing to score"
+
 # Lines scored per chunk when a metric can merge chunk results (bounded memory for huge files).
 CHUNK_LINES = 100_000
 
@@ -138,9 +141,11 @@ def _score_systems(metric, args) -> list:
             for chunks, hypotheses in zip(per_system, systems):
                 chunks.append(metric.score(hypotheses, references, args))
         if not per_system[0]:
-            return [metric.score([], [], args) for _ in args.input]
+            raise InputFileError(_NOTHING_TO_SCORE.format(args.references[0] if args.references else args.input[0]))
         return [metric.merge(chunks, args) for chunks in per_system]
     systems, references = read_aligned(args.input, args.references)
+    if not references and not any(systems):
+        raise InputFileError(_NOTHING_TO_SCORE.format(args.references[0] if args.references else args.input[0]))
     return [metric.score(hypotheses, references, args) for hypotheses in systems]
 
 

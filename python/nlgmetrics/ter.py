@@ -120,7 +120,7 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     """
     _check_flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
+    refs = _validate.references_lists(references, len(hyps), sacrebleu_metric=True)
     return ter_from_lists(hyps, refs, normalized, no_punct, asian_support, case_sensitive, _check_threads(threads))
 
 

@@ -98,13 +98,15 @@ fn rouge_score_stats_tokens<'py>(
         .into_iter()
         .map(|refs| refs.into_iter().map(to_text).collect())
         .collect();
-    let segments: Vec<_> = released(py, || {
-        predictions
+    let segments: Vec<_> = released(py, || -> crate::error::Result<Vec<_>> {
+        let per_segment: Vec<_> = predictions
             .par_iter()
             .zip(references.par_iter())
-            .flat_map_iter(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
-            .collect()
-    })?;
+            .enumerate()
+            .map(|(k, (candidate, refs))| rouge_score_segment_tokens(&variants, candidate, refs).map_err(|e| e.at_segment(k)))
+            .collect::<crate::error::Result<_>>()?;
+        Ok(per_segment.into_iter().flatten().collect())
+    })??;
     to_arrays(py, &segments, predictions.len(), variants.len())
 }
 
@@ -161,9 +163,10 @@ fn rouge155_stats<'py>(
         predictions
             .par_iter()
             .zip(references.par_iter())
-            .map(|(peer, models)| rouge155_segment(&measures, &options, peer, models))
-            .collect()
-    })?;
+            .enumerate()
+            .map(|(k, (peer, models))| rouge155_segment(&measures, &options, peer, models).map_err(|e| e.at_segment(k)))
+            .collect::<crate::error::Result<_>>()
+    })??;
     let shape = [segments.len(), measures.len(), 3];
     let flat: Vec<f64> = segments.iter().flatten().flatten().copied().collect();
     PyArray1::from_vec_bound(py, flat).reshape(shape)
