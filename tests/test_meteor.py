@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
-from nlgmetrics import _meteor_resources
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
 
 from conftest import read_lines
 
-meteor_module = importlib.import_module("nlgmetrics.meteor")
+meteor_module = importlib.import_module("nlgmetrics.metrics.meteor.meteor15")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None
 needs_paraphrases = pytest.mark.skipif(not HAS_PARAPHRASES, reason="paraphrase-en.gz not found (install pycocoevalcap)")
 
@@ -204,13 +204,18 @@ def test_empty_and_whitespace_segments():
 def test_cli_hooks_map_options_to_the_api():
     import argparse
 
+    from nlgmetrics.metrics.meteor.metric import METEOR
+
+    def cli_score(hypotheses, references, args):
+        return METEOR(**METEOR.options_from_cli(args))(hypotheses, references)
+
     parser = argparse.ArgumentParser()
-    meteor_module.cli_arguments(parser)
+    METEOR.add_cli_arguments(parser)
     args = parser.parse_args(["-l", "en", "-m", "exact", "stem", "-p", "0.5", "1.0", "0.5", "0.5", "--weights", "1", "0.5"])
-    result = meteor_module.cli_score(["the cats sat"], [["the cat sat"]], args)
+    result = cli_score(["the cats sat"], [["the cat sat"]], args)
     direct = nlgmetrics.meteor(["the cats sat"], [["the cat sat"]], modules=["exact", "stem"], alpha=0.5, beta=1.0, gamma=0.5, delta=0.5, weights=[1, 0.5])
     assert result.score == direct.score and str(result.signature) == str(direct.signature)
-    lower = meteor_module.cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
+    lower = cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
     assert lower.signature.get("norm") == "lower" and lower.score == 1.0
 
 

@@ -1,0 +1,77 @@
+"""Every registered metric as a subcommand: its flags, and how files are scored through it.
+
+Nothing here names a metric: the subcommands are the registry's classes (``nlgmetrics.list_metrics()``),
+their flags come from each class (``cli_options`` or ``add_cli_arguments``), and every file is scored as a
+stream: chunks of lines go to ``Metric.update``, so memory is bounded by the chunk size and by what the
+metric keeps per segment (only its column totals, where the corpus score is a sum and no per-segment
+output was asked for).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Dict, List, Sequence, Tuple, Type
+
+import numpy as np
+
+from nlgmetrics.core.registry import metric_classes
+
+# Options the `sample` command adds per metric: the bundled sample is German.
+SAMPLE_OPTIONS = {"meteor": {"language": "de", "modules": ["exact", "stem"]}}
+# The metrics `nlgmetrics sample` shows (the MT metrics of the bundled WMT sample).
+SAMPLE_METRICS = ("bleu", "chrf", "ter", "rouge", "meteor")
+
+
+def commands() -> Dict[str, Type[Any]]:
+    """Subcommand name → metric class."""
+    return metric_classes()
+
+
+def build_metric(cls: Type[Any], options: Dict[str, Any], keep_segments: bool) -> Any:
+    """A metric for streaming: totals only where the corpus score is a sum and nothing per segment is needed."""
+    totals_only = not keep_segments and cls.reduction == "sum" and cls.supports_totals(options)
+    return cls(**options, segments=not totals_only)
+
+
+def table_columns(result: Any) -> List[Tuple[str, float]]:
+    """The text table's columns for one result: the result's own, or its headline score."""
+    columns = getattr(result, "table_columns", None)
+    return columns() if columns is not None else [(result.name, result.score)]
+
+
+def segment_rows(result: Any) -> List[List[float]]:
+    """One list of numbers per segment for ``--sentence-level`` (several for ROUGE: each variant's F)."""
+    values = np.asarray(result.segment_scores, dtype=np.float64)
+    if values.ndim == 3:  # ROUGE: (segments, variants, P/R/F)
+        return values[:, :, 2].tolist()
+    return values.reshape(len(values), -1).tolist()
+
+
+def score_chunks(cls: Type[Any], options: Dict[str, Any], chunks, n_systems: int, keep_segments: bool) -> List[Any]:
+    """One result per system from an iterator of ``(systems, references)`` chunks."""
+    metrics = [build_metric(cls, options, keep_segments) for _ in range(n_systems)]
+    for systems, references in chunks:
+        for metric, hypotheses in zip(metrics, systems):
+            metric.update(hypotheses, references)
+    return [metric.compute() for metric in metrics]
+
+
+def add_metric_arguments(parser: argparse.ArgumentParser, cls: Type[Any]) -> None:
+    cls.add_cli_arguments(parser)
+
+
+def options_from_args(cls: Type[Any], args: argparse.Namespace) -> Dict[str, Any]:
+    return cls.options_from_cli(args)
+
+
+def sample_options(name: str) -> Dict[str, Any]:
+    return dict(SAMPLE_OPTIONS.get(name, {}))
+
+
+def decimals(cls: Type[Any], width: int) -> int:
+    return width + cls.extra_decimals
+
+
+def sample_classes(names: Sequence[str] = SAMPLE_METRICS) -> Dict[str, Type[Any]]:
+    available = commands()
+    return {name: available[name] for name in names if name in available}

@@ -1,0 +1,1 @@
+"""Reading inputs (aligned text files, in chunks) and formatting tables."""

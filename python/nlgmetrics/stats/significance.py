@@ -1,0 +1,377 @@
+"""Confidence intervals and paired significance tests, for every metric, by resampling segment statistics.
+
+A corpus score is a function of summed per-segment statistics (DESIGN.md §1), so a bootstrap sample is
+a set of drawn rows and a randomization trial a per-row swap between two systems: no metric-specific
+resampling code exists. For BLEU, chrF and TER, ``paired_test`` is identical to sacreBLEU 2.6.0's
+``PairedTest`` (same seed → same p-values, means and intervals, float32 quirks included).
+
+>>> systems = {"baseline": ["the cat sat on the mat", "a dog barked"],
+...            "candidate": ["the cat is on the mat", "the dog barked"]}
+>>> refs = ["the cat is on the mat", "the dog barked loudly"]
+>>> result = paired_test(systems, refs, metrics=["bleu"], test="bs", n_samples=100)
+>>> [row.system for row in result["BLEU"]]
+['baseline', 'candidate']
+>>> 0 < result["BLEU"][1].p_value <= 1
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
+from nlgmetrics.stats.resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
+                          randomization_masks, randomization_sums)
+from nlgmetrics.io.table import format_table
+
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+MetricsArg = Union[Sequence[str], Mapping[str, Mapping[str, Any]]]
+
+
+@dataclass(frozen=True)
+class SystemTest:
+    """One system's row: its score, and against the baseline its p-value, bootstrap mean and ± half-width."""
+
+    system: str
+    score: float
+    p_value: Optional[float] = None
+    mean: Optional[float] = None
+    ci: Optional[float] = None
+
+    def to_dict(self) -> dict:
+        return {"system": self.system, "score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Per metric name (``"BLEU"``, ``"chrF2"``, ``"TER"`` …), one ``SystemTest`` per system, baseline first."""
+
+    test: str
+    n_samples: int
+    seed: Optional[int]
+    scores: Dict[str, Tuple[SystemTest, ...]]
+    signatures: Dict[str, str] = field(default_factory=dict)
+    # Per metric, digits shown beyond ``width`` (2 for metrics on a 0–1 scale).
+    extra_decimals: Dict[str, int] = field(default_factory=dict)
+
+    def __getitem__(self, metric: str) -> Tuple[SystemTest, ...]:
+        return self.scores[metric]
+
+    @property
+    def systems(self) -> Tuple[str, ...]:
+        return tuple(row.system for row in next(iter(self.scores.values())))
+
+    def to_dict(self) -> dict:
+        return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed, "signatures": self.signatures,
+                "scores": {name: [row.to_dict() for row in rows] for name, rows in self.scores.items()}}
+
+    def format(self, width: int = 1, alpha: float = 0.05) -> str:
+        """A table: score (μ ± 95% CI) and p-value per metric; ``*`` marks p < ``alpha``."""
+        header = ["System"]
+        for name in self.scores:
+            header.append(name if self.test == "none" else f"{name} (μ ± 95% CI)")
+        rows = []
+        for index, system in enumerate(self.systems):
+            row = [("Baseline: " if index == 0 and self.test != "none" else "") + system]
+            for name, tested in self.scores.items():
+                digits = width + self.extra_decimals.get(name, 0)
+                cell = f"{tested[index].score:.{digits}f}"
+                if tested[index].mean is not None:
+                    cell += f" ({tested[index].mean:.{digits}f} ± {tested[index].ci:.{digits}f})"
+                if tested[index].p_value is not None:
+                    star = "*" if tested[index].p_value < alpha else ""
+                    cell += f" p = {tested[index].p_value:.4f}{star}"
+                row.append(cell)
+            rows.append(row)
+        table = format_table(header, rows)
+        if self.test == "none":
+            return table
+        return table + f"\n\n{self.test.upper()} test, {self.n_samples} samples, seed {self.seed}; * p < {alpha}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def _cells(self, width: int) -> Tuple[list, list]:
+        header = ["system"]
+        for name in self.scores:
+            header += [name, f"{name} mean", f"{name} ci", f"{name} p"]
+        rows = []
+        for index, system in enumerate(self.systems):
+            row = [system]
+            for tested in self.scores.values():
+                entry = tested[index]
+                row.append(f"{entry.score:.{width}f}")
+                row += ["" if value is None else f"{value:.{width}f}" for value in (entry.mean, entry.ci)]
+                row.append("" if entry.p_value is None else f"{entry.p_value:.4f}")
+            rows.append(row)
+        return header, rows
+
+    def to_csv(self, width: int = 4) -> str:
+        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric."""
+        import csv
+        import io
+
+        header, rows = self._cells(width)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        return buffer.getvalue()
+
+    def to_latex(self, width: int = 1, alpha: float = 0.05) -> str:
+        """A LaTeX tabular: score (mean ± ci) per metric, significant differences in bold."""
+        names = list(self.scores)
+        lines = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
+                 " & ".join(["System"] + names) + r" \\", r"\midrule"]
+        for index, system in enumerate(self.systems):
+            cells = [system.replace("_", r"\_")]
+            for tested in self.scores.values():
+                entry = tested[index]
+                cell = f"{entry.score:.{width}f}"
+                if entry.mean is not None:
+                    cell += f" ({entry.mean:.{width}f} $\\pm$ {entry.ci:.{width}f})"
+                if entry.p_value is not None and entry.p_value < alpha:
+                    cell = r"\textbf{" + cell + "}"
+                cells.append(cell)
+            lines.append(" & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        return "\n".join(lines) + "\n"
+
+
+def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if isinstance(metrics, Mapping):
+        return [resamplable(name, options) for name, options in metrics.items()]
+    return [resamplable(name) for name in metrics]
+
+
+def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Resample) -> np.ndarray:
+    """Bootstrap scores: sacreBLEU's float32 arithmetic where the metric mirrors it, else full precision."""
+    if metric.float32_scores is None:
+        return metric.exact_scores(resample.sums(stats))
+    return metric.float32_scores(resample.sums_float32(stats))
+
+
+def _bootstrap_row(metric, name, computed, baseline, resample, baseline_scores) -> SystemTest:
+    """sacreBLEU's _paired_bs_test for one metric and system (``baseline_scores``: the baseline's on ``resample``)."""
+    system_scores = _float32_scores(metric, computed.segment_stats, resample)
+    mean, ci = estimate_ci(system_scores)
+    differences = np.abs(system_scores - baseline_scores)
+    p = p_value(differences - differences.mean(), abs(baseline.score - computed.score))
+    return SystemTest(name, computed.score, p, float(mean), float(ci))
+
+
+def _randomization_row(metric, name, computed, baseline, masks, confidence_resample) -> SystemTest:
+    """sacreBLEU's _paired_ar_test for one metric and system (``masks``: its trials as float32 0/1)."""
+    system_stats = computed.segment_stats
+    pseudo_a, pseudo_b = randomization_sums(masks, baseline.segment_stats, system_stats)
+    trial_differences = np.abs(metric.exact_scores(pseudo_a) - metric.exact_scores(pseudo_b))
+    p = p_value(trial_differences, abs(baseline.score - computed.score))
+    if confidence_resample is None:
+        return SystemTest(name, computed.score, p)
+    mean, ci = estimate_ci(_float32_scores(metric, system_stats, confidence_resample))
+    return SystemTest(name, computed.score, p, float(mean), float(ci))
+
+
+# Most resamples accepted: the draws are n_samples × segments integers, so 2**40 would abort on memory.
+MAX_SAMPLES = 10_000_000
+
+
+def _check_n_samples(n_samples) -> None:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or not 1 <= n_samples <= MAX_SAMPLES:
+        raise ValueError(f"n_samples must be a positive int (at most {MAX_SAMPLES:,}), got {n_samples!r}")
+
+
+def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
+                metrics: MetricsArg = ("bleu",), test: str = "bs", n_samples: Optional[int] = None,
+                seed: Optional[int] = 12345, n_ar_confidence: int = -1,
+                progress: Optional[Callable[[int, int, str], None]] = None) -> PairedTestResult:
+    """Paired bootstrap (``test="bs"``, Koehn 2004) or approximate randomization (``"ar"``, Riezler &
+    Maxwell 2005) of every system against the first (the baseline), as sacreBLEU's ``PairedTest``.
+
+    :param systems: ordered mapping name → hypotheses; the first entry is the baseline.
+    :param references: per segment a reference string or a list of them.
+    :param metrics: metric names or a mapping name → options dict: ``bleu``, ``chrf``, ``chrf++``, ``ter``
+        (sacreBLEU-identical), ``rouge1``, ``rouge2``, ``rougeL``, ``rougeLsum`` (F), ``meteor``, ``cider``,
+        ``exact_match``, ``f1``.
+    :param n_samples: resamples (bs) or trials (ar); default 1000 / 10000 as sacreBLEU.
+    :param seed: NumPy ``default_rng`` seed (sacreBLEU's default 12345); ``None`` is not reproducible.
+    :param n_ar_confidence: bootstrap resamples for the AR test's intervals (-1: none, 0: 1000).
+    :param progress: called as ``progress(done, total, label)`` after each metric × system step.
+    """
+    if test not in DEFAULT_SAMPLES:
+        raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), got {test!r}")
+    if not isinstance(systems, Mapping) or len(systems) < 2:
+        raise ValueError("systems must be a mapping of at least two names to hypotheses (the first is the baseline)")
+    # None: the test's default. 0 is refused rather than silently read as the default.
+    n_samples = DEFAULT_SAMPLES[test] if n_samples is None else n_samples
+    _check_n_samples(n_samples)
+    n_ar_confidence = DEFAULT_SAMPLES["bs"] if n_ar_confidence == 0 else n_ar_confidence
+    names = list(systems)
+    hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
+    n_segments = len(hypotheses[names[0]])
+    refs = _validate.references_lists(references, n_segments)
+    for name in names[1:]:
+        if len(hypotheses[name]) != n_segments:
+            raise ValueError(f"systems[{name!r}] has {len(hypotheses[name])} hypotheses but the baseline has {n_segments}")
+    if n_segments == 0:
+        raise ValueError("paired tests need at least one segment")
+
+    bound = _metric_list(metrics)
+    total_steps, done = len(bound) * (2 * len(names) - 1), 0
+
+    def step(label: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total_steps, label)
+
+    computed = []
+    for metric in bound:
+        results = {}
+        for name in names:
+            results[name] = metric.compute(hypotheses[name], refs)
+            step(f"{metric.name} {name}")
+        computed.append(results)
+    fresh_draws: Dict[int, Resample] = {}
+
+    def fresh_bootstrap(count: int) -> Resample:
+        """``count`` bootstrap draws from a new generator: the same draws every time when seeded."""
+        if seed is None:
+            return Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+        if count not in fresh_draws:
+            fresh_draws[count] = Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+        return fresh_draws[count]
+
+    rows: Dict[str, list] = {}
+    for metric, results in zip(bound, computed):
+        baseline = results[names[0]]
+        confidence_n = n_samples if test == "bs" else n_ar_confidence
+        mean = ci = None
+        if confidence_n > 0:
+            resample = fresh_bootstrap(confidence_n)
+            mean, ci = (float(x) for x in estimate_ci(_float32_scores(metric, baseline.segment_stats, resample)))
+        rows[metric.name] = [SystemTest(names[0], baseline.score, None, mean, ci)]
+
+    # Seeded, every system is resampled with the same indices (a fresh generator from the same seed):
+    # the draws and the baseline's scores are computed once.
+    baseline_cache: Dict[str, np.ndarray] = {}
+    masks = None
+    for name in names[1:]:
+        if test == "bs":
+            resample = fresh_bootstrap(n_samples)
+            if seed is None:
+                baseline_cache.clear()
+        elif seed is None or masks is None:
+            rng = make_rng(seed)
+            masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
+            confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
+        for metric, results in zip(bound, computed):
+            baseline = results[names[0]]
+            if test == "bs":
+                if metric.name not in baseline_cache:
+                    baseline_cache[metric.name] = _float32_scores(metric, baseline.segment_stats, resample)
+                row = _bootstrap_row(metric, name, results[name], baseline, resample, baseline_cache[metric.name])
+            else:
+                row = _randomization_row(metric, name, results[name], baseline, masks, confidence_resample)
+            rows[metric.name].append(row)
+            step(f"{test} {metric.name} {name}")
+
+    signatures = {metric.name: f"{results[names[0]].signature}|{test}:{n_samples}|seed:{seed}"
+                  for metric, results in zip(bound, computed)}
+    return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures,
+                            {metric.name: metric.extra_decimals for metric in bound})
+
+
+def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
+                metrics: MetricsArg = ("bleu",)) -> PairedTestResult:
+    """Every system scored with every metric, no test: a ``PairedTestResult`` whose p-values are ``None``."""
+    if not isinstance(systems, Mapping) or not systems:
+        raise ValueError("systems must be a non-empty mapping of names to hypotheses")
+    names = list(systems)
+    hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
+    refs = _validate.references_lists(references, len(hypotheses[names[0]]))
+    scores, signatures, extra_decimals = {}, {}, {}
+    for metric in _metric_list(metrics):
+        extra_decimals[metric.name] = metric.extra_decimals
+        results = {name: metric.compute(hypotheses[name], refs) for name in names}
+        scores[metric.name] = tuple(SystemTest(name, results[name].score) for name in names)
+        signatures[metric.name] = str(results[names[0]].signature)
+    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals)
+
+
+@dataclass(frozen=True)
+class ConfidenceInterval:
+    """A bootstrap interval around one system's score."""
+
+    metric: str
+    score: float
+    low: float
+    high: float
+    mean: float
+    confidence: float
+    method: str
+    n_samples: int
+    seed: Optional[int]
+
+    def __str__(self) -> str:
+        return (f"{self.metric} = {self.score:.2f} [{self.low:.2f}, {self.high:.2f}] "
+                f"({self.confidence:.0%} {self.method} bootstrap, {self.n_samples} samples, seed {self.seed})")
+
+
+def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[str, Sequence[str]]], metric: str = "bleu",
+                        n_samples: int = 1000, seed: Optional[int] = 12345, confidence: float = 0.95,
+                        method: str = "percentile", **options: Any) -> ConfidenceInterval:
+    """Bootstrap confidence interval of one system's corpus score.
+
+    ``method="percentile"``: the ``confidence`` percentile interval of scores recomputed in full precision
+    from resampled statistics. ``method="sacrebleu"``: sacreBLEU's ``--confidence`` (float32 statistics,
+    95% bounds at the ``n//40``-th order statistics; ``low``/``high`` = mean ∓ half-width).
+
+    >>> ci = confidence_interval(["the cat sat on the mat"] * 4, ["the cat is on the mat"] * 4, n_samples=50)
+    >>> ci.low <= ci.score <= ci.high
+    True
+    """
+    if method not in ("percentile", "sacrebleu"):
+        raise ValueError(f"method must be 'percentile' or 'sacrebleu', got {method!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    _check_n_samples(n_samples)
+    bound = resamplable(metric, options)
+    hyps = _validate.hypotheses_list(hypotheses)
+    refs = _validate.references_lists(references, len(hyps))
+    if not hyps:
+        raise ValueError("a confidence interval needs at least one segment")
+    return _interval(bound, bound.compute(hyps, refs), n_samples, seed, confidence, method)
+
+
+def interval_from_result(result: Any, metric: Any, n_samples: int = 1000, seed: Optional[int] = None,
+                         confidence: float = 0.95, method: str = "percentile") -> ConfidenceInterval:
+    """The bootstrap interval of a computed result (``Result.ci``): its segment statistics resampled."""
+    if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    if len(result.segment_stats) == 0:
+        raise ValueError("a confidence interval needs per-segment statistics (at least one segment, segments=True)")
+    return _interval(from_metric(metric), result, n_samples, seed, confidence, method)
+
+
+def _interval(bound: ResamplableMetric, result: Any, n_samples: int, seed: Optional[int], confidence: float,
+              method: str) -> ConfidenceInterval:
+    resample = Resample(bootstrap_indices(make_rng(seed), len(result.segment_stats), n_samples))
+    if method == "sacrebleu":
+        if confidence != 0.95:
+            raise ValueError("method='sacrebleu' is sacreBLEU's fixed 95% interval; use method='percentile' for others")
+        mean, half_width = (float(x) for x in estimate_ci(_float32_scores(bound, result.segment_stats, resample)))
+        low, high = mean - half_width, mean + half_width
+    else:
+        scores = bound.exact_scores(resample.sums(result.segment_stats))
+        mean = float(np.mean(scores))
+        low, high = percentile_interval(scores, confidence)
+    return ConfidenceInterval(bound.name, result.score, low, high, mean, confidence, method, n_samples, seed)
