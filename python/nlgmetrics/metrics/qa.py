@@ -378,14 +378,14 @@ def squad(
 def _warn_unknown_ids(predictions, articles) -> None:
     known = {qid for qid, _gold, _where in _iter_questions(articles)}
     unknown = [qid for qid in predictions if qid not in known]
-    if unknown:
-        what = "none of the" if len(unknown) == len(predictions) else f"{len(unknown):,} of the"
-        warnings.warn(
-            f"{what} {len(predictions):,} prediction ids match a question of the dataset (first: {unknown[0]!r}); "
-            "they are ignored, as by the official SQuAD script" + (" — are these predictions for another dataset?"
-                                                                   if len(unknown) == len(predictions) else ""),
-            UserWarning, stacklevel=3,
-        )
+    if unknown and len(unknown) == len(predictions):
+        warnings.warn(f"none of the {len(predictions):,} prediction ids matches a question of the dataset "
+                      f"(first: {unknown[0]!r}): predictions for another dataset? Every question scores 0",
+                      UserWarning, stacklevel=3)
+    elif unknown:
+        warnings.warn(f"{len(unknown):,} of the {len(predictions):,} prediction ids match no question of the dataset "
+                      f"(first: {unknown[0]!r}); they are ignored, as by the official SQuAD script",
+                      UserWarning, stacklevel=3)
 
 
 def _squad_v1(predictions, articles, warn_unanswered) -> SquadResult:
