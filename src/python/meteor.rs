@@ -46,20 +46,49 @@ impl PySynonyms {
             .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
             Ok(text)
         };
-        let dictionary = released(py, || -> Result<SynonymDictionary, Error> {
+        let (dictionary, rejected) = released(py, || -> Result<_, Error> {
             let exceptions = read(&exceptions_gz)?;
-            if let Some(cache) = cache_path.as_deref().filter(|c| c.is_file()) {
-                if let Ok(dictionary) = SynonymDictionary::from_cache(cache, &exceptions) {
-                    return Ok(dictionary);
-                }
-            }
-            let dictionary = SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions);
-            if let Some(cache) = &cache_path {
-                let _ = dictionary.write_cache(cache);
-            }
-            Ok(dictionary)
+            through_cache(
+                cache_path.as_deref(),
+                |cache| SynonymDictionary::from_cache(cache, &exceptions),
+                || Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions)),
+                |dictionary, cache| dictionary.write_cache(cache),
+            )
         })??;
+        warn_rebuilt(py, rejected)?;
         Ok(PySynonyms(Arc::new(dictionary)))
+    }
+}
+
+/// A resource read from its binary cache when that is valid, else built (and the cache rewritten;
+/// a failed cache write is not an error). The second value is why an existing cache was refused
+/// (corrupted, truncated, foreign or of another format version: the header's magic, version and
+/// checksum are checked), for a warning.
+fn through_cache<T>(
+    cache: Option<&std::path::Path>,
+    read_cache: impl FnOnce(&std::path::Path) -> Result<T, Error>,
+    build: impl FnOnce() -> Result<T, Error>,
+    write_cache: impl FnOnce(&T, &std::path::Path) -> Result<(), Error>,
+) -> Result<(T, Option<String>), Error> {
+    let mut rejected = None;
+    if let Some(cache) = cache.filter(|c| c.is_file()) {
+        match read_cache(cache) {
+            Ok(value) => return Ok((value, None)),
+            Err(error) => rejected = Some(format!("{error}; rebuilt it")),
+        }
+    }
+    let value = build()?;
+    if let Some(cache) = cache {
+        let _ = write_cache(&value, cache);
+    }
+    Ok((value, rejected))
+}
+
+/// A `RuntimeWarning` saying a cache file was refused and rebuilt.
+fn warn_rebuilt(py: Python<'_>, rejected: Option<String>) -> PyResult<()> {
+    match rejected {
+        Some(message) => PyErr::warn_bound(py, &py.get_type_bound::<pyo3::exceptions::PyRuntimeWarning>(), &message, 1),
+        None => Ok(()),
     }
 }
 
@@ -74,20 +103,15 @@ impl PyParaphrases {
     #[staticmethod]
     #[pyo3(signature = (gzip_path, cache_path=None))]
     fn load(py: Python<'_>, gzip_path: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
-        let table = released(py, || -> Result<ParaphraseTable, Error> {
-            if let Some(cache) = &cache_path {
-                if cache.is_file() {
-                    if let Ok(table) = ParaphraseTable::read_cache(cache) {
-                        return Ok(table);
-                    }
-                }
-            }
-            let table = ParaphraseTable::from_gzip(&gzip_path)?;
-            if let Some(cache) = &cache_path {
-                let _ = table.write_cache(cache);
-            }
-            Ok(table)
+        let (table, rejected) = released(py, || {
+            through_cache(
+                cache_path.as_deref(),
+                ParaphraseTable::read_cache,
+                || ParaphraseTable::from_gzip(&gzip_path),
+                |table, cache| table.write_cache(cache),
+            )
         })??;
+        warn_rebuilt(py, rejected)?;
         Ok(PyParaphrases(Arc::new(table)))
     }
 
