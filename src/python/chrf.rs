@@ -4,6 +4,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 
+use super::errors::guard;
+
 use crate::error::Error;
 use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
 
@@ -46,10 +48,12 @@ fn chrf_segment_stats<'py>(
 /// chrF (0–100) of one statistics vector (summed over segments for a corpus score).
 #[pyfunction]
 fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> {
-    if stats.is_empty() || !stats.len().is_multiple_of(3) {
-        return Err(Error::ShapeMismatch(format!("chrF statistics must be a non-empty multiple of 3 long, got {}", stats.len())).into());
-    }
-    Ok(f_score(&stats, beta, eps_smoothing))
+    guard(|| {
+        if stats.is_empty() || !stats.len().is_multiple_of(3) {
+            return Err(Error::ShapeMismatch(format!("chrF statistics must be a non-empty multiple of 3 long, got {}", stats.len())).into());
+        }
+        Ok(f_score(&stats, beta, eps_smoothing))
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -7,6 +7,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 
+use super::errors::{catch_panics, guard};
+
 use super::threads::released;
 use rayon::prelude::*;
 
@@ -24,9 +26,11 @@ pub struct PySynonyms(Arc<SynonymDictionary>);
 impl PySynonyms {
     #[new]
     fn new(py: Python<'_>, synsets: String, exceptions: String) -> PyResult<Self> {
-        Ok(PySynonyms(Arc::new(
-            released(py, || SynonymDictionary::parse(&synsets, &exceptions))?,
-        )))
+        guard(|| {
+            Ok(PySynonyms(Arc::new(
+                released(py, || SynonymDictionary::parse(&synsets, &exceptions))?,
+            )))
+        })
     }
 
     /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
@@ -150,39 +154,45 @@ fn meteor_task_defaults(
     language: &str,
     task: Option<&str>,
 ) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
-    let language = Language::parse(language)?;
-    // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
-    let task = match task {
-        Some(name) => Task::parse(name)?,
-        None => Task::default_for(language),
-    };
-    let (parameters, weights) = params::task_tables(language, task);
-    let modules = params::default_modules(language, task);
-    let weights = weights[..modules.len()].to_vec();
-    Ok((
-        language.short_name().to_string(),
-        task.name().to_string(),
-        parameters,
-        modules.iter().map(|m| m.name().to_string()).collect(),
-        weights,
-        task == Task::Utility,
-    ))
+    guard(|| {
+        let language = Language::parse(language)?;
+        // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
+        let task = match task {
+            Some(name) => Task::parse(name)?,
+            None => Task::default_for(language),
+        };
+        let (parameters, weights) = params::task_tables(language, task);
+        let modules = params::default_modules(language, task);
+        let weights = weights[..modules.len()].to_vec();
+        Ok((
+            language.short_name().to_string(),
+            task.name().to_string(),
+            parameters,
+            modules.iter().map(|m| m.name().to_string()).collect(),
+            weights,
+            task == Task::Utility,
+        ))
+    })
 }
 
 /// The language's file-name form (e.g. "english" for "en").
 #[pyfunction]
 fn meteor_language_name(language: &str) -> PyResult<String> {
-    Ok(Language::parse(language)?.name().to_string())
+    guard(|| {
+        Ok(Language::parse(language)?.name().to_string())
+    })
 }
 
 /// Stem words as the jar's stem module does (for inspection and parity tests); Arabic needs its table.
 #[pyfunction]
 #[pyo3(signature = (language, words, stem_table=None))]
 fn meteor_stem(language: &str, words: Vec<String>, stem_table: Option<PyRef<'_, PyStemTable>>) -> PyResult<Vec<String>> {
-    let language = Language::parse(language)?;
-    let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
-        .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
-    Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+    guard(|| {
+        let language = Language::parse(language)?;
+        let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
+            .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
+        Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+    })
 }
 
 #[pyclass(module = "nlgmetrics._core", name = "MeteorScorer", frozen)]
@@ -230,39 +240,41 @@ impl PyMeteorScorer {
         stem_table: Option<PyRef<'_, PyStemTable>>,
         max_candidates: usize,
     ) -> PyResult<Self> {
-        let formula = match formula {
-            "meteor15" => Formula::Meteor15,
-            "textbook" => Formula::Textbook,
-            other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
-        };
-        let normalization = match normalization {
-            "none" => Normalization::None,
-            "lower" => Normalization::LowerOnly,
-            "norm" => Normalization::Tokenize,
-            "norm_nopunct" => Normalization::TokenizeNoPunct,
-            other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
-        };
-        let modules = modules
-            .iter()
-            .map(|m| Module::parse(m))
-            .collect::<Result<Vec<_>, _>>()?;
-        let meteor = Meteor::new(MeteorOptions {
-            formula,
-            language: Language::parse(language)?,
-            modules,
-            weights,
-            params: parameters,
-            normalization,
-            char_based,
-            beam_size,
-            max_candidates,
-            function_words,
-            nonbreaking_prefixes,
-            synonyms: synonyms.map(|s| s.0.clone()),
-            paraphrases: paraphrases.map(|p| p.0.clone()),
-            stem_table: stem_table.map(|t| t.0.clone()),
-        })?;
-        Ok(PyMeteorScorer(meteor))
+        guard(|| {
+            let formula = match formula {
+                "meteor15" => Formula::Meteor15,
+                "textbook" => Formula::Textbook,
+                other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
+            };
+            let normalization = match normalization {
+                "none" => Normalization::None,
+                "lower" => Normalization::LowerOnly,
+                "norm" => Normalization::Tokenize,
+                "norm_nopunct" => Normalization::TokenizeNoPunct,
+                other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
+            };
+            let modules = modules
+                .iter()
+                .map(|m| Module::parse(m))
+                .collect::<Result<Vec<_>, _>>()?;
+            let meteor = Meteor::new(MeteorOptions {
+                formula,
+                language: Language::parse(language)?,
+                modules,
+                weights,
+                params: parameters,
+                normalization,
+                char_based,
+                beam_size,
+                max_candidates,
+                function_words,
+                nonbreaking_prefixes,
+                synonyms: synonyms.map(|s| s.0.clone()),
+                paraphrases: paraphrases.map(|p| p.0.clone()),
+                stem_table: stem_table.map(|t| t.0.clone()),
+            })?;
+            Ok(PyMeteorScorer(meteor))
+        })
     }
 
     /// Score every hypothesis against its references, in parallel.
@@ -338,18 +350,20 @@ impl PyMeteorScorer {
         py: Python<'py>,
         stats: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let rows = stats_rows(&stats)?;
-        let mut out = Array2::<f64>::zeros((rows.len(), 6));
-        for (i, row) in rows.iter().enumerate() {
-            let p = self.0.score(row);
-            for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
-                .into_iter()
-                .enumerate()
-            {
-                out[[i, k]] = v;
+        guard(|| {
+            let rows = stats_rows(&stats)?;
+            let mut out = Array2::<f64>::zeros((rows.len(), 6));
+            for (i, row) in rows.iter().enumerate() {
+                let p = self.0.score(row);
+                for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
+                    .into_iter()
+                    .enumerate()
+                {
+                    out[[i, k]] = v;
+                }
             }
-        }
-        Ok(out.into_pyarray_bound(py))
+            Ok(out.into_pyarray_bound(py))
+        })
     }
 
     /// Summed statistics (chunks of perfect segments skipped, as the jar) and their
@@ -359,20 +373,24 @@ impl PyMeteorScorer {
         py: Python<'py>,
         stats: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<(Bound<'py, PyArray1<f64>>, [f64; 6])> {
-        let rows = stats_rows(&stats)?;
-        let total = self.0.aggregate(rows.iter());
-        let p = self.0.score(&total);
-        Ok((
-            total.to_vec().into_pyarray_bound(py),
-            [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-        ))
+        guard(|| {
+            let rows = stats_rows(&stats)?;
+            let total = self.0.aggregate(rows.iter());
+            let p = self.0.score(&total);
+            Ok((
+                total.to_vec().into_pyarray_bound(py),
+                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+            ))
+        })
     }
 
     /// The preprocessed tokens of a line.
-    fn tokenize(&self, line: &str) -> Vec<String> {
-        crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
-            .map(str::to_string)
-            .collect()
+    fn tokenize(&self, line: &str) -> PyResult<Vec<String>> {
+        catch_panics(|| {
+            crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
+                .map(str::to_string)
+                .collect()
+        })
     }
 
     /// One segment in detail: (hypothesis tokens, best reference tokens, best reference index,
@@ -390,21 +408,23 @@ impl PyMeteorScorer {
         Vec<f64>,
         f64,
     )> {
-        let refs: Vec<&str> = references.iter().map(String::as_str).collect();
-        let r = self.0.segment(hypothesis, &refs)?;
-        let matches = r
-            .matches
-            .iter()
-            .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
-            .collect();
-        Ok((
-            r.hypothesis_tokens,
-            r.reference_tokens,
-            r.best_reference,
-            matches,
-            r.stats.to_vec(),
-            r.score,
-        ))
+        guard(|| {
+            let refs: Vec<&str> = references.iter().map(String::as_str).collect();
+            let r = self.0.segment(hypothesis, &refs)?;
+            let matches = r
+                .matches
+                .iter()
+                .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
+                .collect();
+            Ok((
+                r.hypothesis_tokens,
+                r.reference_tokens,
+                r.best_reference,
+                matches,
+                r.stats.to_vec(),
+                r.score,
+            ))
+        })
     }
 }
 
@@ -417,16 +437,20 @@ impl PyNltkWordNet {
     /// `files`: (file name, text) of index.*, data.* and *.exc.
     #[new]
     fn new(py: Python<'_>, files: Vec<(String, String)>) -> PyResult<Self> {
-        Ok(PyNltkWordNet(Arc::new(
-            released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?,
-        )))
+        guard(|| {
+            Ok(PyNltkWordNet(Arc::new(
+                released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?,
+            )))
+        })
     }
 
     /// nltk's synonym set of a word (lemma names without "_", plus the word).
-    fn synonyms(&self, word: &str) -> Vec<String> {
-        let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
-        names.sort();
-        names
+    fn synonyms(&self, word: &str) -> PyResult<Vec<String>> {
+        catch_panics(|| {
+            let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
+            names.sort();
+            names
+        })
     }
 }
 

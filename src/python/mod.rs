@@ -18,10 +18,22 @@ mod ter;
 mod text;
 mod threads;
 
+/// Panics on purpose, on a pool thread (`released`) or on the calling thread: the test suite's
+/// proof that a Rust panic reaches Python as a `RuntimeError` naming it, not a `PanicException`.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: String, released: bool) -> PyResult<()> {
+    if released {
+        threads::released(py, || panic!("{message}"))
+    } else {
+        errors::guard(|| panic!("{message}"))
+    }
+}
+
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;

@@ -2,6 +2,8 @@
 
 use pyo3::prelude::*;
 
+use super::errors::catch_panics;
+
 use super::threads::released;
 
 use crate::text::ptb;
@@ -15,8 +17,10 @@ fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>) -> PyResult<Vec<String>
 /// The raw lower-cased PTB tokens of one line (before pycocoevalcap's punctuation filter).
 #[pyfunction]
 #[pyo3(signature = (line, following=Vec::new()))]
-fn ptb_tokens(line: &str, following: Vec<String>) -> Vec<String> {
-    ptb::ptb_tokens(line, &following)
+fn ptb_tokens(line: &str, following: Vec<String>) -> PyResult<Vec<String>> {
+    catch_panics(|| {
+        ptb::ptb_tokens(line, &following)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,6 +3,8 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
+use super::errors::catch_panics;
+
 use super::threads::run_released;
 use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 
@@ -34,16 +36,20 @@ fn ter_segment_stats<'py>(
 
 /// TER (0–100+) of summed statistics.
 #[pyfunction]
-fn ter_score(total_edits: u64, total_ref_length: f64) -> f64 {
-    score(total_edits, total_ref_length)
+fn ter_score(total_edits: u64, total_ref_length: f64) -> PyResult<f64> {
+    catch_panics(|| {
+        score(total_edits, total_ref_length)
+    })
 }
 
 /// Sequential (segment-order) sums of TER statistics, as sacreBLEU adds them.
 #[pyfunction]
-fn ter_sum(num_edits: Vec<u64>, ref_lengths: Vec<f64>) -> (u64, f64) {
-    let edits: u64 = num_edits.iter().sum();
-    let length = ref_lengths.iter().fold(0.0, |total, value| total + value);
-    (edits, length)
+fn ter_sum(num_edits: Vec<u64>, ref_lengths: Vec<f64>) -> PyResult<(u64, f64)> {
+    catch_panics(|| {
+        let edits: u64 = num_edits.iter().sum();
+        let length = ref_lengths.iter().fold(0.0, |total, value| total + value);
+        (edits, length)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
