@@ -34,6 +34,7 @@ fn _panic_for_tests(py: Python<'_>, message: String, released: bool) -> PyResult
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add("MAX_THREADS", threads::MAX_THREADS)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;

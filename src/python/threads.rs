@@ -16,6 +16,9 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use super::errors::catch_panics;
 
+/// Most threads one call may start (each costs a stack; thousands only slow the work down).
+pub(crate) const MAX_THREADS: usize = 1024;
+
 /// The all-cores pool and the process that built it.
 static SHARED_POOL: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
 
@@ -61,7 +64,9 @@ fn shared_pool() -> PyResult<Arc<ThreadPool>> {
 pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     let pool = match threads {
         None => shared_pool()?,
-        Some(0) => return Err(PyValueError::new_err("threads must be a positive integer or None")),
+        Some(n) if n == 0 || n > MAX_THREADS => {
+            return Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, or None")))
+        }
         Some(n) => Arc::new(build_pool(n)?),
     };
     py.allow_threads(|| catch_panics(|| pool.install(work)))

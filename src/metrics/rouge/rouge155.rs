@@ -467,10 +467,11 @@ pub fn rouge155_bootstrap(
     confidence: f64,
     spl_ids: bool,
 ) -> Result<[[f64; 3]; 3]> {
-    if samples == 0 {
-        return Err(Error::InvalidOption(
-            "the number of bootstrap samples must be positive".into(),
-        ));
+    // The resampled means are held in memory: an unbounded count (2**40) would abort on allocation.
+    if samples == 0 || samples > 10_000_000 {
+        return Err(Error::InvalidOption(format!(
+            "the number of bootstrap samples must be between 1 and 10,000,000, got {samples}"
+        )));
     }
     if !(0.0..=100.0).contains(&confidence) {
         return Err(Error::InvalidOption(format!(
