@@ -1,4 +1,4 @@
-//! Bindings of the `nltk` and `coco` BLEU presets (`metrics::bleu_nltk`, `metrics::bleu_coco`).
+//! Bindings of the `nltk` and `coco` BLEU presets (`metrics::bleu::nltk`, `metrics::bleu::coco`).
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 
 use super::threads::released;
 
-use crate::metrics::{bleu_coco, bleu_nltk};
+use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::text::BleuTokenizer;
 
 fn rows_to_array<'py>(py: Python<'py>, rows: Vec<Vec<u64>>, width: usize) -> PyResult<Bound<'py, PyArray2<u64>>> {
