@@ -17,6 +17,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 __version__: str
+MAX_THREADS: int
+CHRF_MAX_ORDER: int
+METEOR_MAX_CANDIDATES: int
+METEOR_MAX_BEAM_SIZE: int
+
+def _panic_for_tests(message: str, released: bool) -> None: ...
 INTL_TABLES_REGEX_VERSION: str
 
 # Numbers a Rust `Vec<i64>`/`Vec<u64>`/`Vec<f64>` accepts: a sequence of Python or NumPy numbers.
@@ -344,6 +350,7 @@ class MeteorScorer:
         paraphrases: MeteorParaphrases | None = None,
         formula: str = "meteor15",
         stem_table: MeteorStemTable | None = None,
+        max_candidates: int = ...,
     ) -> MeteorScorer: ...
     def score_batch(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
