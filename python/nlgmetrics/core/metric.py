@@ -124,7 +124,11 @@ class Metric:
     def update(self, hypotheses: Any, references: Any) -> "Metric":
         """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was."""
         hyps, refs = self.check_inputs(hypotheses, references)
-        arrays = self.batch_arrays(hyps, refs)
+        try:
+            arrays = self.batch_arrays(hyps, refs)
+        except UnicodeEncodeError:
+            # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
+            raise ValueError(inputs.surrogate_location(hyps, refs)) from None
         self._add(arrays, len(hyps), {len(entry) for entry in refs})
         return self
 
