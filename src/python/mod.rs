@@ -6,17 +6,23 @@ use pyo3::prelude::*;
 mod bleu;
 mod bleu_presets;
 mod chrf;
+mod chrf_nltk;
 mod cider;
+mod diversity;
 mod errors;
+mod gleu;
 mod meteor;
+mod nist;
 mod pairwise;
 mod ptb;
 mod qa;
+mod ribes;
 mod rouge;
 mod strings;
 mod ter;
 mod text;
 mod threads;
+mod words;
 
 /// Panics on purpose, on a pool thread (`released`) or on the calling thread: the test suite's
 /// proof that a Rust panic reaches Python as a `RuntimeError` naming it, not a `PanicException`.
@@ -38,11 +44,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;
+    chrf_nltk::register(m)?;
     cider::register(m)?;
+    diversity::register(m)?;
+    gleu::register(m)?;
     meteor::register(m)?;
+    nist::register(m)?;
     pairwise::register(m)?;
     ptb::register(m)?;
     qa::register(m)?;
+    ribes::register(m)?;
     rouge::register(m)?;
     ter::register(m)?;
     text::register(m)?;
