@@ -23,7 +23,7 @@ WMT17 = SHARED_DATA / "mt" / "wmt17_en_de_sacrebleu_testset"
 N_SEGMENTS = 120
 TIMEOUT = 120
 
-METRICS = ["bleu", "chrf", "ter", "rouge", "meteor"]
+METRICS = ["bleu", "chrf", "ter", "rouge", "meteor", "gleu", "nist"]
 
 
 def _data() -> tuple[list[str], list[str]]:
@@ -43,7 +43,9 @@ def score(metric: str) -> list[float]:
         return list(nlgmetrics.ter(hyps, refs).segment_scores)
     if metric == "rouge":
         return nlgmetrics.rouge(hyps, refs).segment_scores.ravel().tolist()
-    return list(nlgmetrics.meteor(hyps, refs, language="de", modules=["exact", "stem"]).segment_scores)
+    if metric == "meteor":
+        return list(nlgmetrics.meteor(hyps, refs, language="de", modules=["exact", "stem"]).segment_scores)
+    return list(getattr(nlgmetrics, metric)(hyps, refs).segment_scores)
 
 
 @pytest.fixture(scope="module")
