@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod arrow;
 mod bleu;
 mod bleu_presets;
 mod chrf;
@@ -22,6 +23,7 @@ mod threads;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    arrow::register(m)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;
