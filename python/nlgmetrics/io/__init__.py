@@ -1,0 +1,1 @@
+"""Reading and writing data: text files, tables, columns."""
