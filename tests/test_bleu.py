@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import BLEUResult, bleu, sentence_bleu
+from nlgmetrics import bleu
+from nlgmetrics import BLEUResult, sentence_bleu
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -218,6 +219,6 @@ def test_mecab_tokenizers_go_through_python_pretokenization():
 
 def test_log_sum_follows_this_interpreters_sum():
     """sacreBLEU adds log precisions with sum(): Neumaier-compensated from CPython 3.12 on."""
-    from nlgmetrics.bleu import _NEUMAIER_SUM
+    from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM
 
     assert _NEUMAIER_SUM == (sum([0.1] * 10) == 1.0)

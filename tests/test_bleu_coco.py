@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nlgmetrics._bleu_coco import coco_bleu, image_stats, scores_from_stats, totals
+from nlgmetrics.metrics.bleu.coco import coco_bleu, image_stats, scores_from_stats, totals
 from nlgmetrics.compat.pycocoevalcap import Bleu
 
 pycoco_bleu = pytest.importorskip("pycocoevalcap.bleu.bleu")

@@ -114,7 +114,7 @@ def test_rust_segment_scores_equal_the_exact_python_arithmetic(shared_data):
     """Every segment of a WMT17 and a WMT22 system: the parallel Rust scorer (methods 0-4) against
     the Python arithmetic that reproduces NLTK's (itself compared to NLTK above)."""
     from nlgmetrics import _core
-    from nlgmetrics._bleu_nltk import SmoothingFunction, score_from_counts
+    from nlgmetrics.metrics.bleu.nltk import SmoothingFunction, score_from_counts
 
     folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
     hyps = read_lines(sorted(folder.glob("newstest2017.*.hyp.de"))[0])

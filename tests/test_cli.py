@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from nlgmetrics.cli import main
+from nlgmetrics.cli.commands import main
 from conftest import read_lines
 
 PAIR = "en-de"
@@ -164,7 +164,7 @@ class TestStreaming:
 
     def test_chunked_scores_equal_whole_file_scores(self, wmt22, monkeypatch, capsys):
         import nlgmetrics
-        import nlgmetrics.cli as cli
+        import nlgmetrics.cli.commands as cli
 
         monkeypatch.setattr(cli, "CHUNK_LINES", 97)  # 2037 lines: 21 full chunks and a partial one
         code, out, _ = run_cli(["bleu", "-r", wmt22["ref_a"], wmt22["ref_b"], "-i", wmt22["promt"], "-f", "json"], capsys)
@@ -178,7 +178,7 @@ class TestStreaming:
         assert json.loads(out)["segment_scores"] == sentence.segment_scores.tolist()
 
     def test_errors_found_in_a_later_chunk(self, tmp_path, monkeypatch, capsys):
-        import nlgmetrics.cli as cli
+        import nlgmetrics.cli.commands as cli
 
         monkeypatch.setattr(cli, "CHUNK_LINES", 2)
         ref = tmp_path / "ref.txt"

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
-from nlgmetrics import _meteor_resources
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
 
 from conftest import read_lines
 
-meteor_module = importlib.import_module("nlgmetrics.meteor")
+meteor_module = importlib.import_module("nlgmetrics.metrics.meteor.meteor15")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None
 needs_paraphrases = pytest.mark.skipif(not HAS_PARAPHRASES, reason="paraphrase-en.gz not found (install pycocoevalcap)")
 

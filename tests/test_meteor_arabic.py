@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import _core, _meteor_resources
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
+from nlgmetrics import _core
 
 from _meteor_jar import jar_path, require_jar, run_jar
 

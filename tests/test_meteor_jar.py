@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import _core, _meteor_resources
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
+from nlgmetrics import _core
 from nlgmetrics.compat.pycocoevalcap import Meteor as FacadeMeteor
 
 from _meteor_jar import require_jar, run_jar, run_jar_normalizer
 from conftest import read_lines
 
-meteor_module = importlib.import_module("nlgmetrics.meteor")
+meteor_module = importlib.import_module("nlgmetrics.metrics.meteor.meteor15")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None
 needs_paraphrases = pytest.mark.skipif(not HAS_PARAPHRASES, reason="paraphrase-en.gz not found (install pycocoevalcap)")
 

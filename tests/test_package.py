@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import nlgmetrics
-from nlgmetrics._signature import Signature
-from nlgmetrics._validate import references_lists, hypotheses_list
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.inputs import references_lists, hypotheses_list
 
 import pytest
 

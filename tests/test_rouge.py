@@ -285,7 +285,7 @@ def test_split_summaries_behaves_like_rouge_score():
 def test_cli_rouge_command(tmp_path, capsys):
     import json
 
-    from nlgmetrics.cli import main
+    from nlgmetrics.cli.commands import main
 
     (tmp_path / "hyp.txt").write_text("the cat was found under the bed<n>it slept\npolice kill the gunman\n")
     (tmp_path / "ref.txt").write_text("the cat was under the bed\npolice killed the gunman\n")
@@ -316,7 +316,7 @@ def test_docstring_examples_run():
     import doctest
     import importlib
 
-    for name in ["nlgmetrics.rouge", "nlgmetrics.compat.rouge_score.rouge_scorer",
+    for name in ["nlgmetrics.metrics.rouge.rouge_score", "nlgmetrics.compat.rouge_score.rouge_scorer",
                  "nlgmetrics.compat.rouge_score.scoring", "nlgmetrics.compat.rouge_score.tokenize"]:
         module = importlib.import_module(name)
         failures, attempted = doctest.testmod(module)

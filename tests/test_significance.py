@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import nlgmetrics
-from nlgmetrics.stats import confidence_interval, paired_test
+from nlgmetrics.stats.significance import confidence_interval, paired_test
 from conftest import read_lines
 
 BASELINE = "newstest2017.LIUM-NMT.4900.en-de"
@@ -177,7 +177,7 @@ class TestCompareCommand:
                 [folder / f"{name}.hyp.de" for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")]]
 
     def run(self, files, *extra):
-        from nlgmetrics.cli import main
+        from nlgmetrics.cli.commands import main
         import contextlib
         import io
 
@@ -229,13 +229,13 @@ class TestEveryMetric:
 
     @pytest.mark.parametrize("name", NAMES)
     def test_identity_resample_reproduces_the_corpus_score(self, de_en, name):
-        from nlgmetrics._paired_metrics import resamplable
+        from nlgmetrics.stats.paired_metrics import resamplable
 
         systems, refs = de_en
         metric = resamplable(name)
         computed = metric.compute(systems["PROMT"], [[r] for r in refs])
         identity = np.arange(len(refs))[None, :]
-        from nlgmetrics._resampling import Resample
+        from nlgmetrics.stats.resampling import Resample
 
         again = metric.exact_scores(Resample(identity).sums(computed.segment_stats))[0]
         assert again == pytest.approx(computed.score, rel=1e-12, abs=1e-12)
@@ -253,8 +253,8 @@ class TestEveryMetric:
 @pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
 @pytest.mark.parametrize("effective_order", [False, True])
 def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, effective_order):
-    from nlgmetrics._paired_metrics import bleu_float32_score, bleu_float32_scores
-    from nlgmetrics._resampling import Resample, bootstrap_indices, make_rng
+    from nlgmetrics.stats.paired_metrics import bleu_float32_score, bleu_float32_scores
+    from nlgmetrics.stats.resampling import Resample, bootstrap_indices, make_rng
 
     systems, refs, _ = wmt17
     # Short slices give zero-match and zero-total orders, where the branches differ.
@@ -268,8 +268,8 @@ def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, eff
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_vectorised_chrf_equals_the_row_by_row_mirror_and_the_core(wmt17, word_order):
     from nlgmetrics import _core
-    from nlgmetrics._paired_metrics import chrf_float32_score, chrf_scores_vectorised
-    from nlgmetrics._resampling import Resample, bootstrap_indices, make_rng
+    from nlgmetrics.stats.paired_metrics import chrf_float32_score, chrf_scores_vectorised
+    from nlgmetrics.stats.resampling import Resample, bootstrap_indices, make_rng
 
     systems, refs, _ = wmt17
     stats = nlgmetrics.chrf(systems[BASELINE][:60], refs[:60], word_order=word_order).segment_stats

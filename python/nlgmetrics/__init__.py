@@ -13,36 +13,36 @@ import importlib as _importlib
 import sys as _sys
 import types as _types
 
-from ._core import __version__
+from nlgmetrics._core import __version__
 
 # Public name -> the submodule that defines it (relative to this package).
 _EXPORTS = {
-    "BLEUResult": "._bleu_result",
-    "bleu": ".bleu",
-    "sentence_bleu": ".bleu",
+    "BLEUResult": ".metrics.bleu.result",
+    "bleu": ".metrics.bleu.sacrebleu",
+    "sentence_bleu": ".metrics.bleu.sacrebleu",
     "tokenize": ".tokenizers",
-    "CHRFResult": ".chrf",
-    "chrf": ".chrf",
-    "sentence_chrf": ".chrf",
-    "bleu_pairwise": ".pairwise",
-    "chrf_pairwise": ".pairwise",
-    "TERResult": ".ter",
-    "sentence_ter": ".ter",
-    "ter": ".ter",
-    "confidence_interval": ".stats",
-    "paired_test": ".stats",
-    "MeteorResult": ".meteor",
-    "meteor": ".meteor",
-    "caption_scores": ".captioning",
-    "cider": ".captioning",
-    "ptb_tokenize": ".captioning",
-    "exact_match": ".qa",
-    "normalize_answer": ".qa",
-    "qa_scores": ".qa",
-    "squad": ".qa",
-    "token_f1": ".qa",
-    "RougeResult": ".rouge",
-    "rouge": ".rouge",
+    "CHRFResult": ".metrics.chrf",
+    "chrf": ".metrics.chrf",
+    "sentence_chrf": ".metrics.chrf",
+    "bleu_pairwise": ".tasks.pairwise",
+    "chrf_pairwise": ".tasks.pairwise",
+    "TERResult": ".metrics.ter",
+    "sentence_ter": ".metrics.ter",
+    "ter": ".metrics.ter",
+    "confidence_interval": ".stats.significance",
+    "paired_test": ".stats.significance",
+    "MeteorResult": ".metrics.meteor.meteor15",
+    "meteor": ".metrics.meteor.meteor15",
+    "caption_scores": ".tasks.captioning",
+    "cider": ".tasks.captioning",
+    "ptb_tokenize": ".tasks.captioning",
+    "exact_match": ".metrics.qa",
+    "normalize_answer": ".metrics.qa",
+    "qa_scores": ".metrics.qa",
+    "squad": ".metrics.qa",
+    "token_f1": ".metrics.qa",
+    "RougeResult": ".metrics.rouge.rouge_score",
+    "rouge": ".metrics.rouge.rouge_score",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]

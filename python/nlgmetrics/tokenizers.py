@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence, Union, overload
 
-from . import _core
+from nlgmetrics import _core
 
 __all__ = ["TOKENIZERS", "tokenize", "is_native", "pretokenize", "tokenizer_signature"]
 

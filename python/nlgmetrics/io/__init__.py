@@ -1,1 +1,1 @@
-"""Reading and writing data: text files, tables, columns."""
+"""Reading inputs (aligned text files in chunks, tables, columns) and formatting tables."""

@@ -4,7 +4,7 @@
 ``from nltk.translate.bleu_score import …``.
 """
 
-from .bleu import (  # noqa: F401
+from nlgmetrics.compat.nltk.bleu import (  # noqa: F401
     SmoothingFunction,
     brevity_penalty,
     closest_ref_length,
@@ -12,4 +12,4 @@ from .bleu import (  # noqa: F401
     modified_precision,
     sentence_bleu,
 )
-from .meteor import meteor_score, single_meteor_score
+from nlgmetrics.compat.nltk.meteor import meteor_score, single_meteor_score

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from ..._bleu_nltk import (
+from nlgmetrics.metrics.bleu.nltk import (
     DEFAULT_WEIGHTS,
     Fraction,
     SmoothingFunction,

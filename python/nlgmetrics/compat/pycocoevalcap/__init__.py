@@ -4,8 +4,8 @@
 ``nlgmetrics.compat.pycocoevalcap.bleu`` mirrors the module.
 """
 
-from .bleu import Bleu  # noqa: F401
-from .meteor import Meteor
-from .cider import Cider  # noqa: F401
-from .rouge import Rouge  # noqa: F401
-from .tokenizer import PTBTokenizer  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.bleu import Bleu  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.meteor import Meteor
+from nlgmetrics.compat.pycocoevalcap.cider import Cider  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.rouge import Rouge  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.tokenizer import PTBTokenizer  # noqa: F401

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..._bleu_coco import image_stats, scores_from_stats, totals
+from nlgmetrics.metrics.bleu.coco import image_stats, scores_from_stats, totals
 
 
 class Bleu:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _core
-from ...captioning import _aligned
+from nlgmetrics import _core
+from nlgmetrics.tasks.captioning import _aligned
 
 
 class Cider:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence, Tuple
 
-from ...meteor import resolve_config, scorer_for
+from nlgmetrics.metrics.meteor.meteor15 import resolve_config, scorer_for
 
 
 def _java_trim(text: str) -> str:

@@ -9,7 +9,7 @@ the jar, which then splits them and misaligns every later caption; here they are
 
 from __future__ import annotations
 
-from ...captioning import tokenize_caption_dict
+from nlgmetrics.tasks.captioning import tokenize_caption_dict
 
 # pycocoevalcap's list of tokens removed after tokenization (upper case, so "-lrb-" survives).
 PUNCTUATIONS = ["''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-",

@@ -4,6 +4,6 @@ Same call signatures, result types (``Score``, ``AggregateScore`` namedtuples) a
 rouge_score, computed in Rust.
 """
 
-from . import rouge_scorer, scoring, tokenize, tokenizers
+from nlgmetrics.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
 
 __all__ = ["rouge_scorer", "scoring", "tokenize", "tokenizers"]

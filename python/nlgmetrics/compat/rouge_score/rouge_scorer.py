@@ -12,10 +12,10 @@ import functools
 import re
 from typing import Dict, List, Tuple
 
-from ... import _core
-from ...rouge import call_core, split_sentences_nltk
-from . import scoring
-from .scoring import Score
+from nlgmetrics import _core
+from nlgmetrics.metrics.rouge.rouge_score import call_core, split_sentences_nltk
+from nlgmetrics.compat.rouge_score import scoring
+from nlgmetrics.compat.rouge_score.scoring import Score
 
 
 def _canonical_types(rouge_types) -> List[str]:

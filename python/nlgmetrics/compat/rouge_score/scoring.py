@@ -15,7 +15,7 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from ..._rouge_bootstrap import bootstrap_percentiles, check_bootstrap_options
+from nlgmetrics.metrics.rouge.bootstrap import bootstrap_percentiles, check_bootstrap_options
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ... import _core
-from ...rouge import without_surrogates
+from nlgmetrics import _core
+from nlgmetrics.metrics.rouge.rouge_score import without_surrogates
 
 # rouge_score's final filter (note: `$` also matches before a trailing newline, as in rouge_score).
 _VALID_TOKEN_RE = re.compile(r"^[a-z0-9]+$")

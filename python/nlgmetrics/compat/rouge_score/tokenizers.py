@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 
-from . import tokenize as _tokenize
+from nlgmetrics.compat.rouge_score import tokenize as _tokenize
 
 
 class PorterStemmer:
@@ -13,7 +13,7 @@ class PorterStemmer:
     mode = "NLTK_EXTENSIONS"
 
     def stem(self, word: str) -> str:
-        from ... import _core
+        from nlgmetrics import _core
 
         return _core.porter_stem_words([word.lower()])[0]
 

@@ -8,11 +8,11 @@ Each metric lives in its own module, re-exported here (``bleu.py``; chrF in ``ch
 ``ter.py``). Shared shapes (``Score``, ``Signature``, reference streams) are in ``_base.py``.
 """
 
-from ._base import Score, Signature
-from .bleu import BLEU, BLEUScore, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
+from nlgmetrics.compat.sacrebleu._base import Score, Signature
+from nlgmetrics.compat.sacrebleu.bleu import BLEU, BLEUScore, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
 
-from .chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
-from .ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
+from nlgmetrics.compat.sacrebleu.chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
+from nlgmetrics.compat.sacrebleu.ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
 
 __all__ = [
     "BLEU", "BLEUScore", "BLEUSignature", "Score", "Signature",

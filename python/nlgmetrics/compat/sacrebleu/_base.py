@@ -10,7 +10,7 @@ import json
 import statistics
 from typing import Any, List, Optional, Sequence
 
-from ..._core import __version__ as _nlgmetrics_version
+from nlgmetrics._core import __version__ as _nlgmetrics_version
 
 #: The version field of facade signatures: the sacreBLEU release reproduced, and who computed it.
 SIGNATURE_VERSION = f"2.6.0+nlgmetrics-{_nlgmetrics_version}"

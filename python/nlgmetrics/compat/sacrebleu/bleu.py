@@ -18,8 +18,8 @@ from __future__ import annotations
 import logging
 from typing import Dict, List, Optional, Sequence
 
-from ... import _core
-from ...bleu import (
+from nlgmetrics import _core
+from nlgmetrics.metrics.bleu.sacrebleu import (
     _NEUMAIER_SUM,
     _check_bool,
     _check_max_order,
@@ -28,7 +28,7 @@ from ...bleu import (
     _sacrebleu,
     _tokenizer_signature,
 )
-from ._base import Metric, Score, Signature
+from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 
 logger = logging.getLogger("nlgmetrics.compat.sacrebleu")
 
@@ -61,7 +61,7 @@ class _Tokenizer:
         self.name = name
 
     def __call__(self, line: str) -> str:
-        from ...tokenizers import tokenize
+        from nlgmetrics.tokenizers import tokenize
 
         return tokenize(line, name=self.name)
 

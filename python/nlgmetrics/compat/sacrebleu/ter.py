@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ...ter import ter_from_lists
-from ._base import Metric, Score, Signature
+from nlgmetrics.metrics.ter import ter_from_lists
+from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
 

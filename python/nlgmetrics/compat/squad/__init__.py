@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable, Mapping, Optional, Sequence
 
-from ...qa import exact_match as _exact_match
-from ...qa import normalize_answer as _normalize_answer
-from ...qa import squad as _squad
-from ...qa import token_f1 as _token_f1
+from nlgmetrics.metrics.qa import exact_match as _exact_match
+from nlgmetrics.metrics.qa import normalize_answer as _normalize_answer
+from nlgmetrics.metrics.qa import squad as _squad
+from nlgmetrics.metrics.qa import token_f1 as _token_f1
 
 __all__ = ["evaluate", "evaluate_v2", "normalize_answer", "exact_match_score", "f1_score",
            "metric_max_over_ground_truths"]

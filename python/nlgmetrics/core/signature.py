@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Tuple
 
-from ._core import __version__
+from nlgmetrics._core import __version__
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Unio
 
 import numpy as np
 
-from . import _validate
-from ._paired_metrics import ResamplableMetric, resamplable
-from ._resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics.stats.paired_metrics import ResamplableMetric, resamplable
+from nlgmetrics.stats.resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
                           randomization_masks, randomization_sums)
-from ._table import format_table
+from nlgmetrics.io.table import format_table
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 MetricsArg = Union[Sequence[str], Mapping[str, Mapping[str, Any]]]

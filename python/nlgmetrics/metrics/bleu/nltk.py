@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from . import _core
+from nlgmetrics import _core
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
@@ -334,9 +334,9 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
     """
     import importlib
 
-    _bleu = importlib.import_module("nlgmetrics.bleu")
-    from ._bleu_result import BLEUResult
-    from ._signature import Signature
+    _bleu = importlib.import_module("nlgmetrics.metrics.bleu.sacrebleu")
+    from nlgmetrics.metrics.bleu.result import BLEUResult
+    from nlgmetrics.core.signature import Signature
 
     tokenize = _bleu._check_tokenize("none" if tokenize is None else tokenize)
     lowercase = _bleu._check_bool(lowercase, "lowercase")

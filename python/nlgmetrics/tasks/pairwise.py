@@ -16,10 +16,11 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from . import _core, _validate
-from .bleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_threads,
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics import _core
+from nlgmetrics.metrics.bleu.sacrebleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_threads,
                    _check_tokenize, _check_weights, _preprocess)
-from .chrf import check_chrf_options
+from nlgmetrics.metrics.chrf import check_chrf_options
 
 __all__ = ["chrf_pairwise", "bleu_pairwise"]
 

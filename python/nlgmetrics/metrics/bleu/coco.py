@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _core
+from nlgmetrics import _core
 
 REF_LENGTH_OPTIONS = ("closest", "shortest", "average")
 MAX_ORDER = 4  # pycocoevalcap counts n-grams up to 4 only
@@ -83,10 +83,10 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
     import importlib
     import math
 
-    from ._bleu_result import BLEUResult
-    from ._signature import Signature
+    from nlgmetrics.metrics.bleu.result import BLEUResult
+    from nlgmetrics.core.signature import Signature
 
-    _bleu = importlib.import_module("nlgmetrics.bleu")
+    _bleu = importlib.import_module("nlgmetrics.metrics.bleu.sacrebleu")
     if tokenize not in (None, "none"):
         raise ValueError(f"preset 'coco' splits captions on whitespace (tokenize='none'); got tokenize={tokenize!r}. "
                          "Tokenize the captions first (pycocoevalcap uses the PTB tokenizer).")

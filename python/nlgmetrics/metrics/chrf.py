@@ -21,9 +21,10 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core, _validate
-from ._signature import Signature
-from .bleu import _check_threads, _surrogate_location
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics import _core
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
 
 __all__ = ["CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
 

@@ -31,9 +31,9 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
-from ._signature import Signature
-from ._validate import hypotheses_list, references_lists
+from nlgmetrics import _core
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.inputs import hypotheses_list, references_lists
 
 NORMALIZERS = ("squad", "squad_v2", "mlqa", "cmrc")
 

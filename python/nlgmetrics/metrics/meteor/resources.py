@@ -15,9 +15,10 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
-from . import _core
+from nlgmetrics import _core
 
-DATA = Path(__file__).resolve().parent / "data" / "meteor"
+# The package data folder (python/nlgmetrics/data/meteor).
+DATA = Path(__file__).resolve().parents[2] / "data" / "meteor"
 PARAPHRASE_ENV = "NLGMETRICS_METEOR_PARAPHRASE"
 CACHE_ENV = "NLGMETRICS_CACHE_DIR"
 

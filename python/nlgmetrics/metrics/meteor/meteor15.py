@@ -26,8 +26,10 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
-from . import _core, _meteor_resources, _validate
-from ._signature import Signature
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics import _core
+from nlgmetrics.core.signature import Signature
 
 if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
     import numpy as np

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
-from . import _core
+from nlgmetrics import _core
 
 # sacreBLEU's BLEU.SMOOTH_DEFAULTS (an int for add-k, as there).
 _BLEU_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -212,7 +212,7 @@ def ter_float32_score(row: np.ndarray):
 
 
 def _bleu(options: Mapping[str, Any]) -> ResamplableMetric:
-    from .bleu import _NEUMAIER_SUM, bleu
+    from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM, bleu
 
     unknown = set(options) - {"tokenize", "lowercase", "smooth", "smooth_value", "max_order", "effective_order"}
     if unknown:
@@ -236,7 +236,7 @@ def _bleu(options: Mapping[str, Any]) -> ResamplableMetric:
 
 
 def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
-    from .chrf import chrf
+    from nlgmetrics.metrics.chrf import chrf
 
     char_order = options.get("char_order", 6)
     word_order = options.get("word_order", 0)
@@ -263,7 +263,7 @@ def _chrf(options: Mapping[str, Any]) -> ResamplableMetric:
 
 
 def _ter(options: Mapping[str, Any]) -> ResamplableMetric:
-    from .ter import ter
+    from nlgmetrics.metrics.ter import ter
 
     def exact(sums: np.ndarray) -> np.ndarray:
         return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, dtype=np.float64)])
@@ -289,7 +289,7 @@ def _segment_mean(name: str, score_and_values: Callable[[Sequence[str], Sequence
 
 def _rouge(variant: str) -> Callable[[Mapping[str, Any]], ResamplableMetric]:
     def build(options: Mapping[str, Any]) -> ResamplableMetric:
-        from .rouge import rouge
+        from nlgmetrics.metrics.rouge.rouge_score import rouge
 
         def score_and_values(hyps, refs):
             result = rouge(hyps, refs, variants=[variant], **options)
@@ -301,7 +301,7 @@ def _rouge(variant: str) -> Callable[[Mapping[str, Any]], ResamplableMetric]:
 
 
 def _meteor(options: Mapping[str, Any]) -> ResamplableMetric:
-    from .meteor import corpus_score_from_statistics, meteor
+    from nlgmetrics.metrics.meteor.meteor15 import corpus_score_from_statistics, meteor
 
     def compute(hyps, refs) -> SegmentRows:
         result = meteor(hyps, refs, **options)
@@ -315,7 +315,7 @@ def _meteor(options: Mapping[str, Any]) -> ResamplableMetric:
 
 
 def _cider(options: Mapping[str, Any]) -> ResamplableMetric:
-    from .captioning import cider
+    from nlgmetrics.tasks.captioning import cider
 
     def score_and_values(hyps, refs):
         result = cider(hyps, refs, **options)
@@ -326,7 +326,7 @@ def _cider(options: Mapping[str, Any]) -> ResamplableMetric:
 
 def _qa(field: str) -> Callable[[Mapping[str, Any]], ResamplableMetric]:
     def build(options: Mapping[str, Any]) -> ResamplableMetric:
-        from .qa import qa_scores
+        from nlgmetrics.metrics.qa import qa_scores
 
         def score_and_values(hyps, refs):
             result = qa_scores(hyps, refs, **options)

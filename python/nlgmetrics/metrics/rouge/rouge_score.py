@@ -31,10 +31,11 @@ from typing import Dict, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core, _rouge155
-from ._rouge_bootstrap import bootstrap_percentiles, check_bootstrap_options
-from ._signature import Signature
-from ._validate import hypotheses_list, references_lists
+from nlgmetrics.metrics.rouge import rouge155 as _rouge155
+from nlgmetrics import _core
+from nlgmetrics.metrics.rouge.bootstrap import bootstrap_percentiles, check_bootstrap_options
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.inputs import hypotheses_list, references_lists
 
 __all__ = ["rouge", "RougeResult", "RougeScore", "RougeInterval", "DEFAULT_VARIANTS", "PRESETS", "TOKENIZERS"]
 
@@ -238,7 +239,7 @@ def rouge(
     (Chinese word segmentation by jieba, ``pip install 'nlgmetrics[zh]'``) or ``"mecab"`` (Japanese,
     MeCab + IPAdic, ``pip install 'nlgmetrics[ja]'``); other scripts as ``unicode``.
 
-    ``preset="rouge155"`` reproduces ROUGE-1.5.5.pl (see ``nlgmetrics._rouge155``): variants also
+    ``preset="rouge155"`` reproduces ROUGE-1.5.5.pl (see ``nlgmetrics.metrics.rouge.rouge155``): variants also
     ``rougeW-<w>``, ``rougeS<d>``, ``rougeSU<d>``, ``rougeS*``, ``rougeSU*``; options
     ``remove_stopwords`` (-s), ``word_limit`` (-l), ``byte_limit`` (-b), ``multi_ref`` "A" | "B" |
     "max" (-f), ``alpha`` (-p, default 0.5), ``bootstrap`` (-r, default 1000), ``confidence`` (-c),

@@ -29,7 +29,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _core
+from nlgmetrics import _core
 
 MULTI_REF_155 = ("A", "B", "max")
 EVAL_IDS = ("spl", "input")
@@ -53,7 +53,7 @@ def perl_measure_name(variant: str) -> str:
 def compute(predictions, reference_lists, names, *, stem, wordnet_exceptions, remove_stopwords,
             word_limit, byte_limit, multi_ref, alpha, samples, confidence, eval_ids):
     """``(segment_scores (N, V, 3) as P/R/F, corpus (V, 3, 3) [R/P/F][avg/low/high])``."""
-    from .rouge import call_core
+    from nlgmetrics.metrics.rouge.rouge_score import call_core
 
     rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, stem, wordnet_exceptions,
                     remove_stopwords, word_limit, byte_limit, multi_ref, alpha)

@@ -29,7 +29,7 @@ follows the running interpreter (verified on 3.11 and 3.12).
 
 Presets name the implementation reproduced: ``"sacrebleu"`` (default, sacreBLEU 2.6.0),
 ``"nltk"`` (NLTK 3.10.4 ``corpus_bleu``) and ``"coco"`` (pycocoevalcap 1.2 ``Bleu``); the latter two
-live in ``nlgmetrics._bleu_nltk`` / ``nlgmetrics._bleu_coco``.
+live in ``nlgmetrics.metrics.bleu.nltk`` / ``nlgmetrics.metrics.bleu.coco``.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
-from ._bleu_result import BLEUResult
-from ._signature import Signature
-from ._validate import hypotheses_list, references_lists
+from nlgmetrics import _core
+from nlgmetrics.metrics.bleu.result import BLEUResult
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.inputs import hypotheses_list, references_lists
 
 __all__ = ["bleu", "sentence_bleu", "BLEUResult", "SMOOTH_DEFAULTS", "TOKENIZERS", "PRESETS"]
 
@@ -160,7 +160,7 @@ def _dispatch(hypotheses, references, *, preset, preset_options, effective_order
         # Contract: bleu_result(hypotheses: list[str], references: list[list[str]], *, tokenize, lowercase,
         # smooth, smooth_value, max_order, weights, effective_order, threads, **preset_options) -> BLEUResult,
         # where None means "not given" (the preset's own default).
-        module = importlib.import_module(f"nlgmetrics._bleu_{preset}")
+        module = importlib.import_module(f"nlgmetrics.metrics.bleu.{preset}")
         return module.bleu_result(hypotheses, references, **options, **preset_options)
     raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(map(repr, PRESETS))}")
 
@@ -254,7 +254,7 @@ def _check_tokenize(tokenize: Any) -> str:
 def _tokenizer_signature(tokenize: str) -> str:
     """sacreBLEU's tokenizer signature (MeCab ones carry the MeCab version, e.g. ``ja-mecab-0.996-IPA``)."""
     if tokenize in _MECAB_TOKENIZERS:
-        from .tokenizers import tokenizer_signature
+        from nlgmetrics.tokenizers import tokenizer_signature
 
         return tokenizer_signature(tokenize)
     return tokenize
@@ -283,7 +283,7 @@ def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[
     if lowercase:
         lines = [line.lower() for line in lines]
     if tokenize in _MECAB_TOKENIZERS:
-        from . import tokenizers
+        from nlgmetrics import tokenizers
 
         # sacreBLEU right-strips before tokenizing (BLEU._preprocess_segment).
         lines = list(tokenizers.pretokenize([line.rstrip() for line in lines], tokenize))

@@ -50,7 +50,7 @@ def _bleu_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _bleu_score(hypotheses, references, args):
-    from .bleu import bleu
+    from nlgmetrics.metrics.bleu.sacrebleu import bleu
 
     return bleu(
         hypotheses, references, tokenize=args.tokenize, lowercase=args.lowercase, smooth=args.smooth_method,
@@ -65,8 +65,8 @@ def _bleu_merge(results, args):
 
     import numpy as np
 
-    from . import _core
-    from .bleu import _NEUMAIER_SUM
+    from nlgmetrics import _core
+    from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM
 
     if len(results) == 1:
         return results[0]
@@ -91,7 +91,7 @@ def _chrf_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _chrf_score(hypotheses, references, args):
-    from .chrf import chrf
+    from nlgmetrics.metrics.chrf import chrf
 
     return chrf(
         hypotheses, references, char_order=args.char_order, word_order=args.word_order, beta=args.beta,
@@ -107,7 +107,7 @@ def _ter_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _ter_score(hypotheses, references, args):
-    from .ter import ter
+    from nlgmetrics.metrics.ter import ter
 
     return ter(
         hypotheses, references, case_sensitive=args.case_sensitive, normalized=args.normalized,
@@ -116,13 +116,13 @@ def _ter_score(hypotheses, references, args):
 
 
 def _meteor_arguments(parser: argparse.ArgumentParser) -> None:
-    from .meteor import cli_arguments
+    from nlgmetrics.metrics.meteor.meteor15 import cli_arguments
 
     cli_arguments(parser)
 
 
 def _meteor_score(hypotheses, references, args):
-    from .meteor import cli_score
+    from nlgmetrics.metrics.meteor.meteor15 import cli_score
 
     return cli_score(hypotheses, references, args)
 
@@ -147,7 +147,7 @@ def _rouge_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _rouge_score(hypotheses, references, args):
-    from .rouge import DEFAULT_VARIANTS, rouge
+    from nlgmetrics.metrics.rouge.rouge_score import DEFAULT_VARIANTS, rouge
 
     separator = args.sentence_sep
 
@@ -171,12 +171,6 @@ def _rouge_report(result, args) -> Optional[str]:
     return result.report() if args.preset == "rouge155" else None
 
 
-def _module_exists(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"nlgmetrics.{name}") is not None
-
-
 _ALL = [
     CliMetric("bleu", "BLEU (sacreBLEU by default; presets nltk, coco)", _bleu_arguments, _bleu_score,
               merge=_bleu_merge, can_merge=lambda args: args.preset == "sacrebleu"),
@@ -190,4 +184,4 @@ _ALL = [
 # Options the `sample` command adds per metric: the bundled sample is German.
 SAMPLE_OPTIONS = {"meteor": ["-l", "de", "-m", "exact", "stem"]}
 
-METRICS = {metric.name: metric for metric in _ALL if _module_exists(metric.name)}
+METRICS = {metric.name: metric for metric in _ALL}

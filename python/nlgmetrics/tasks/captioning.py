@@ -19,9 +19,9 @@ from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from . import _core
-from ._signature import Signature
-from ._validate import hypotheses_list, references_lists
+from nlgmetrics import _core
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.inputs import hypotheses_list, references_lists
 
 CAPTION_METRICS = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
 
@@ -198,7 +198,7 @@ def caption_scores(
     notes: List[str] = []
     if any(m.startswith("Bleu") for m in wanted):
         try:
-            from .compat.pycocoevalcap import Bleu  # type: ignore[attr-defined]
+            from nlgmetrics.compat.pycocoevalcap import Bleu  # type: ignore[attr-defined]
         except ImportError:
             notes.append("Bleu_1..4 left out: nlgmetrics.compat.pycocoevalcap.Bleu is not available in this build")
         else:
@@ -210,7 +210,7 @@ def caption_scores(
                     image_scores[name] = np.asarray(bleu_images[order])
     if "METEOR" in wanted:
         try:
-            from .compat.pycocoevalcap import Meteor  # type: ignore[attr-defined]
+            from nlgmetrics.compat.pycocoevalcap import Meteor  # type: ignore[attr-defined]
         except ImportError:
             notes.append("METEOR left out: nlgmetrics.compat.pycocoevalcap.Meteor is not available in this build")
         else:

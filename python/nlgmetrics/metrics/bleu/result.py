@@ -1,7 +1,7 @@
 """The result of a BLEU computation, shared by every BLEU preset (sacrebleu, nltk, coco).
 
 >>> import numpy as np
->>> from nlgmetrics._signature import Signature
+>>> from nlgmetrics.core.signature import Signature
 >>> result = BLEUResult(score=27.5, counts=(59, 33), totals=(100, 99), precisions=(59.0, 33.33),
 ...                     bp=1.0, sys_len=100, ref_len=98,
 ...                     segment_stats=np.zeros((0, 6), dtype=np.int64), segment_scores=np.zeros(0),
@@ -18,7 +18,7 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from ._signature import Signature
+from nlgmetrics.core.signature import Signature
 
 
 @dataclass(frozen=True)

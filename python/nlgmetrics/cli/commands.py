@@ -16,10 +16,10 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from . import __version__
-from ._cli_metrics import METRICS, SAMPLE_OPTIONS
-from ._io import InputFileError, iter_aligned_chunks, read_aligned
-from ._table import format_table
+from nlgmetrics import __version__
+from nlgmetrics.cli.metrics import METRICS, SAMPLE_OPTIONS
+from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
+from nlgmetrics.io.table import format_table
 
 EXIT_INPUT_ERROR = 1
 
@@ -61,7 +61,7 @@ class _CompareHelpFormatter(argparse.HelpFormatter):
     def _expand_help(self, action):
         text = super()._expand_help(action)
         if "{metrics}" in text:
-            from ._paired_metrics import BUILDERS
+            from nlgmetrics.stats.paired_metrics import BUILDERS
 
             text = text.replace("{metrics}", ", ".join(sorted(BUILDERS)))
         return text
@@ -95,7 +95,7 @@ def _terminal_progress(done: int, total: int, label: str) -> None:
 
 def run_compare(args) -> str:
     """The compare command: every system x metric, optionally with a paired test against the first system."""
-    from .stats import paired_test, score_table  # imported here: scoring one metric does not need them
+    from nlgmetrics.stats.significance import paired_test, score_table  # imported here: scoring one metric does not need them
 
     systems, references = read_aligned(args.input, args.references)
     names = [_system_name(path) for path in args.input]
@@ -175,7 +175,7 @@ def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
 
 def run_sample(args) -> str:
     """Every available metric, default options, on the bundled sample: one row per system."""
-    from .sample import sample_paths
+    from nlgmetrics.sample import sample_paths
 
     paths = sample_paths()
     names = list(paths["systems"])

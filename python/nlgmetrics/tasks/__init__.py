@@ -1,0 +1,1 @@
+"""Workflows built on the metrics: the COCO caption suite and pairwise (MBR) matrices."""
