@@ -204,13 +204,18 @@ def test_empty_and_whitespace_segments():
 def test_cli_hooks_map_options_to_the_api():
     import argparse
 
+    from nlgmetrics.metrics.meteor.metric import METEOR
+
+    def cli_score(hypotheses, references, args):
+        return METEOR(**METEOR.options_from_cli(args))(hypotheses, references)
+
     parser = argparse.ArgumentParser()
-    meteor_module.cli_arguments(parser)
+    METEOR.add_cli_arguments(parser)
     args = parser.parse_args(["-l", "en", "-m", "exact", "stem", "-p", "0.5", "1.0", "0.5", "0.5", "--weights", "1", "0.5"])
-    result = meteor_module.cli_score(["the cats sat"], [["the cat sat"]], args)
+    result = cli_score(["the cats sat"], [["the cat sat"]], args)
     direct = nlgmetrics.meteor(["the cats sat"], [["the cat sat"]], modules=["exact", "stem"], alpha=0.5, beta=1.0, gamma=0.5, delta=0.5, weights=[1, 0.5])
     assert result.score == direct.score and str(result.signature) == str(direct.signature)
-    lower = meteor_module.cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
+    lower = cli_score(["A B"], [["a b"]], parser.parse_args(["--no-norm", "--lower", "-m", "exact"]))
     assert lower.signature.get("norm") == "lower" and lower.score == 1.0
 
 

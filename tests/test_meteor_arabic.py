@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
+from nlgmetrics.metrics.meteor import meteor15
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics import _core
 
@@ -104,7 +105,7 @@ def test_arabic_needs_norm_false_and_the_table(monkeypatch):
         nlgmetrics.meteor(["ktAb"], ["ktAb"], language="ar-bw-red")
     monkeypatch.setattr(_meteor_resources, "find_jar", lambda: None)
     _meteor_resources.arabic_stem_table.cache_clear()
-    nlgmetrics.meteor.__globals__["_SCORERS"].clear()
+    meteor15._SCORERS.clear()
     try:
         with pytest.raises(ValueError, match="meteor-1.5.jar"):
             nlgmetrics.meteor(["ktAb"], ["ktAb"], language="ar-bw-red", norm=False)
@@ -112,4 +113,4 @@ def test_arabic_needs_norm_false_and_the_table(monkeypatch):
         assert nlgmetrics.meteor(["ktAb"], ["ktAb"], language="ar-bw-red", norm=False, modules=["exact"]).score > 0
     finally:
         _meteor_resources.arabic_stem_table.cache_clear()
-        nlgmetrics.meteor.__globals__["_SCORERS"].clear()
+        meteor15._SCORERS.clear()

@@ -55,7 +55,8 @@ def test_result_shapes_and_access():
     assert np.array_equal(r.per_segment("rougeL")[:, 2], r.segment_scores[:, 2, 2])
     assert r.to_hf()["rouge2"] == r.rouge2.fmeasure
     d = r.to_dict()
-    assert set(d) == {"rouge1", "rouge2", "rougeL", "rougeLsum", "signature"}
+    assert set(d) == {"name", "score", "rouge1", "rouge2", "rougeL", "rougeLsum", "signature"}
+    assert d["name"] == "ROUGE" and d["score"] == d["rouge1"]["fmeasure"]
     assert "tok:unicode" in str(r.signature) and "nrefs:var" in str(r.signature)
     assert "rougeLsum: P" in str(r)
     with pytest.raises(AttributeError):
@@ -316,7 +317,7 @@ def test_docstring_examples_run():
     import doctest
     import importlib
 
-    for name in ["nlgmetrics.metrics.rouge.rouge_score", "nlgmetrics.compat.rouge_score.rouge_scorer",
+    for name in ["nlgmetrics.metrics.rouge.metric", "nlgmetrics.compat.rouge_score.rouge_scorer",
                  "nlgmetrics.compat.rouge_score.scoring", "nlgmetrics.compat.rouge_score.tokenize"]:
         module = importlib.import_module(name)
         failures, attempted = doctest.testmod(module)

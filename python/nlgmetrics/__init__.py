@@ -18,8 +18,8 @@ from nlgmetrics._core import __version__
 # Public name -> the submodule that defines it (relative to this package).
 _EXPORTS = {
     "BLEUResult": ".metrics.bleu.result",
-    "bleu": ".metrics.bleu.sacrebleu",
-    "sentence_bleu": ".metrics.bleu.sacrebleu",
+    "bleu": ".metrics.bleu.metric",
+    "sentence_bleu": ".metrics.bleu.metric",
     "tokenize": ".tokenizers",
     "CHRFResult": ".metrics.chrf",
     "chrf": ".metrics.chrf",
@@ -32,17 +32,22 @@ _EXPORTS = {
     "confidence_interval": ".stats.significance",
     "paired_test": ".stats.significance",
     "MeteorResult": ".metrics.meteor.meteor15",
-    "meteor": ".metrics.meteor.meteor15",
+    "meteor": ".metrics.meteor.metric",
     "caption_scores": ".tasks.captioning",
-    "cider": ".tasks.captioning",
-    "ptb_tokenize": ".tasks.captioning",
+    "cider": ".metrics.cider",
+    "ptb_tokenize": ".metrics.cider",
     "exact_match": ".metrics.qa",
     "normalize_answer": ".metrics.qa",
     "qa_scores": ".metrics.qa",
     "squad": ".metrics.qa",
     "token_f1": ".metrics.qa",
-    "RougeResult": ".metrics.rouge.rouge_score",
-    "rouge": ".metrics.rouge.rouge_score",
+    "RougeResult": ".metrics.rouge.result",
+    "metric": ".core.registry",
+    "list_metrics": ".core.registry",
+    "Metric": ".core.metric",
+    "MetricState": ".core.state",
+    "Result": ".core.result",
+    "rouge": ".metrics.rouge.metric",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -53,6 +58,7 @@ __all__ += ["meteor", "MeteorResult"]
 __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
+__all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
 
 
 def __getattr__(name: str):

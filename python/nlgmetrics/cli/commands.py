@@ -1,7 +1,7 @@
 """The ``nlgmetrics`` command.
 
     nlgmetrics bleu -r REF [REF ...] [-i HYP [HYP ...] | < HYP] [options]
-    nlgmetrics chrf|ter|rouge|meteor ...      (same shape, metric options differ)
+    nlgmetrics chrf|ter|rouge|meteor|…        (every registered metric; same shape, metric options differ)
     nlgmetrics sample                          score the bundled sample with every metric
 
 Every file is read and every score computed before anything is printed, so an error never leaves a
@@ -16,8 +16,10 @@ import os
 import sys
 from typing import Optional, Sequence
 
+import numpy as np
+
 from nlgmetrics import __version__
-from nlgmetrics.cli.metrics import METRICS, SAMPLE_OPTIONS
+from nlgmetrics.cli import metrics as cli_metrics
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
 
@@ -43,10 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nlgmetrics {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for metric in METRICS.values():
-        sub = commands.add_parser(metric.name, help=metric.help, description=metric.help)
+    for name, cls in cli_metrics.commands().items():
+        sub = commands.add_parser(name, help=cls.description, description=cls.description)
         _add_common_arguments(sub)
-        metric.add_arguments(sub)
+        cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
@@ -61,9 +63,9 @@ class _CompareHelpFormatter(argparse.HelpFormatter):
     def _expand_help(self, action):
         text = super()._expand_help(action)
         if "{metrics}" in text:
-            from nlgmetrics.stats.paired_metrics import BUILDERS
+            from nlgmetrics.core.registry import list_metrics
 
-            text = text.replace("{metrics}", ", ".join(sorted(BUILDERS)))
+            text = text.replace("{metrics}", ", ".join(list_metrics()))
         return text
 
 
@@ -127,31 +129,25 @@ def run_compare(args) -> str:
     return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())
 
 
-# Lines scored per chunk when a metric can merge chunk results (bounded memory for huge files).
+# Lines scored per chunk: every metric reads files as streams, in bounded memory.
 CHUNK_LINES = 100_000
 
 
-def _score_systems(metric, args) -> list:
-    if metric.streams(args):
-        per_system = [[] for _ in args.input]
-        for systems, references in iter_aligned_chunks(args.input, args.references, CHUNK_LINES):
-            for chunks, hypotheses in zip(per_system, systems):
-                chunks.append(metric.score(hypotheses, references, args))
-        if not per_system[0]:
-            return [metric.score([], [], args) for _ in args.input]
-        return [metric.merge(chunks, args) for chunks in per_system]
-    systems, references = read_aligned(args.input, args.references)
-    return [metric.score(hypotheses, references, args) for hypotheses in systems]
+def _score_systems(cls, args) -> list:
+    options = cli_metrics.options_from_args(cls, args)
+    chunks = iter_aligned_chunks(args.input, args.references, CHUNK_LINES)
+    return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
 
 
-def _render_corpus(names: Sequence[str], results: Sequence, metric, args) -> str:
+def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
         rows = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
-    if metric.report is not None and metric.report(results[0], args) is not None:
-        return "\n\n".join(f"{name}\n{metric.report(result, args)}" for name, result in zip(names, results))
-    decimals = args.width + metric.extra_decimals
-    columns = [metric.table_columns(result) for result in results]
+    report = getattr(results[0], "cli_report", None)
+    if report is not None and report() is not None:
+        return "\n\n".join(f"{name}\n{result.cli_report()}" for name, result in zip(names, results))
+    decimals = cli_metrics.decimals(cls, args.width)
+    columns = [cli_metrics.table_columns(result) for result in results]
     header = ["System"] + [title for title, _ in columns[0]]
     rows = [[name] + [f"{value:.{decimals}f}" for _, value in cells] for name, cells in zip(names, columns)]
     if len(columns[0]) == 1:
@@ -161,40 +157,43 @@ def _render_corpus(names: Sequence[str], results: Sequence, metric, args) -> str
     return format_table(header, rows) + f"\nSignature: {results[0].signature}"
 
 
-def _render_sentences(names: Sequence[str], results: Sequence, args) -> str:
+def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
-        rows = [{"system": name, "segment_scores": [float(s) for s in result.segment_scores]} for name, result in zip(names, results)]
+        rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist()}
+                for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
     lines = []
+    decimals = cli_metrics.decimals(cls, args.width)
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
-        decimals = args.width + METRICS[args.command].extra_decimals
-        lines.extend(f"{prefix}{index}\t{score:.{decimals}f}" for index, score in enumerate(result.segment_scores, 1))
+        for index, values in enumerate(cli_metrics.segment_rows(result), 1):
+            lines.append(f"{prefix}{index}\t" + "\t".join(f"{value:.{decimals}f}" for value in values))
     return "\n".join(lines)
 
 
 def run_sample(args) -> str:
-    """Every available metric, default options, on the bundled sample: one row per system."""
+    """The MT metrics, default options, on the bundled sample: one row per system."""
     from nlgmetrics.sample import sample_paths
 
     paths = sample_paths()
     names = list(paths["systems"])
     systems, references = read_aligned([paths["systems"][name] for name in names], [paths["reference"]])
     columns = {}
-    for metric in METRICS.values():
-        defaults = build_parser().parse_args([metric.name, "-r", paths["reference"], *SAMPLE_OPTIONS.get(metric.name, [])])
-        columns[metric.name] = [metric.score(hypotheses, references, defaults) for hypotheses in systems]
+    classes = cli_metrics.sample_classes()
+    for metric_name, cls in classes.items():
+        metric = cls(**cli_metrics.sample_options(metric_name))
+        columns[metric_name] = [metric(hypotheses, references) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
-            {name: {metric: {**{title: value for title, value in METRICS[metric].table_columns(results[i])},
+            {name: {metric: {**{title: value for title, value in cli_metrics.table_columns(results[i])},
                              "signature": str(results[i].signature)} for metric, results in columns.items()}
              for i, name in enumerate(names)}, indent=1, ensure_ascii=False)
     header, rows = ["System"], [[name] for name in names]
     for metric_name, results in columns.items():
-        metric = METRICS[metric_name]
-        header += [title for title, _ in metric.table_columns(results[0])]
+        decimals = cli_metrics.decimals(classes[metric_name], args.width)
+        header += [title for title, _ in cli_metrics.table_columns(results[0])]
         for row, result in zip(rows, results):
-            row += [f"{value:.{args.width + metric.extra_decimals}f}" for _, value in metric.table_columns(result)]
+            row += [f"{value:.{decimals}f}" for _, value in cli_metrics.table_columns(result)]
     signatures = "\n".join(f"  {columns[m][0].signature}" for m in columns)
     return (f"WMT17 newstest2017 en→de, first {len(references)} segments, {len(names)} systems\n\n"
             + format_table(header, rows) + f"\n\nSignatures:\n{signatures}")
@@ -209,10 +208,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         elif args.command == "compare":
             output = run_compare(args)
         else:
-            metric = METRICS[args.command]
-            results = _score_systems(metric, args)
+            cls = cli_metrics.commands()[args.command]
+            results = _score_systems(cls, args)
             names = [_system_name(path) for path in args.input]
-            output = _render_sentences(names, results, args) if args.sentence_level else _render_corpus(names, results, metric, args)
+            render = _render_sentences if args.sentence_level else _render_corpus
+            output = render(names, results, cls, args)
     except (InputFileError, ValueError, TypeError, ImportError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR

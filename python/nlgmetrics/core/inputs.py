@@ -73,3 +73,24 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
                 raise TypeError(f"{argument}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
         result.append(refs)
     return result
+
+
+def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+    def bad(line: str) -> bool:
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    for index, line in enumerate(hypotheses):
+        if bad(line):
+            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+    for index, refs in enumerate(references):
+        for ref_index, line in enumerate(refs):
+            if bad(line):
+                return (f"references[{index}][{ref_index}] contains a lone surrogate code point "
+                        "and is not valid Unicode text")
+    return "the input contains a lone surrogate code point and is not valid Unicode text"
+

@@ -36,3 +36,13 @@ class Signature:
         parts = [self.metric] + [f"{key}:{value}" for key, value in self.fields]
         parts.append(f"version:nlgmetrics-{__version__}")
         return "|".join(parts)
+
+
+def nrefs_field(ref_counts) -> str:
+    """sacreBLEU's ``nrefs``: the number of references per segment, ``var`` when it varies, ``0`` for no segments.
+
+    >>> nrefs_field([1]), nrefs_field([1, 2]), nrefs_field([])
+    ('1', 'var', '0')
+    """
+    counts = set(ref_counts)
+    return str(counts.pop()) if len(counts) == 1 else ("var" if counts else "0")

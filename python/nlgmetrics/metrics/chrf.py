@@ -21,12 +21,16 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from nlgmetrics.core import inputs as _validate
 from nlgmetrics import _core
-from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption, check_bool
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
+from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.stats import sacrebleu_float32
 
-__all__ = ["CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
+__all__ = ["CHRF", "CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
 
 
 def check_chrf_options(char_order: int, word_order: int, beta: float) -> None:
@@ -57,13 +61,8 @@ def chrf_signature(n_refs: Union[int, str], char_order: int, word_order: int, lo
     ))
 
 
-def _n_refs_field(references: list[list[str]]) -> Union[int, str]:
-    counts = {len(refs) for refs in references}
-    return counts.pop() if len(counts) == 1 else "var"
-
-
 @dataclass(frozen=True, eq=False)
-class CHRFResult:
+class CHRFResult(Result):
     """A chrF/chrF++ score with its per-segment statistics.
 
     ``segment_stats`` has one row per segment and ``3 * (char_order + word_order)`` int64 columns:
@@ -89,40 +88,107 @@ class CHRFResult:
         """sacreBLEU's name: ``chrF2`` for chrF, ``chrF2++`` for chrF++."""
         return f"chrF{self.beta}" + "+" * self.word_order
 
+    @property
+    def scores(self) -> dict:
+        return {self.name: float(self.score)}
+
     def __str__(self) -> str:
         return f"{self.name} = {self.score:.2f}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self, segments: bool = True) -> dict:
         return {
-            "name": self.name,
-            "score": self.score,
+            **super().to_dict(segments=segments),
             "char_order": self.char_order,
             "word_order": self.word_order,
             "beta": self.beta,
-            "signature": str(self.signature),
-            "segment_scores": self.segment_scores.tolist(),
         }
+
+
+@register
+class CHRF(Metric):
+    """chrF / chrF++ as a registered, mergeable metric (options as :func:`chrf`)."""
+
+    name = "chrf"
+    description = "chrF / chrF++ (sacreBLEU 2.6.0)"
+    aliases = {"chrf++": {"word_order": 2}}
+    cli_options = (
+        CliOption(("--char-order", "-cc"), "char_order", "int", help="character n-gram order (default 6)"),
+        CliOption(("--word-order", "-cw"), "word_order", "int", help="word n-gram order: 0 = chrF (default), 2 = chrF++"),
+        CliOption(("--beta",), "beta", "float", help="recall weight β (default 2)"),
+        CliOption(("-lc", "--lowercase"), "lowercase", "flag", help="lowercase before scoring"),
+        CliOption(("--whitespace",), "whitespace", "flag", help="keep whitespace in character n-grams"),
+        CliOption(("--eps-smoothing",), "eps_smoothing", "flag", help="epsilon smoothing (chrF++.py / NLTK / Moses)"),
+    )
+
+    def __init__(self, *, char_order: int = 6, word_order: int = 0, beta: float = 2, lowercase: bool = False,
+                 whitespace: bool = False, eps_smoothing: bool = False, threads: Optional[int] = None,
+                 segments: bool = True):
+        check_chrf_options(char_order, word_order, beta)
+        options = {"char_order": char_order, "word_order": word_order, "beta": beta,
+                   "lowercase": check_bool(lowercase, "lowercase"), "whitespace": check_bool(whitespace, "whitespace"),
+                   "eps_smoothing": check_bool(eps_smoothing, "eps_smoothing")}
+        super().__init__(options, threads=threads, segments=segments)
+
+    @property
+    def stat_columns(self):
+        orders = [f"char{n}" for n in range(1, self.options["char_order"] + 1)]
+        orders += [f"word{n}" for n in range(1, self.options["word_order"] + 1)]
+        return tuple(f"{order}_{part}" for order in orders for part in ("hyp", "ref", "match"))
+
+    def display_name(self) -> str:
+        return f"chrF{self.options['beta']}" + "+" * self.options["word_order"]
+
+    def signature_name(self) -> str:
+        return "chrF"
+
+    def batch_arrays(self, hypotheses, references):
+        if self.options["lowercase"]:
+            # Python's own lowercasing is the reference's rule (full Unicode case mapping).
+            hypotheses = [hyp.lower() for hyp in hypotheses]
+            references = [[ref.lower() for ref in refs] for refs in references]
+        options = self.options
+        try:
+            stats, segment_scores = _core.chrf_segment_stats(
+                hypotheses, references, options["char_order"], options["word_order"], float(options["beta"]),
+                options["whitespace"], options["eps_smoothing"], self.threads)
+        except UnicodeEncodeError:
+            raise ValueError(_surrogate_location(hypotheses, references)) from None
+        return {"segment_stats": stats, "segment_scores": segment_scores}
+
+    def result_from_state(self, state) -> CHRFResult:
+        options = self.options
+        totals = [int(value) for value in self.totals(state)]
+        score = _core.chrf_score(totals, float(options["beta"]), options["eps_smoothing"])
+        scores = state.arrays.get("segment_scores", np.zeros(0))
+        return CHRFResult(score, options["char_order"], options["word_order"], options["beta"],
+                          self.signature(state.ref_counts), scores, self.segment_rows(state))
+
+    def signature_fields(self, ref_counts):
+        options = self.options
+        return chrf_signature(nrefs_field(ref_counts), options["char_order"], options["word_order"],
+                              options["lowercase"], options["whitespace"], options["eps_smoothing"]).fields
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        options = self.options
+        return sacrebleu_float32.chrf_exact_scores(sums, options["char_order"] + options["word_order"],
+                                                   options["beta"], options["eps_smoothing"])
+
+    @property
+    def sacrebleu_bootstrap(self) -> bool:
+        return True
+
+    def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        options = self.options
+        return sacrebleu_float32.chrf_scores(rows, options["char_order"] + options["word_order"], options["beta"],
+                                             options["eps_smoothing"])
 
 
 def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_order: int, word_order: int,
                     beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool,
                     threads: Optional[int] = None) -> CHRFResult:
     """chrF of already validated inputs (one non-empty reference list per hypothesis)."""
-    if lowercase:
-        # Python's own lowercasing is the reference's rule (full Unicode case mapping).
-        hypotheses = [hyp.lower() for hyp in hypotheses]
-        references = [[ref.lower() for ref in refs] for refs in references]
-    try:
-        stats, segment_scores = _core.chrf_segment_stats(
-            hypotheses, references, char_order, word_order, float(beta), bool(whitespace), bool(eps_smoothing),
-            threads)
-    except UnicodeEncodeError:
-        raise ValueError(_surrogate_location(hypotheses, references)) from None
-    totals = stats.sum(axis=0, dtype=np.int64).tolist() if len(stats) else [0] * (3 * (char_order + word_order))
-    score = _core.chrf_score(totals, float(beta), eps_smoothing)
-    signature = chrf_signature(_n_refs_field(references) if references else 0, char_order, word_order,
-                               lowercase, whitespace, eps_smoothing)
-    return CHRFResult(score, char_order, word_order, beta, signature, segment_scores, stats)
+    return CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
+                eps_smoothing=eps_smoothing, threads=threads)(hypotheses, references)
 
 
 def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], char_order: int = 6,
@@ -139,11 +205,8 @@ def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str
     >>> round(chrf(["abc d"], ["abc e"]).score, 6)
     47.916667
     """
-    check_chrf_options(char_order, word_order, beta)
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
-    return chrf_from_lists(hyps, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
-                           _check_threads(threads))
+    return CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
+                eps_smoothing=eps_smoothing, threads=threads)(hypotheses, references)
 
 
 def sentence_chrf(hypothesis: str, references: Union[str, Sequence[str]], char_order: int = 6,

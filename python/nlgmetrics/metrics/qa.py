@@ -32,8 +32,12 @@ from typing import Any, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.inputs import hypotheses_list, references_lists
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
+from nlgmetrics.core.signature import Signature
 
 NORMALIZERS = ("squad", "squad_v2", "mlqa", "cmrc")
 
@@ -120,20 +124,111 @@ def token_f1(predictions, references, normalizer: str = "squad", language: Optio
 
 
 @dataclass(frozen=True)
-class QAResult:
-    """Mean exact match and F1 in percent (as the scripts print them) and per-question scores."""
+class QAResult(Result):
+    """Mean exact match and F1 in percent (as the scripts print them) and per-question scores.
+
+    ``score`` is the measure the metric was asked for (``exact_match`` or ``f1``); ``segment_stats``
+    rows are ``[exact × 100, F1 × 100, 1]`` (column sums over the count are the corpus numbers).
+    """
 
     exact_match: float
     f1: float
     exact_scores: np.ndarray = field(repr=False)
     f1_scores: np.ndarray = field(repr=False)
     signature: Signature = field(repr=False)
+    measure: str = "f1"
 
-    def to_dict(self) -> dict:
-        return {"exact_match": self.exact_match, "f1": self.f1}
+    @property
+    def name(self) -> str:
+        return "EM" if self.measure == "exact_match" else "F1"
+
+    @property
+    def score(self) -> float:
+        return float(self.exact_match if self.measure == "exact_match" else self.f1)
+
+    @property
+    def scores(self) -> dict:
+        return {"exact_match": float(self.exact_match), "f1": float(self.f1)}
+
+    @property
+    def segment_scores(self) -> np.ndarray:
+        return np.asarray(self.exact_scores if self.measure == "exact_match" else self.f1_scores, dtype=np.float64) * 100.0
+
+    @property
+    def segment_stats(self) -> np.ndarray:
+        exact = np.asarray(self.exact_scores, dtype=np.float64) * 100.0
+        return np.column_stack([exact, np.asarray(self.f1_scores, dtype=np.float64) * 100.0, np.ones(len(exact))])
+
+    def table_columns(self) -> list:
+        return [("EM", self.exact_match), ("F1", self.f1)]
+
+    def to_dict(self, segments: bool = False) -> dict:
+        return {**super().to_dict(segments=segments), "exact_match": self.exact_match, "f1": self.f1}
 
     def __str__(self) -> str:
         return f"EM = {self.exact_match:.2f}  F1 = {self.f1:.2f}  ({self.signature})"
+
+
+@register
+class QA(Metric):
+    """Exact match and token F1 as a registered, mergeable metric (the official scripts' rules).
+
+    Registered as ``squad`` (both numbers; headline F1), with aliases ``exact_match`` and ``token_f1``
+    (``f1``) whose headline is that measure.
+    """
+
+    name = "squad"
+    description = "exact match and token F1 (SQuAD v1.1/v2.0 scripts; normalizers squad, squad_v2, mlqa, cmrc)"
+    aliases = {"exact_match": {"measure": "exact_match"}, "em": {"measure": "exact_match"},
+               "token_f1": {"measure": "f1"}, "f1": {"measure": "f1"}}
+    reduction = "mean"
+    stat_columns = ("exact_match", "f1", "count")
+    cli_options = (
+        CliOption(("--normalizer",), "normalizer", choices=NORMALIZERS, help="answer normalisation (default squad)"),
+        CliOption(("--language",), "language", help="language for the mlqa normalizer (en es hi vi de ar zh)"),
+        CliOption(("--measure",), "measure", choices=("f1", "exact_match"), help="headline number (default f1)"),
+    )
+
+    def __init__(self, *, normalizer: str = "squad", language: Optional[str] = None, measure: str = "f1",
+                 threads: Optional[int] = None, segments: bool = True):
+        _check_normalizer(normalizer, language)
+        if measure not in ("f1", "exact_match"):
+            raise ValueError(f"measure must be 'f1' or 'exact_match', got {measure!r}")
+        super().__init__({"normalizer": normalizer, "language": language, "measure": measure}, threads=threads,
+                         segments=segments)
+
+    def display_name(self) -> str:
+        return "EM" if self.options["measure"] == "exact_match" else "F1"
+
+    def signature_name(self) -> str:
+        return "QA"
+
+    def check_inputs(self, hypotheses, references):
+        predictions = hypotheses_list(hypotheses, "predictions")
+        if self.options["normalizer"] == "squad_v2":
+            # v2.0 allows an empty answer list (an unanswerable question).
+            return predictions, _reference_lists_allow_empty(references, len(predictions))
+        return predictions, references_lists(references, len(predictions))
+
+    def batch_arrays(self, predictions, references):
+        exact, f1 = _core.qa_scores(predictions, references, self.options["normalizer"], self.options["language"])
+        return {"exact_scores": np.asarray(exact, dtype=np.float64), "f1_scores": np.asarray(f1, dtype=np.float64)}
+
+    def result_from_state(self, state) -> QAResult:
+        exact, f1 = state.arrays["exact_scores"], state.arrays["f1_scores"]
+        if len(exact) == 0:
+            raise ValueError("predictions is empty")
+        exact_mean, f1_mean = _core.squad_v1_reduce(exact, f1, len(exact))
+        return QAResult(exact_mean, f1_mean, exact, f1, self.signature(state.ref_counts), self.options["measure"])
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        column = 0 if self.options["measure"] == "exact_match" else 1
+        return sums[:, column] / sums[:, -1]
+
+    def signature_fields(self, ref_counts):
+        language = self.options["language"]
+        return (("normalizer", self.options["normalizer"]),) + ((("lang", language),) if language else ())
 
 
 def qa_scores(predictions: Sequence[str], references, normalizer: str = "squad", language: Optional[str] = None) -> QAResult:
@@ -142,15 +237,9 @@ def qa_scores(predictions: Sequence[str], references, normalizer: str = "squad",
     >>> print(qa_scores(["Paris", "1990年"], [["paris"], ["1990年", "1990"]], normalizer="cmrc"))
     EM = 100.00  F1 = 100.00  (QA|normalizer:cmrc|version:nlgmetrics-0.1.0)
     """
-    single, exact, f1 = _score_batch(predictions, references, normalizer, language)
-    if single:
+    if isinstance(predictions, str):
         raise TypeError("predictions must be a sequence of strings, not a single str")
-    if len(exact) == 0:
-        raise ValueError("predictions is empty")
-    total = len(exact)
-    exact_mean, f1_mean = _core.squad_v1_reduce(exact, f1, total)
-    fields = [("normalizer", normalizer)] + ([("lang", language)] if language else [])
-    return QAResult(exact_mean, f1_mean, exact, f1, Signature("QA", tuple(fields)))
+    return QA(normalizer=normalizer, language=language)(predictions, references)
 
 
 @dataclass(frozen=True)

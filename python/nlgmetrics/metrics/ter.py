@@ -20,12 +20,16 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from nlgmetrics.core import inputs as _validate
 from nlgmetrics import _core
-from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.bleu.sacrebleu import _check_threads, _surrogate_location
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.result import Result
+from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.stats import sacrebleu_float32
 
-__all__ = ["TERResult", "ter", "sentence_ter", "ter_signature", "ter_from_lists"]
+__all__ = ["TER", "TERResult", "ter", "sentence_ter", "ter_signature", "ter_from_lists"]
 
 
 def ter_signature(n_refs: Union[int, str], normalized: bool, no_punct: bool, asian_support: bool,
@@ -43,7 +47,7 @@ def ter_signature(n_refs: Union[int, str], normalized: bool, no_punct: bool, asi
 
 
 @dataclass(frozen=True, eq=False)
-class TERResult:
+class TERResult(Result):
     """A TER score (0–100, can exceed 100) with per-segment edits and average reference lengths."""
 
     score: float
@@ -62,18 +66,15 @@ class TERResult:
         rows give the corpus score (``_core.ter_score``)."""
         return np.column_stack([self.segment_num_edits.astype(np.float64), self.segment_ref_lengths])
 
+    @property
+    def scores(self) -> dict:
+        return {"TER": float(self.score), "num_edits": int(self.num_edits), "ref_length": float(self.ref_length)}
+
     def __str__(self) -> str:
         return f"TER = {self.score:.2f}"
 
-    def to_dict(self) -> dict:
-        return {
-            "name": "TER",
-            "score": self.score,
-            "num_edits": self.num_edits,
-            "ref_length": self.ref_length,
-            "signature": str(self.signature),
-            "segment_scores": self.segment_scores.tolist(),
-        }
+    def to_dict(self, segments: bool = True) -> dict:
+        return {**super().to_dict(segments=segments), "num_edits": self.num_edits, "ref_length": self.ref_length}
 
 
 def _check_flags(**flags: bool) -> None:
@@ -82,26 +83,85 @@ def _check_flags(**flags: bool) -> None:
             raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
 
 
+@register
+class TER(Metric):
+    """TER as a registered, mergeable metric (options as :func:`ter`). Statistics per segment:
+    ``[num_edits, ref_length]`` (float64; the reference length is the average over references)."""
+
+    name = "ter"
+    description = "TER (sacreBLEU 2.6.0's tercom port)"
+    stat_columns = ("num_edits", "ref_length")
+    cli_options = (
+        CliOption(("--case-sensitive",), "case_sensitive", "flag", help="do not lowercase"),
+        CliOption(("--normalized",), "normalized", "flag", help="tercom normalisation"),
+        CliOption(("--no-punct",), "no_punct", "flag", help="remove punctuation"),
+        CliOption(("--asian-support",), "asian_support", "flag", help="split Asian characters"),
+    )
+
+    def __init__(self, *, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+                 case_sensitive: bool = False, threads: Optional[int] = None, segments: bool = True):
+        _check_flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                     case_sensitive=case_sensitive)
+        options = {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support,
+                   "case_sensitive": case_sensitive}
+        super().__init__(options, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return "TER"
+
+    def batch_arrays(self, hypotheses, references):
+        options = self.options
+        # sacreBLEU `_preprocess_segment` + `TercomTokenizer`: rstrip, then Python's lowercasing.
+        if options["case_sensitive"]:
+            hyps = [hyp.rstrip() for hyp in hypotheses]
+            refs = [[ref.rstrip() for ref in entry] for entry in references]
+        else:
+            hyps = [hyp.rstrip().lower() for hyp in hypotheses]
+            refs = [[ref.rstrip().lower() for ref in entry] for entry in references]
+        try:
+            edits, lengths, scores, _, _ = _core.ter_segment_stats(
+                hyps, refs, options["normalized"], options["no_punct"], options["asian_support"], self.threads)
+        except UnicodeEncodeError:
+            raise ValueError(_surrogate_location(hypotheses, references)) from None
+        stats = np.column_stack([np.asarray(edits, dtype=np.float64), np.asarray(lengths, dtype=np.float64)])
+        return {"segment_stats": stats.reshape(len(hyps), 2), "segment_scores": scores}
+
+    def totals(self, state) -> np.ndarray:
+        if "totals" in state.arrays:
+            return np.asarray(state.arrays["totals"])
+        rows = state.arrays["segment_stats"]
+        # Summed one segment after another, as sacreBLEU adds the float reference lengths (cumsum is sequential).
+        return np.cumsum(rows, axis=0)[-1] if len(rows) else np.zeros(2)
+
+    def result_from_state(self, state) -> TERResult:
+        totals = self.totals(state)
+        rows = self.segment_rows(state)
+        total_edits, total_length = int(totals[0]), float(totals[1])
+        return TERResult(_core.ter_score(total_edits, total_length), total_edits, total_length,
+                         self.signature(state.ref_counts), state.arrays.get("segment_scores", np.zeros(0)),
+                         rows[:, 0].astype(np.int64), np.ascontiguousarray(rows[:, 1]))
+
+    def signature_fields(self, ref_counts):
+        options = self.options
+        return ter_signature(nrefs_field(ref_counts), options["normalized"], options["no_punct"],
+                             options["asian_support"], options["case_sensitive"]).fields
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, np.float64)])
+
+    @property
+    def sacrebleu_bootstrap(self) -> bool:
+        return True
+
+    def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        return sacrebleu_float32.ter_scores(rows)
+
+
 def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalized: bool, no_punct: bool,
                    asian_support: bool, case_sensitive: bool, threads: Optional[int] = None) -> TERResult:
     """TER of already validated inputs (every hypothesis with at least one reference)."""
-    # sacreBLEU `_preprocess_segment` + `TercomTokenizer`: rstrip, then Python's lowercasing.
-    if case_sensitive:
-        hyps = [hyp.rstrip() for hyp in hypotheses]
-        refs = [[ref.rstrip() for ref in entry] for entry in references]
-    else:
-        hyps = [hyp.rstrip().lower() for hyp in hypotheses]
-        refs = [[ref.rstrip().lower() for ref in entry] for entry in references]
-    try:
-        edits, lengths, scores, total_edits, total_length = _core.ter_segment_stats(
-            hyps, refs, bool(normalized), bool(no_punct), bool(asian_support), threads)
-    except UnicodeEncodeError:
-        raise ValueError(_surrogate_location(hypotheses, references)) from None
-    counts = {len(entry) for entry in references}
-    n_refs = (counts.pop() if len(counts) == 1 else "var") if counts else 0
-    signature = ter_signature(n_refs, normalized, no_punct, asian_support, case_sensitive)
-    score = _core.ter_score(total_edits, total_length)
-    return TERResult(score, int(total_edits), float(total_length), signature, scores, edits, lengths)
+    return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
+               threads=threads)(hypotheses, references)
 
 
 def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], normalized: bool = False,
@@ -119,10 +179,8 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     >>> ter(["a b c"], [["a b c d", "x"]]).segment_ref_lengths.tolist()
     [2.5]
     """
-    _check_flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
-    return ter_from_lists(hyps, refs, normalized, no_punct, asian_support, case_sensitive, _check_threads(threads))
+    return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
+               threads=threads)(hypotheses, references)
 
 
 def sentence_ter(hypothesis: str, references: Union[str, Sequence[str]], normalized: bool = False,

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Unio
 import numpy as np
 
 from nlgmetrics.core import inputs as _validate
-from nlgmetrics.stats.paired_metrics import ResamplableMetric, resamplable
+from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
 from nlgmetrics.stats.resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
                           randomization_masks, randomization_sums)
 from nlgmetrics.io.table import format_table
@@ -339,8 +339,24 @@ def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[st
     refs = _validate.references_lists(references, len(hyps))
     if not hyps:
         raise ValueError("a confidence interval needs at least one segment")
-    result = bound.compute(hyps, refs)
-    resample = Resample(bootstrap_indices(make_rng(seed), len(hyps), n_samples))
+    return _interval(bound, bound.compute(hyps, refs), n_samples, seed, confidence, method)
+
+
+def interval_from_result(result: Any, metric: Any, n_samples: int = 1000, seed: Optional[int] = None,
+                         confidence: float = 0.95, method: str = "percentile") -> ConfidenceInterval:
+    """The bootstrap interval of a computed result (``Result.ci``): its segment statistics resampled."""
+    if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    if len(result.segment_stats) == 0:
+        raise ValueError("a confidence interval needs per-segment statistics (at least one segment, segments=True)")
+    return _interval(from_metric(metric), result, n_samples, seed, confidence, method)
+
+
+def _interval(bound: ResamplableMetric, result: Any, n_samples: int, seed: Optional[int], confidence: float,
+              method: str) -> ConfidenceInterval:
+    resample = Resample(bootstrap_indices(make_rng(seed), len(result.segment_stats), n_samples))
     if method == "sacrebleu":
         if confidence != 0.95:
             raise ValueError("method='sacrebleu' is sacreBLEU's fixed 95% interval; use method='percentile' for others")

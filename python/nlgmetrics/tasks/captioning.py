@@ -1,4 +1,4 @@
-"""The COCO caption suite, natively: PTB tokenization, CIDEr(-D), ROUGE-L, and all metrics in one call.
+"""The COCO caption suite, natively: Bleu_1–4, METEOR, ROUGE_L and CIDEr(-D) in one call, as COCOEvalCap.
 
 Every number reproduces pycocoevalcap 1.2 exactly (its tokenizer is the Stanford PTBTokenizer of
 CoreNLP 3.4.1, reimplemented here without Java).
@@ -21,20 +21,11 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.core.inputs import hypotheses_list, references_lists
+from nlgmetrics.metrics.bleu import coco as coco_bleu
+from nlgmetrics.metrics.cider import ptb_tokenize  # noqa: F401  (re-exported)
+from nlgmetrics.metrics.meteor.coco import coco_meteor
 
 CAPTION_METRICS = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
-
-
-def ptb_tokenize(captions: Sequence[str]) -> List[str]:
-    """pycocoevalcap's tokenized form of each caption (PTB tokens, lower case, punctuation removed).
-
-    The captions are tokenized as one batch in this order, like pycocoevalcap's one-file jar run:
-    a caption's last token may depend on the start of the next one (e.g. ``plan b.`` before ``A …``).
-    Newlines inside a caption are spaces, as in pycocoevalcap.
-    """
-    lines = hypotheses_list(captions, "captions")
-    return _core.ptb_coco_tokenize([line.replace("\n", " ") for line in lines])
 
 
 def _caption_text(item: Any, where: str) -> str:
@@ -93,58 +84,6 @@ def _aligned(gts: Mapping, res: Mapping) -> Tuple[List[Hashable], List[str], Lis
 
 
 @dataclass(frozen=True)
-class CiderResult:
-    """Corpus CIDEr (mean of the image scores, pycocoevalcap's scale: ×10) and per-image scores."""
-
-    score: float
-    image_scores: np.ndarray = field(repr=False)
-    signature: Signature = field(repr=False)
-
-    def to_dict(self) -> dict:
-        return {"CIDEr": self.score}
-
-    def __str__(self) -> str:
-        return f"CIDEr = {self.score:.4f}  ({self.signature})"
-
-
-def cider(
-    hypotheses: Sequence[str],
-    references: Sequence[Any],
-    *,
-    tokenize: bool = True,
-    variant: str = "cider-d",
-    n: int = 4,
-    sigma: float = 6.0,
-) -> CiderResult:
-    """CIDEr-D as pycocoevalcap (``variant="cider-d"``) or the original CIDEr (``variant="cider"``:
-    no clipping, no length penalty; still ×10 like pycocoevalcap). Document frequencies come from
-    the given references. ``tokenize=True`` applies pycocoevalcap's PTB tokenization first.
-
-    >>> round(cider(["a dog runs", "a cat sleeps"], [["a dog runs"], ["a cat sleeps"]]).score, 3)
-    7.5
-    """
-    if variant not in ("cider-d", "cider"):
-        raise ValueError(f"variant must be 'cider-d' or 'cider', got {variant!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
-        raise ValueError(f"n must be an int between 1 and 4, got {n!r}")
-    hyps = hypotheses_list(hypotheses)
-    refs = references_lists(references, len(hyps))
-    if not hyps:
-        raise ValueError("hypotheses is empty")
-    if tokenize:
-        hyps = ptb_tokenize(hyps)
-        flat = ptb_tokenize([r for group in refs for r in group])
-        refs, start = [], 0
-        for group in references_lists(references, len(hyps)):
-            refs.append(flat[start:start + len(group)])
-            start += len(group)
-    penalized = variant == "cider-d"
-    scores = _core.cider_image_scores(hyps, refs, n, float(sigma), penalized, penalized)
-    fields = (("variant", variant), ("n", str(n)), ("sigma", repr(float(sigma))), ("tok", "ptb" if tokenize else "none"))
-    return CiderResult(float(np.mean(scores)), scores, Signature("CIDEr", fields))
-
-
-@dataclass(frozen=True)
 class CaptionScores:
     """All COCO caption metrics of one system, keyed as pycocoevalcap's ``COCOEvalCap.eval``."""
 
@@ -175,9 +114,7 @@ def caption_scores(
 
     ``gts``/``res`` map image id → list of captions (strings or ``{"caption": …}`` dicts, as
     ``coco.imgToAnns``); ``res`` holds one caption per image. With ``tokenize=True`` each dict is
-    PTB-tokenized as one batch (as COCOEvalCap does). BLEU and METEOR come from the
-    ``nlgmetrics.compat.pycocoevalcap`` facades ``Bleu`` and ``Meteor``; when one is not available the
-    keys are left out and ``notes`` says so.
+    PTB-tokenized as one batch (as COCOEvalCap does).
     """
     wanted = CAPTION_METRICS if metrics is None else tuple(metrics)
     unknown = [m for m in wanted if m not in CAPTION_METRICS]
@@ -197,26 +134,16 @@ def caption_scores(
     image_scores: Dict[str, np.ndarray] = {}
     notes: List[str] = []
     if any(m.startswith("Bleu") for m in wanted):
-        try:
-            from nlgmetrics.compat.pycocoevalcap import Bleu  # type: ignore[attr-defined]
-        except ImportError:
-            notes.append("Bleu_1..4 left out: nlgmetrics.compat.pycocoevalcap.Bleu is not available in this build")
-        else:
-            bleu, bleu_images = Bleu(4).compute_score(gts_tok, res_tok, verbose=0)
-            for order in range(4):
-                name = f"Bleu_{order + 1}"
-                if name in wanted:
-                    scores[name] = bleu[order]
-                    image_scores[name] = np.asarray(bleu_images[order])
+        bleu, bleu_images = coco_bleu.scores_from_stats(coco_bleu.image_stats(hyps, refs), 4, "closest")
+        for order in range(4):
+            name = f"Bleu_{order + 1}"
+            if name in wanted:
+                scores[name] = bleu[order]
+                image_scores[name] = np.asarray(bleu_images[order])
     if "METEOR" in wanted:
-        try:
-            from nlgmetrics.compat.pycocoevalcap import Meteor  # type: ignore[attr-defined]
-        except ImportError:
-            notes.append("METEOR left out: nlgmetrics.compat.pycocoevalcap.Meteor is not available in this build")
-        else:
-            meteor, meteor_images = Meteor().compute_score(gts_tok, res_tok)
-            scores["METEOR"] = meteor
-            image_scores["METEOR"] = np.asarray(meteor_images)
+        meteor, meteor_images = coco_meteor(gts_tok, res_tok)
+        scores["METEOR"] = meteor
+        image_scores["METEOR"] = np.asarray(meteor_images)
     if "ROUGE_L" in wanted:
         rouge_images = _core.rouge_l_coco_image_scores(hyps, refs, 1.2)
         scores["ROUGE_L"] = np.mean(rouge_images)

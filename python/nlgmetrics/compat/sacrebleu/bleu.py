@@ -19,13 +19,13 @@ import logging
 from typing import Dict, List, Optional, Sequence
 
 from nlgmetrics import _core
+from nlgmetrics.metrics.bleu.metric import BLEU as BLEUMetric
 from nlgmetrics.metrics.bleu.sacrebleu import (
     _NEUMAIER_SUM,
     _check_bool,
     _check_max_order,
     _check_smooth,
     _check_tokenize,
-    _sacrebleu,
     _tokenizer_signature,
 )
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
@@ -158,11 +158,9 @@ class BLEU(Metric):
 
     def _score(self, hypotheses: List[str], segments: List[List[str]]) -> BLEUScore:
         value = self.smooth_value if self.SMOOTH_DEFAULTS[self.smooth_method] is not None else None
-        result = _sacrebleu(
-            hypotheses, segments, tokenize=self.tokenize, lowercase=self.lowercase, smooth=self.smooth_method,
-            smooth_value=value, max_order=self.max_ngram_order, weights=None,
-            effective_order=self.effective_order, threads=None,
-        )
+        result = BLEUMetric(tokenize=self.tokenize, lowercase=self.lowercase, smooth=self.smooth_method,
+                            smooth_value=value, max_order=self.max_ngram_order,
+                            effective_order=self.effective_order)(hypotheses, segments)
         counts, totals = _smoothed_counts(
             [int(c) for c in result.counts], [int(t) for t in result.totals], self.smooth_method, value
         )

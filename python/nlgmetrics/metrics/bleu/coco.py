@@ -66,31 +66,19 @@ def totals(stats: np.ndarray, ref_length: str = "closest") -> dict:
     }
 
 
-def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=False, smooth=None, smooth_value=None,
-                max_order=4, weights=None, effective_order=None, threads=None, ref_length="closest"):
-    """``nlgmetrics.bleu(..., preset="coco")``: pycocoevalcap's BLEU-``max_order`` on 0–1 scale, as a BLEUResult.
+def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=None, max_order=4, weights=None,
+                  effective_order=None, ref_length="closest") -> dict:
+    """The preset's options, validated (``nlgmetrics.bleu(..., preset="coco")``).
 
     Captions are whitespace-split (``tokenize`` must be None or ``"none"``: PTB-tokenize them first,
     as COCOEvalCap does); pycocoevalcap has fixed epsilons and uniform weights, so ``smooth``,
     ``smooth_value``, ``weights`` and ``effective_order`` must be left unset. ``max_order`` is 1–4.
-    Field mapping: ``score`` = pycocoevalcap's ``Bleu_<max_order>`` (``score[max_order-1]``),
-    ``segment_scores`` = its per-image list for that order, ``counts``/``totals`` = summed
-    "correct"/"guess", ``precisions`` = correct/guess (0 when guess is 0), ``sys_len`` = testlen,
-    ``ref_len`` = reflen (rounded to an int for ``ref_length="average"``, whose exact value is a float), ``bp`` = ``exp(1 - 1/ratio)`` when
-    ``ratio = (testlen + 1e-15) / (reflen + 1e-9) < 1``, else 1.0. ``segment_stats`` rows are
-    ``[testlen, reflen(closest), matches_1..4, guesses_1..4]``.
     """
-    import importlib
-    import math
+    from nlgmetrics.core.options import check_bool
 
-    from nlgmetrics.metrics.bleu.result import BLEUResult
-    from nlgmetrics.core.signature import Signature
-
-    _bleu = importlib.import_module("nlgmetrics.metrics.bleu.sacrebleu")
     if tokenize not in (None, "none"):
         raise ValueError(f"preset 'coco' splits captions on whitespace (tokenize='none'); got tokenize={tokenize!r}. "
                          "Tokenize the captions first (pycocoevalcap uses the PTB tokenizer).")
-    lowercase = _bleu._check_bool(lowercase, "lowercase")
     for name, value in (("smooth", smooth), ("smooth_value", smooth_value), ("weights", weights)):
         if value is not None:
             raise ValueError(f"{name} does not apply to preset 'coco' (pycocoevalcap's BLEU has fixed epsilons and uniform weights)")
@@ -98,17 +86,50 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
         raise ValueError("effective_order does not apply to preset 'coco'")
     if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)):
         raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"max_order must be between 1 and {MAX_ORDER} for the coco preset, got {max_order}")
     if not isinstance(ref_length, str):
         raise TypeError(f"ref_length must be str, got {type(ref_length).__name__}")
-    _bleu._check_threads(threads)
-    if lowercase:
+    if ref_length not in REF_LENGTH_OPTIONS:
+        raise ValueError(f"ref_length must be one of {REF_LENGTH_OPTIONS}, got {ref_length!r}")
+    return {"preset": "coco", "lowercase": check_bool(lowercase, "lowercase"), "max_order": int(max_order),
+            "ref_length": ref_length}
+
+
+def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
+    """Per-image rows (``image_stats``) of one batch: the state this preset keeps."""
+    if options["lowercase"]:
         hypotheses = [line.lower() for line in hypotheses]
         references = [[ref.lower() for ref in refs] for refs in references]
-    stats = image_stats(hypotheses, references)
-    corpus, per_image = scores_from_stats(stats, int(max_order), ref_length)
+    return {"segment_stats": image_stats(hypotheses, references)}
+
+
+def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
+    """The corpus score of each row of summed ``image_stats`` (resampling)."""
+    order = options["max_order"]
+    return np.array([scores_from_stats(row[None, :].astype(np.uint64), order, options["ref_length"])[0][order - 1]
+                     for row in np.asarray(sums)])
+
+
+def result(stats: np.ndarray, nrefs: str, options: dict):
+    """pycocoevalcap's BLEU-``max_order`` on 0–1 scale, as a BLEUResult.
+
+    Field mapping: ``score`` = pycocoevalcap's ``Bleu_<max_order>`` (``score[max_order-1]``),
+    ``segment_scores`` = its per-image list for that order, ``counts``/``totals`` = summed
+    "correct"/"guess", ``precisions`` = correct/guess (0 when guess is 0), ``sys_len`` = testlen,
+    ``ref_len`` = reflen (rounded to an int for ``ref_length="average"``, whose exact value is a float), ``bp`` = ``exp(1 - 1/ratio)`` when
+    ``ratio = (testlen + 1e-15) / (reflen + 1e-9) < 1``, else 1.0. ``segment_stats`` rows are
+    ``[testlen, reflen(closest), matches_1..4, guesses_1..4]``.
+    """
+    import math
+
+    from nlgmetrics.core.signature import Signature
+    from nlgmetrics.metrics.bleu.result import BLEUResult
+
+    order, ref_length = options["max_order"], options["ref_length"]
+    corpus, per_image = scores_from_stats(stats, order, ref_length)
     summed = totals(stats, ref_length)
     ratio = (summed["testlen"] + 1e-15) / (summed["reflen"] + 1e-9)
-    order = int(max_order)
     counts = tuple(summed["correct"][:order])
     guesses = tuple(summed["guess"][:order])
     segment_stats = np.ascontiguousarray(
@@ -116,8 +137,8 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
     )
     fields = [
         ("preset", "coco"),
-        ("nrefs", _bleu.nrefs_signature(references)),
-        ("case", "lc" if lowercase else "mixed"),
+        ("nrefs", nrefs),
+        ("case", "lc" if options["lowercase"] else "mixed"),
         ("tok", "split"),
         ("reflen", ref_length),
         ("order", str(order)),

@@ -317,29 +317,19 @@ def _native_weights(weights, max_order: int) -> tuple:
     return values
 
 
-def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=False, smooth=None, smooth_value=None,
-                max_order=4, weights=None, effective_order=None, threads=None, auto_reweigh=False,
-                epsilon=0.1, alpha=5, k=5):
-    """``nlgmetrics.bleu(..., preset="nltk")``: NLTK's ``corpus_bleu`` on 0–1 scale, as a BLEUResult.
+def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=None, max_order=4, weights=None,
+                  effective_order=None, auto_reweigh=False, epsilon=0.1, alpha=5, k=5) -> dict:
+    """The preset's options, validated (``nlgmetrics.bleu(..., preset="nltk")``).
 
     Lines are tokenized by ``tokenize`` (default ``"none"``: Python's ``str.split()``, i.e. the
     token lists NLTK users usually pass; any sacreBLEU tokenizer name works too). ``smooth`` is
     ``"none"``/``"method0"`` … ``"method7"`` with ``epsilon``, ``alpha``, ``k`` as in
-    ``SmoothingFunction``; ``auto_reweigh`` as NLTK. Field mapping: ``score`` = NLTK's value
-    (0–1; float 0.0 where NLTK returns int 0), ``counts`` = clipped matches, ``totals`` = NLTK's
-    denominators (per segment ``max(1, n-grams)``), ``precisions`` = counts/totals (0–1, unsmoothed),
-    ``bp`` = NLTK's brevity penalty, ``sys_len``/``ref_len`` = hypothesis / closest reference length
-    sums, ``segment_scores`` = NLTK's ``sentence_bleu`` of each segment (NaN where NLTK raises:
-    ``method6`` on a segment without trigram matches). Warnings of ``method0`` are not emitted.
+    ``SmoothingFunction``; ``auto_reweigh`` as NLTK.
     """
-    import importlib
-
-    _bleu = importlib.import_module("nlgmetrics.metrics.bleu.sacrebleu")
-    from nlgmetrics.metrics.bleu.result import BLEUResult
-    from nlgmetrics.core.signature import Signature
+    from nlgmetrics.core.options import check_bool
+    from nlgmetrics.metrics.bleu import sacrebleu as _bleu
 
     tokenize = _bleu._check_tokenize("none" if tokenize is None else tokenize)
-    lowercase = _bleu._check_bool(lowercase, "lowercase")
     smooth = "none" if smooth is None else smooth
     if not isinstance(smooth, str):
         raise TypeError(f"smooth must be str, got {type(smooth).__name__}")
@@ -350,76 +340,121 @@ def bleu_result(hypotheses: list, references: list, *, tokenize=None, lowercase=
     if effective_order:
         raise ValueError("effective_order does not apply to preset 'nltk' (NLTK has no effective order)")
     max_order = _bleu._check_max_order(max_order)
+    if smooth == "method6" and max_order < 3:
+        raise ValueError("smooth='method6' needs max_order >= 3 (it interpolates from the trigram precision on)")
     weights = _native_weights(weights, max_order)
-    auto_reweigh = _bleu._check_bool(auto_reweigh, "auto_reweigh")
-    smoothing = SmoothingFunction(_check_number(epsilon, "epsilon"), _check_number(alpha, "alpha"), _check_number(k, "k"))
-    method = _NO_SMOOTHING if smooth == "none" else getattr(smoothing, smooth)
-    _bleu._check_threads(threads)
+    for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
+        _check_number(value, name)
+    return {"preset": "nltk", "tokenize": tokenize, "lowercase": check_bool(lowercase, "lowercase"), "smooth": smooth,
+            "max_order": max_order, "weights": list(weights), "auto_reweigh": check_bool(auto_reweigh, "auto_reweigh"),
+            "epsilon": epsilon, "alpha": alpha, "k": k}
 
-    hyp_lines, core_tokenizer = _bleu._preprocess(hypotheses, lowercase, tokenize)
-    flat, _ = _bleu._preprocess([ref for refs in references for ref in refs], lowercase, tokenize)
+
+class _Scoring:
+    """NLTK's arithmetic under one set of options (rows: ``[hyp_len, ref_len, matches.., totals..]``)."""
+
+    def __init__(self, options: dict):
+        self.options = options
+        self.max_order = options["max_order"]
+        self.weights = tuple(options["weights"])
+        if self.weights == tuple(DEFAULT_WEIGHTS):
+            self.weights = DEFAULT_WEIGHTS
+        smooth = self.smooth = options["smooth"]
+        # method5/7 look one order past the last (always the 5-gram precision): count it too.
+        self.wants_next = smooth in ("method5", "method7")
+        self.counted_order = max(self.max_order, 5) if self.wants_next else self.max_order
+        smoothing = SmoothingFunction(options["epsilon"], options["alpha"], options["k"])
+        self.method = _NO_SMOOTHING if smooth == "none" else getattr(smoothing, smooth)
+
+    def score(self, summed: np.ndarray, last: Optional[np.ndarray]) -> float:
+        order, counted = self.max_order, self.counted_order
+        totals = [int(value) for value in summed]
+        extra = {}
+        if self.wants_next:
+            extra["next_precision"] = Fraction(int(last[6]), int(last[6 + counted]), _normalize=False)
+        hypothesis = range(int(last[0])) if last is not None else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            score = score_from_counts(totals[2:2 + order], totals[2 + counted:2 + counted + order], totals[0],
+                                      totals[1], [self.weights], self.method, self.options["auto_reweigh"], None,
+                                      hypothesis, **extra)[0]
+        return float(score)
+
+    def segment_score(self, row: np.ndarray) -> float:
+        try:
+            return self.score(row, row)
+        except (AssertionError, IndexError, ZeroDivisionError):  # where NLTK's sentence_bleu raises
+            return math.nan
+
+    def segment_scores(self, rows: np.ndarray) -> np.ndarray:
+        options = self.options
+        if self.smooth in _FLOAT_METHODS and all(_exact_float(v) for v in (*self.weights, options["epsilon"], options["k"])):
+            # Plain f64 arithmetic in NLTK: the Rust core scores every segment in parallel, bit for bit.
+            return _core.bleu_nltk_float_scores(
+                rows, self.max_order, [float(w) for w in self.weights], self.smooth, float(options["epsilon"]),
+                float(options["k"]), options["auto_reweigh"], self.weights == DEFAULT_WEIGHTS,
+            )
+        return np.array([self.segment_score(row) for row in rows], dtype=np.float64)
+
+
+def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
+    """NLTK's counts per segment (``counted_order`` orders) and ``sentence_bleu`` of each segment."""
+    from nlgmetrics.metrics.bleu import sacrebleu as _bleu
+
+    scoring = _Scoring(options)
+    hyp_lines, core_tokenizer = _bleu._preprocess(hypotheses, options["lowercase"], options["tokenize"])
+    flat, _ = _bleu._preprocess([ref for refs in references for ref in refs], options["lowercase"], options["tokenize"])
     ref_lines, start = [], 0
     for refs in references:
         ref_lines.append(flat[start:start + len(refs)])
         start += len(refs)
-    # method5/7 look one order past the last (always the 5-gram precision): count it too.
-    wants_next = smooth in ("method5", "method7")
-    counted_order = max(max_order, 5) if wants_next else max_order
-    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, counted_order, core_tokenizer)
-    stats = np.ascontiguousarray(
-        np.hstack([rows[:, :2 + max_order], rows[:, 2 + counted_order:2 + counted_order + max_order]]), dtype=np.int64
-    )
+    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, scoring.counted_order, core_tokenizer)
+    return {"segment_stats": rows, "segment_scores": scoring.segment_scores(rows)}
 
-    def score_rows(summed: np.ndarray, last: Optional[np.ndarray]) -> float:
-        totals = [int(value) for value in summed]
-        extra = {}
-        if wants_next:
-            extra["next_precision"] = Fraction(int(last[6]), int(last[6 + counted_order]), _normalize=False)
-        hypothesis = range(int(last[0])) if last is not None else None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            score = score_from_counts(totals[2:2 + max_order], totals[2 + counted_order:2 + counted_order + max_order],
-                                      totals[0], totals[1], [weights], method, auto_reweigh, None, hypothesis, **extra)[0]
-        return float(score)
 
-    def segment_score(row: np.ndarray) -> float:
-        try:
-            return score_rows(row, row)
-        except (AssertionError, IndexError, ZeroDivisionError):  # where NLTK's sentence_bleu raises
-            return math.nan
+def result(rows: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict):
+    """NLTK's ``corpus_bleu`` on 0–1 scale, as a BLEUResult.
 
-    if smooth == "method6" and max_order < 3:
-        raise ValueError("smooth='method6' needs max_order >= 3 (it interpolates from the trigram precision on)")
-    if smooth in _FLOAT_METHODS and all(_exact_float(v) for v in (*weights, epsilon, k)):
-        # Plain f64 arithmetic in NLTK: the Rust core scores every segment in parallel, bit for bit.
-        segment_scores = _core.bleu_nltk_float_scores(
-            rows, max_order, [float(w) for w in weights], smooth, float(epsilon), float(k), auto_reweigh,
-            weights == DEFAULT_WEIGHTS,
-        )
-    else:
-        segment_scores = np.array([segment_score(row) for row in rows], dtype=np.float64)
+    Field mapping: ``score`` = NLTK's value (0–1; float 0.0 where NLTK returns int 0), ``counts`` =
+    clipped matches, ``totals`` = NLTK's denominators (per segment ``max(1, n-grams)``),
+    ``precisions`` = counts/totals (0–1, unsmoothed), ``bp`` = NLTK's brevity penalty,
+    ``sys_len``/``ref_len`` = hypothesis / closest reference length sums, ``segment_scores`` =
+    NLTK's ``sentence_bleu`` of each segment (NaN where NLTK raises: ``method6`` on a segment without
+    trigram matches). Warnings of ``method0`` are not emitted. method5/method6 read the last segment,
+    as NLTK's corpus_bleu does: after a merge, the last segment of the last state merged.
+    """
+    from nlgmetrics.core.signature import Signature
+    from nlgmetrics.metrics.bleu import sacrebleu as _bleu
+    from nlgmetrics.metrics.bleu.result import BLEUResult
+
+    scoring = _Scoring(options)
+    max_order, counted_order = scoring.max_order, scoring.counted_order
     if len(rows) == 0:
         raise ValueError("hypotheses is empty: NLTK's corpus BLEU of no segments is undefined (0/0)")
     summed = rows.sum(axis=0, dtype=np.uint64)
     try:
-        score = score_rows(summed, rows[-1])
+        score = scoring.score(summed, rows[-1])
     except AssertionError:
         raise ValueError("smooth='method6' needs at least one matching trigram in the corpus "
                          "(NLTK raises AssertionError here)") from None
+    stats = np.ascontiguousarray(
+        np.hstack([rows[:, :2 + max_order], rows[:, 2 + counted_order:2 + counted_order + max_order]]), dtype=np.int64
+    )
     counts = tuple(int(v) for v in summed[2:2 + max_order])
     totals = tuple(int(v) for v in summed[2 + counted_order:2 + counted_order + max_order])
+    smooth, tokenize = options["smooth"], options["tokenize"]
     fields = [
         ("preset", "nltk"),
-        ("nrefs", _bleu.nrefs_signature(references)),
-        ("case", "lc" if lowercase else "mixed"),
+        ("nrefs", nrefs),
+        ("case", "lc" if options["lowercase"] else "mixed"),
         ("tok", "split" if tokenize == "none" else _bleu._tokenizer_signature(tokenize)),
         ("smooth", smooth),
-        ("weights", ",".join(repr(float(w)) for w in weights)),
+        ("weights", ",".join(repr(float(w)) for w in scoring.weights)),
         ("scale", "0-1"),
     ]
     if smooth in ("method1", "method4", "method6", "method7"):
-        fields.append(("smooth_params", f"epsilon={epsilon},alpha={alpha},k={k}"))
-    if auto_reweigh:
+        fields.append(("smooth_params", f"epsilon={options['epsilon']},alpha={options['alpha']},k={options['k']}"))
+    if options["auto_reweigh"]:
         fields.append(("auto_reweigh", "yes"))
     return BLEUResult(
         score=score,

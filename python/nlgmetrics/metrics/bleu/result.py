@@ -18,11 +18,12 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
+from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
 
 
 @dataclass(frozen=True)
-class BLEUResult:
+class BLEUResult(Result):
     """A corpus BLEU score, its parts, and the per-segment statistics and scores.
 
     ``score``, ``precisions`` and ``segment_scores`` are on the preset's own scale, so they are the
@@ -58,6 +59,14 @@ class BLEUResult:
         return "BLEU"
 
     @property
+    def scores(self) -> Dict[str, Any]:
+        """The score, each order's precision, BP, the length ratio and the lengths."""
+        named: Dict[str, Any] = {"BLEU": float(self.score)}
+        named.update({f"precision_{order}": float(p) for order, p in enumerate(self.precisions, 1)})
+        named.update({"bp": float(self.bp), "ratio": float(self.ratio), "hyp_len": self.sys_len, "ref_len": self.ref_len})
+        return named
+
+    @property
     def ratio(self) -> float:
         """Hypothesis length / reference length (0 when the references are empty), as sacreBLEU."""
         return self.sys_len / self.ref_len if self.ref_len else 0.0
@@ -84,8 +93,7 @@ class BLEUResult:
     def to_dict(self, segments: bool = False) -> Dict[str, Any]:
         """Plain Python values (JSON-ready); ``segments=True`` adds the per-segment scores."""
         result: Dict[str, Any] = {
-            "name": "BLEU",
-            "score": float(self.score),
+            **super().to_dict(),
             "counts": [int(c) if float(c).is_integer() else float(c) for c in self.counts],
             "totals": [int(t) if float(t).is_integer() else float(t) for t in self.totals],
             "precisions": [float(p) for p in self.precisions],
@@ -93,7 +101,6 @@ class BLEUResult:
             "ratio": float(self.ratio),
             "sys_len": int(self.sys_len),
             "ref_len": int(self.ref_len),
-            "signature": str(self.signature),
         }
         if segments:
             result["segment_scores"] = [float(s) for s in self.segment_scores]

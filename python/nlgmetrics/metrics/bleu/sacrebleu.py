@@ -34,7 +34,6 @@ live in ``nlgmetrics.metrics.bleu.nltk`` / ``nlgmetrics.metrics.bleu.coco``.
 
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 from functools import lru_cache
@@ -46,9 +45,10 @@ import numpy as np
 from nlgmetrics import _core
 from nlgmetrics.metrics.bleu.result import BLEUResult
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.core.inputs import hypotheses_list, references_lists
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
+from nlgmetrics.core.options import check_bool, check_threads
 
-__all__ = ["bleu", "sentence_bleu", "BLEUResult", "SMOOTH_DEFAULTS", "TOKENIZERS", "PRESETS"]
+__all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows"]
 
 Reference = Union[str, Sequence[str]]
 
@@ -69,119 +69,11 @@ MAX_ORDER_LIMIT = 100
 _NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 
-def bleu(
-    hypotheses: Sequence[str],
-    references: Sequence[Reference],
-    *,
-    tokenize: Optional[str] = None,
-    lowercase: bool = False,
-    smooth: Optional[str] = None,
-    smooth_value: Optional[float] = None,
-    max_order: int = 4,
-    weights: Optional[Sequence[float]] = None,
-    effective_order: Optional[bool] = None,
-    preset: str = "sacrebleu",
-    threads: Optional[int] = None,
-    **preset_options: Any,
-) -> BLEUResult:
-    """Corpus BLEU of ``hypotheses`` against ``references`` (``references[i]``: a str or a list of str).
-
-    Options (``None`` means the preset's default; for ``sacrebleu``: ``tokenize="13a"``,
-    ``smooth="exp"``, ``effective_order=False``):
-
-    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab`` (sacreBLEU's),
-      or ``zh-fixed`` (``zh`` with sacrebleu issue #298 fixed; not comparable with sacreBLEU's ``zh``).
-    - ``lowercase``: lowercase hypotheses and references (Python ``str.lower``) first.
-    - ``smooth``: ``none``, ``floor``, ``add-k``, ``exp``; ``smooth_value`` for floor (default 0.1)
-      and add-k (default 1).
-    - ``max_order``: the highest n-gram order (1–100).
-    - ``weights``: one non-negative weight per order. With the sacrebleu preset the score becomes
-      ``100 · BP · exp(Σ_n w_n · log p_n)`` with ``p_n`` the (smoothed) 0–1 precisions, weights used
-      as given (not renormalised; with ``effective_order`` the orders past the effective order are
-      dropped). ``None`` is sacreBLEU's uniform mean, computed bit-identically to sacreBLEU.
-    - ``effective_order``: leave out orders with no hypothesis n-grams (sentence-level BLEU).
-    - ``threads``: worker threads (default: all cores).
-    - ``preset``: ``sacrebleu`` | ``nltk`` | ``coco``; extra ``preset_options`` go to the nltk/coco preset.
-
-    Raises TypeError for wrongly typed arguments and ValueError for bad values or shapes.
-    """
-    hypotheses = hypotheses_list(hypotheses)
-    references = references_lists(references, len(hypotheses))
-    return _dispatch(
-        hypotheses, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-        max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,
-        preset_options=preset_options, effective_order_default=False,
-    )
-
-
-def sentence_bleu(
-    hypothesis: str,
-    references: Reference,
-    *,
-    tokenize: Optional[str] = None,
-    lowercase: bool = False,
-    smooth: Optional[str] = None,
-    smooth_value: Optional[float] = None,
-    max_order: int = 4,
-    weights: Optional[Sequence[float]] = None,
-    effective_order: Optional[bool] = None,
-    preset: str = "sacrebleu",
-    threads: Optional[int] = None,
-    **preset_options: Any,
-) -> BLEUResult:
-    """BLEU of one hypothesis against its reference(s) (a str or a list of str).
-
-    Options as :func:`bleu`, except that ``effective_order`` defaults to True for the sacrebleu
-    preset, like ``sacrebleu.sentence_bleu``. For many segments use ``bleu(...).segment_scores``.
-
-    >>> round(sentence_bleu("the cat sat on the mat", ["the cat is on the mat"]).score, 4)
-    37.9918
-    """
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be str, got {type(hypothesis).__name__}")
-    refs = references_lists([references], 1)
-    return _dispatch(
-        [hypothesis], refs, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-        max_order=max_order, weights=weights, effective_order=effective_order, preset=preset, threads=threads,
-        preset_options=preset_options, effective_order_default=True,
-    )
-
-
-def _dispatch(hypotheses, references, *, preset, preset_options, effective_order_default, **options) -> BLEUResult:
-    if not isinstance(preset, str):
-        raise TypeError(f"preset must be str, got {type(preset).__name__}")
-    if preset == "sacrebleu":
-        if preset_options:
-            raise TypeError(f"unexpected keyword argument(s) for preset 'sacrebleu': {', '.join(sorted(preset_options))}")
-        if options["effective_order"] is None:
-            options["effective_order"] = effective_order_default
-        return _sacrebleu(hypotheses, references, **options)
-    if preset in ("nltk", "coco"):
-        # Contract: bleu_result(hypotheses: list[str], references: list[list[str]], *, tokenize, lowercase,
-        # smooth, smooth_value, max_order, weights, effective_order, threads, **preset_options) -> BLEUResult,
-        # where None means "not given" (the preset's own default).
-        module = importlib.import_module(f"nlgmetrics.metrics.bleu.{preset}")
-        return module.bleu_result(hypotheses, references, **options, **preset_options)
-    raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(map(repr, PRESETS))}")
-
-
 # ---------------------------------------------------------------------------------------------
 # Option checks shared with the compat facade.
 
-def _check_bool(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
-def _check_threads(threads: Any) -> Optional[int]:
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    return int(threads)
+_check_bool = check_bool
+_check_threads = check_threads
 
 
 def _check_max_order(max_order: Any) -> int:
@@ -291,36 +183,22 @@ def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[
     return lines, tokenize
 
 
-def _surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
-    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
-    def bad(line: str) -> bool:
-        try:
-            line.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-
-    for index, line in enumerate(hypotheses):
-        if bad(line):
-            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
-    for index, refs in enumerate(references):
-        for ref_index, line in enumerate(refs):
-            if bad(line):
-                return (f"references[{index}][{ref_index}] contains a lone surrogate code point "
-                        "and is not valid Unicode text")
-    return "the input contains a lone surrogate code point and is not valid Unicode text"
-
-
-def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_value, max_order, weights,
-               effective_order, threads) -> BLEUResult:
+def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=None, max_order=4, weights=None,
+                  effective_order=None) -> dict:
+    """The sacrebleu preset's options, validated, with its defaults filled in."""
     tokenize = _check_tokenize("13a" if tokenize is None else tokenize)
-    lowercase = _check_bool(lowercase, "lowercase")
     smooth, smooth_value = _check_smooth("exp" if smooth is None else smooth, smooth_value)
     max_order = _check_max_order(max_order)
-    weights = _check_weights(weights, max_order)
-    effective_order = _check_bool(effective_order, "effective_order")
-    threads = _check_threads(threads)
+    return {"preset": "sacrebleu", "tokenize": tokenize, "lowercase": check_bool(lowercase, "lowercase"),
+            "smooth": smooth, "smooth_value": None if smooth_value is None else float(smooth_value),
+            "max_order": max_order, "weights": _check_weights(weights, max_order),
+            "effective_order": check_bool(bool(effective_order) if effective_order is None else effective_order,
+                                          "effective_order")}
 
+
+def batch_arrays(hypotheses: list, references: list, options: dict, threads: Optional[int]) -> dict:
+    """sacreBLEU's statistics rows and sentence scores of one batch, in one parallel Rust call."""
+    tokenize, lowercase = options["tokenize"], options["lowercase"]
     hyp_lines, core_tokenizer = _preprocess(hypotheses, lowercase, tokenize)
     if lowercase or tokenize in _MECAB_TOKENIZERS:
         flat, _ = _preprocess([ref for refs in references for ref in refs], lowercase, tokenize)
@@ -330,26 +208,46 @@ def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_va
             start += len(refs)
     else:
         ref_lines = references
-
     try:
-        stats, segment_scores, totals, score, precisions, bp = _core.bleu_corpus(
-            hyp_lines, ref_lines, core_tokenizer, max_order, smooth,
-            None if smooth_value is None else float(smooth_value), effective_order, weights, _NEUMAIER_SUM, threads,
+        stats, segment_scores, *_ = _core.bleu_corpus(
+            hyp_lines, ref_lines, core_tokenizer, options["max_order"], options["smooth"], options["smooth_value"],
+            options["effective_order"], options["weights"], _NEUMAIER_SUM, threads,
         )
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
+    return {"segment_stats": stats, "segment_scores": segment_scores}
+
+
+def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
+    """sacreBLEU's score of each row of summed statistics (full precision)."""
+    return _core.bleu_row_scores(np.ascontiguousarray(sums, dtype=np.int64), options["max_order"], options["smooth"],
+                                 options["smooth_value"], options["effective_order"], options["weights"],
+                                 _NEUMAIER_SUM)
+
+
+def signature_fields(nrefs: str, options: dict) -> tuple:
     fields = [
         ("preset", "sacrebleu"),
-        ("nrefs", nrefs_signature(references)),
-        ("case", "lc" if lowercase else "mixed"),
-        ("eff", "yes" if effective_order else "no"),
-        ("tok", _tokenizer_signature(tokenize)),
-        ("smooth", _smooth_signature(smooth, smooth_value)),
+        ("nrefs", nrefs),
+        ("case", "lc" if options["lowercase"] else "mixed"),
+        ("eff", "yes" if options["effective_order"] else "no"),
+        ("tok", _tokenizer_signature(options["tokenize"])),
+        ("smooth", _smooth_signature(options["smooth"], options["smooth_value"])),
     ]
-    if max_order != 4:
-        fields.append(("order", str(max_order)))
-    if weights is not None:
-        fields.append(("weights", ",".join(repr(w) for w in weights)))
+    if options["max_order"] != 4:
+        fields.append(("order", str(options["max_order"])))
+    if options["weights"] is not None:
+        fields.append(("weights", ",".join(repr(w) for w in options["weights"])))
+    return tuple(fields)
+
+
+def result(totals: np.ndarray, stats: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict) -> BLEUResult:
+    """The corpus BLEUResult from summed statistics (``totals``) and the per-segment rows."""
+    max_order = options["max_order"]
+    totals = [int(value) for value in totals]
+    score, precisions, bp = _core.bleu_score_from_stats(
+        totals, max_order, options["smooth"], options["smooth_value"], options["effective_order"], options["weights"],
+        _NEUMAIER_SUM)
     return BLEUResult(
         score=score,
         counts=tuple(totals[2:2 + max_order]),
@@ -360,5 +258,5 @@ def _sacrebleu(hypotheses, references, *, tokenize, lowercase, smooth, smooth_va
         ref_len=totals[1],
         segment_stats=stats,
         segment_scores=segment_scores,
-        signature=Signature("BLEU", tuple(fields)),
+        signature=Signature("BLEU", signature_fields(nrefs, options)),
     )

