@@ -12,11 +12,18 @@ from collections import abc
 from itertools import chain
 from typing import Iterable, Sequence, Union
 
+from nlgmetrics.io import columns
+
 Reference = Union[str, Sequence[str]]
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
-    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item."""
+    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item.
+
+    A column (pandas/polars Series, PyArrow or NumPy array) gives its strings (see ``nlgmetrics.io.columns``).
+    """
+    if columns.is_column(hypotheses):
+        return columns.column_strings(hypotheses, argument)
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence of strings, not a single {type(hypotheses).__name__}")
     try:
@@ -35,7 +42,11 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
 
     ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
     entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
+    Column-shaped references (a column, a list column, several columns, a DataFrame) are read by
+    ``nlgmetrics.io.columns``.
     """
+    if columns.is_columnar((), references):
+        return columns.reference_lists(references, n_hypotheses, argument)
     # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
     # of a Python loop over segments. Anything else gets the full checks and their messages.
     if (type(references) is list and len(references) == n_hypotheses

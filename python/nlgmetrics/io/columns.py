@@ -21,7 +21,7 @@ Nulls (``None``/``NaN``/Arrow nulls) follow ``nulls=``:
 (['the cat sat', 'a dog'], [['the cat sat'], ['a dog ran']])
 >>> text_batch(pa.array(["x", None]), pa.array(["x", "y"]))
 Traceback (most recent call last):
-ValueError: hypotheses[1] is null; pass nulls="empty" or nulls="skip" to score it as "" or leave the row out
+ValueError: hypotheses[1] is null (nulls="empty" scores it as "", nulls="skip" leaves the row out: ...)
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from .. import _core
+from nlgmetrics import _core
 
-__all__ = ["NULLS", "TextBatch", "text_batch", "is_column"]
+__all__ = ["NULLS", "TextBatch", "text_batch", "is_column", "is_columnar", "reference_counts"]
 
 #: How nulls are treated (see the module docstring).
 NULLS = ("error", "empty", "skip")
@@ -83,11 +83,8 @@ def _pyarrow():
 
 
 def _inputs():
-    """The shared list checks (``core.inputs``; ``_validate`` before the package layout moved)."""
-    try:
-        from ..core import inputs
-    except ImportError:
-        from .. import _validate as inputs
+    from nlgmetrics.core import inputs  # imported late: core imports this module
+
     return inputs
 
 
@@ -98,6 +95,18 @@ def _module_of(value: Any) -> str:
 def is_column(value: Any) -> bool:
     """True for the column types this module reads (not for lists, tuples or str)."""
     return isinstance(value, np.ndarray) or _module_of(value) in ("pandas", "polars", "pyarrow")
+
+
+def is_columnar(hypotheses: Any, references: Any) -> bool:
+    """True when either argument is given as columns (then :func:`text_batch` reads both)."""
+    return is_column(hypotheses) or _reference_columns(references) is not None
+
+
+def reference_counts(references: Any) -> list:
+    """The number of references of each row (lists of lists, or ``_core.ArrowReferences``)."""
+    if isinstance(references, _core.ArrowReferences):
+        return references.counts()
+    return [len(refs) for refs in references]
 
 
 def _column_name(value: Any, default: str) -> str:
@@ -251,10 +260,23 @@ def _list_column_as_lists(array, name: str, nulls: str) -> list:
 
 
 def _null_message(where: str) -> str:
-    return f'{where} is null; pass nulls="empty" or nulls="skip" to score it as "" or leave the row out'
+    return (f'{where} is null (nulls="empty" scores it as "", nulls="skip" leaves the row out: options of '
+            "Metric.update, the score command and the Spark/Ray adapters)")
 
 
-def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow: bool = True) -> TextBatch:
+def column_strings(values: Any, name: str = "hypotheses") -> list:
+    """One column (Series, Arrow array, NumPy array) as a list of str; nulls raise ValueError naming the row."""
+    return text_batch(values, values, arrow=False, hypotheses_name=name).hypotheses
+
+
+def reference_lists(references: Any, n_rows: int, name: str = "references") -> list:
+    """Column-shaped references (see :func:`text_batch`) as one list of str per row."""
+    hypotheses = [""] * n_rows
+    return text_batch(hypotheses, references, arrow=False).references
+
+
+def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow: bool = True,
+               hypotheses_name: str = "hypotheses") -> TextBatch:
     """Hypotheses and references (lists or columns) as a :class:`TextBatch`.
 
     ``arrow=False`` turns Arrow columns into lists of ``str`` (for metrics that preprocess text in Python,
@@ -263,7 +285,7 @@ def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow:
     """
     if nulls not in NULLS:
         raise ValueError(f"nulls must be one of {', '.join(map(repr, NULLS))}, got {nulls!r}")
-    hyp_name = _column_name(hypotheses, "hypotheses")
+    hyp_name = _column_name(hypotheses, hypotheses_name)
     if is_column(hypotheses) and not _is_list_array(hypotheses):
         hyps = _as_arrow_or_list(hypotheses, hyp_name)
         hyps = _check_texts(hyps, hyp_name) if isinstance(hyps, list) else _string_array(hyps, hyp_name)
