@@ -50,7 +50,7 @@ def score(df: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nu
         state = scorer.state_bytes(batches)
         yield pa.RecordBatch.from_pydict({"partition": [TaskContext.get().partitionId()], "state": [state]})
 
-    rows = df.select(*scorer.columns).mapInArrow(partition_state, "partition int, state binary").collect()
+    rows = df.select(*scorer.columns).mapInArrow(partition_state, "partition long, state binary").collect()
     return scorer.merge(row["state"] for row in sorted(rows, key=lambda row: row["partition"]))
 
 

@@ -60,16 +60,21 @@ class PartitionScorer:
         import nlgmetrics
 
         metric = nlgmetrics.metric(self.metric_name, **self.options)
-        if totals_only and metric.reduction == "sum":
-            try:
-                return nlgmetrics.metric(self.metric_name, **self.options, segments=False)
-            except ValueError:  # a preset that needs its rows (e.g. BLEU nltk)
-                pass
+        if totals_only and type(metric).supports_totals(metric.options):
+            return nlgmetrics.metric(self.metric_name, **self.options, segments=False)
         return metric
 
     def _columns_of(self, batch) -> tuple:
         refs = [batch.column(name) for name in self.refs]
         return batch.column(self.hyp), refs[0] if len(refs) == 1 else refs
+
+    def _update(self, metric, batch) -> None:
+        """``metric.update`` on one batch; errors name the columns (row numbers count within the batch)."""
+        hyps, refs = self._columns_of(batch)
+        try:
+            metric.update(hyps, refs, nulls=self.nulls)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
 
     def check_schema(self, names: Sequence[str], where: str) -> None:
         """ValueError naming the first missing column."""
@@ -82,8 +87,7 @@ class PartitionScorer:
         metric = self.new_metric(totals_only=True)
         for batch in batches:
             if batch.num_rows:
-                hyps, refs = self._columns_of(batch)
-                metric.update(hyps, refs, nulls=self.nulls)
+                self._update(metric, batch)
         return metric.state().to_bytes()
 
     def merge(self, states: Iterable[bytes]):
@@ -100,8 +104,7 @@ class PartitionScorer:
         import pyarrow as pa
 
         metric = self.new_metric(totals_only=False)
-        hyps, refs = self._columns_of(batch)
-        metric.update(hyps, refs, nulls=self.nulls)
+        self._update(metric, batch)
         scores = headline_segment_scores(metric.compute())
         kept = metric.last_kept_rows
         if kept is None:
