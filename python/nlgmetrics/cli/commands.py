@@ -20,6 +20,8 @@ import numpy as np
 
 from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
+from nlgmetrics.cli.progress import Progress, counted
+from nlgmetrics.cli.score import add_score_command, run_score
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
 
@@ -50,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common_arguments(sub)
         cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
+    add_score_command(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
     sample.add_argument("-w", "--width", type=int, default=2)
@@ -135,7 +138,7 @@ CHUNK_LINES = 100_000
 
 def _score_systems(cls, args) -> list:
     options = cli_metrics.options_from_args(cls, args)
-    chunks = iter_aligned_chunks(args.input, args.references, CHUNK_LINES)
+    chunks = counted(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), Progress(args.command))
     return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
 
 
@@ -207,6 +210,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_sample(args)
         elif args.command == "compare":
             output = run_compare(args)
+        elif args.command == "score":
+            output = run_score(args)
         else:
             cls = cli_metrics.commands()[args.command]
             results = _score_systems(cls, args)

@@ -17,11 +17,12 @@ True
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, Iterable, Sequence, Union
 
 import numpy as np
 
-__all__ = ["PartitionScorer", "reference_columns"]
+__all__ = ["PartitionScorer", "StreamScorer", "merge_states", "reference_columns"]
 
 
 def reference_columns(refs: Union[str, Sequence[str]]) -> list:
@@ -95,9 +96,7 @@ class PartitionScorer:
         from nlgmetrics.core.state import MetricState
 
         metric = self.new_metric(totals_only=True)
-        for state in states:
-            metric.merge(MetricState.from_bytes(state))
-        return metric.compute()
+        return metric.merge(merge_states([MetricState.from_bytes(state) for state in states])).compute()
 
     def segment_scores(self, batch):
         """One score per row of an Arrow batch, as a float64 Arrow array (null for rows ``nulls="skip"`` left out)."""
@@ -117,7 +116,97 @@ class PartitionScorer:
 
 
 def headline_segment_scores(result) -> np.ndarray:
-    """One float per segment: the result's segment scores, or their first column when there are several
-    (e.g. a ROUGE result's first variant's F-measure)."""
+    """One float per segment: the result's segment scores, or for ROUGE (segments × variants × P/R/F) the
+    first variant's F-measure."""
     scores = np.asarray(result.segment_scores, dtype=np.float64)
-    return scores if scores.ndim == 1 else scores.reshape(len(scores), -1)[:, 0]
+    if scores.ndim == 3:
+        return np.ascontiguousarray(scores[:, 0, 2])
+    return scores if scores.ndim == 1 else np.ascontiguousarray(scores.reshape(len(scores), -1)[:, 0])
+
+
+def merge_states(states: Sequence[Any]):
+    """One ``MetricState`` from many, in order, joining each array once (merging them pairwise would copy
+    the rows kept so far at every step)."""
+    from nlgmetrics.core.state import MetricState
+
+    if not states:
+        raise ValueError("no states to merge")
+    first = states[0]
+    for other in states[1:]:
+        first.check_compatible(other)
+    arrays = {}
+    for name, kind in first.kinds.items():
+        if kind == "sum":
+            arrays[name] = np.sum([state.arrays[name] for state in states], axis=0, dtype=first.arrays[name].dtype)
+        elif kind == "rows":
+            arrays[name] = np.concatenate([state.arrays[name] for state in states])
+        else:
+            data, ends = f"{name}.data", f"{name}.offsets"
+            shifts = np.cumsum([0] + [len(state.arrays[data]) for state in states[:-1]])
+            arrays[data] = np.concatenate([state.arrays[data] for state in states])
+            arrays[ends] = np.concatenate([state.arrays[ends] + shift for state, shift in zip(states, shifts)])
+    return MetricState(first.metric, dict(first.options), arrays, dict(first.kinds),
+                       sum(state.n_segments for state in states),
+                       tuple(sorted(set().union(*(state.ref_counts for state in states)))))
+
+
+def totals_state(metric: Any, state: Any):
+    """The column totals of a ``sum`` metric's state with rows, as a totals-only state (what ``segments=False`` keeps)."""
+    from nlgmetrics.core.state import MetricState
+
+    return MetricState(state.metric, dict(state.options), {"totals": np.asarray(metric.totals(state))}, {"totals": "sum"},
+                       state.n_segments, state.ref_counts)
+
+
+class StreamScorer:
+    """One metric over a stream of batches in bounded memory: only each batch's summed statistics are kept
+    where the metric allows it; with ``per_row`` each ``add`` also returns the batch's per-row scores.
+
+    >>> stream = StreamScorer("bleu", {}, per_row=True)
+    >>> stream.add(["the cat sat on the mat"], ["the cat sat on the mat"]).tolist()
+    [100.00000000000004]
+    >>> stream.add(["a dog"], ["the dog"]).tolist()
+    [0.0]
+    >>> import nlgmetrics
+    >>> stream.result().score == nlgmetrics.bleu(["the cat sat on the mat", "a dog"],
+    ...                                          ["the cat sat on the mat", "the dog"]).score
+    True
+    """
+
+    def __init__(self, metric: str, options: Dict[str, Any], *, per_row: bool = False):
+        import nlgmetrics
+
+        self.metric = nlgmetrics.metric(metric, **options)
+        self.totals_only = type(self.metric).supports_totals(self.metric.options)
+        self.per_row = per_row
+        if self.totals_only and not per_row:  # one running metric that keeps column totals only
+            self.metric = nlgmetrics.metric(metric, **options, segments=False)
+        self.states: list = []
+
+    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error"):
+        """Score one batch; with ``per_row`` return its per-row scores (float64 NumPy array, NaN where
+        ``nulls="skip"`` left a row out)."""
+        if self.totals_only and not self.per_row:
+            self.metric.update(hypotheses, references, nulls=nulls)
+            return None
+        batch = copy.copy(self.metric).reset()
+        batch.update(hypotheses, references, nulls=nulls)
+        state = batch.state()
+        self.states.append(totals_state(batch, state) if self.totals_only else state)
+        if not self.per_row:
+            return None
+        scores = headline_segment_scores(batch.result_from_state(state))
+        if batch.last_kept_rows is None:
+            return scores
+        full = np.full(len(hypotheses), np.nan)
+        full[batch.last_kept_rows] = scores
+        return full
+
+    def result(self):
+        """The result of every batch added."""
+        if self.totals_only and not self.per_row:
+            return self.metric.compute()
+        final = type(self.metric).from_options(self.metric.options, segments=not self.totals_only)
+        if self.states:
+            final.merge(merge_states(self.states))
+        return final.compute()
