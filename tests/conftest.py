@@ -55,3 +55,13 @@ def ray_cluster():
     ray.data.DataContext.get_current().enable_progress_bars = False
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def wmt22_two_refs(shared_data):
+    """WMT22 en-de: system Online-B's hypotheses and references A and B (2037 segments each)."""
+    folder = shared_data / "mt" / "wmt22" / "en-de"
+    hyps = read_lines(folder / "generaltest2022.en-de.hyp.Online-B.de")
+    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
+    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
+    return hyps, ref_a, ref_b

@@ -10,8 +10,6 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import read_lines
-
 pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
 
@@ -19,19 +17,10 @@ import nlgmetrics  # noqa: E402
 from nlgmetrics.cli.commands import main  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def wmt22(shared_data):
-    folder = shared_data / "mt" / "wmt22" / "en-de"
-    hyps = read_lines(folder / "generaltest2022.en-de.hyp.Online-B.de")
-    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
-    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
-    return hyps, ref_a, ref_b
-
-
 @pytest.fixture()
-def parquet(tmp_path, wmt22):
-    hyps, ref_a, ref_b = wmt22
-    path = tmp_path / "wmt22.parquet"
+def parquet(tmp_path, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    path = tmp_path / "wmt22_two_refs.parquet"
     pq.write_table(pa.table({"id": range(len(hyps)), "hyp": hyps, "ref_a": ref_a, "ref_b": ref_b}), path,
                    row_group_size=700)
     return str(path)
@@ -43,9 +32,9 @@ def _run(capsys, *argv):
     return status, captured.out, captured.err
 
 
-def test_corpus_scores_match_the_api_and_sacrebleu(capsys, parquet, wmt22):
+def test_corpus_scores_match_the_api_and_sacrebleu(capsys, parquet, wmt22_two_refs):
     sacrebleu = pytest.importorskip("sacrebleu")
-    hyps, ref_a, ref_b = wmt22
+    hyps, ref_a, ref_b = wmt22_two_refs
     refs = [[a, b] for a, b in zip(ref_a, ref_b)]
     status, out, err = _run(capsys, "score", parquet, "-m", "bleu,chrf,ter,rouge", "--hyp", "hyp", "--ref", "ref_a",
                             "--ref", "ref_b", "-o", "chrf.word_order=2", "--batch-rows", "500", "-f", "json")
@@ -59,8 +48,8 @@ def test_corpus_scores_match_the_api_and_sacrebleu(capsys, parquet, wmt22):
 
 
 @pytest.mark.parametrize("extension", [".parquet", ".jsonl", ".csv"])
-def test_output_rows_with_score_columns(capsys, tmp_path, parquet, wmt22, extension):
-    hyps, ref_a, ref_b = wmt22
+def test_output_rows_with_score_columns(capsys, tmp_path, parquet, wmt22_two_refs, extension):
+    hyps, ref_a, ref_b = wmt22_two_refs
     out = tmp_path / f"scored{extension}"
     status, text, _ = _run(capsys, "score", parquet, "-m", "bleu,chrf", "--hyp", "hyp", "--ref", "ref_a", "--ref",
                            "ref_b", "-o", "bleu.effective_order=true", "--output", str(out), "--batch-rows", "600")
@@ -76,8 +65,8 @@ def test_output_rows_with_score_columns(capsys, tmp_path, parquet, wmt22, extens
     assert np.array_equal(np.array(table.column("chrf").to_pylist(), dtype=float), chrf)
 
 
-def test_jsonl_on_stdin_with_a_list_column(capsys, monkeypatch, wmt22):
-    hyps, ref_a, ref_b = wmt22
+def test_jsonl_on_stdin_with_a_list_column(capsys, monkeypatch, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
     lines = "".join(json.dumps({"hyp": h, "refs": [a, b]}, ensure_ascii=False) + "\n"
                     for h, a, b in zip(hyps[:300], ref_a, ref_b))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines.encode("utf-8"))))
@@ -116,7 +105,7 @@ def test_errors_are_one_line_and_leave_no_output(capsys, tmp_path, parquet):
     status, _, err = _run(capsys, "score", str(broken), "--hyp", "hyp", "--ref", "ref_a", "--output", str(out),
                           "--batch-rows", "500")
     assert status == 1 and err.strip() == f"nlgmetrics: error: {broken}: column 'hyp' is null in row 1501"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.parquet", "wmt22.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.parquet", "wmt22_two_refs.parquet"]
     truncated = tmp_path / "truncated.parquet"
     truncated.write_bytes(open(parquet, "rb").read()[:5000])
     status, _, err = _run(capsys, "score", str(truncated), "--hyp", "hyp", "--ref", "ref_a")

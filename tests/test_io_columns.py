@@ -6,26 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import read_lines
-
 pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
 
 from nlgmetrics import _core  # noqa: E402
 from nlgmetrics.io.columns import text_batch  # noqa: E402
-
-SYSTEM = "JDExploreAcademy"
-
-
-@pytest.fixture(scope="module")
-def wmt22(shared_data):
-    folder = shared_data / "mt" / "wmt22" / "en-de"
-    hyps = read_lines(folder / f"generaltest2022.en-de.hyp.{SYSTEM}.de")
-    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
-    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
-    return hyps, ref_a, ref_b
-
 
 def _kernels(batch):
     """Every batch kernel on one text batch: BLEU, chrF++, TER, ROUGE (rouge_score) and METEOR statistics."""
@@ -64,8 +50,8 @@ def _columns(kind, hyps, ref_a, ref_b):
 
 @pytest.mark.parametrize("kind", ["pyarrow", "pyarrow-chunked-large-list", "pyarrow-view-sliced", "pandas",
                                   "pandas-object", "polars", "numpy"])
-def test_columns_give_the_list_statistics(wmt22, kind):
-    hyps, ref_a, ref_b = wmt22
+def test_columns_give_the_list_statistics(wmt22_two_refs, kind):
+    hyps, ref_a, ref_b = wmt22_two_refs
     expected = _kernels(text_batch(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]))
     batch = text_batch(*_columns(kind, hyps, ref_a, ref_b))
     assert len(batch) == len(hyps) and batch.reference_counts() == [2] * len(hyps)
@@ -76,11 +62,11 @@ def test_columns_give_the_list_statistics(wmt22, kind):
         assert np.array_equal(stats, expected[name]), name
 
 
-def test_arrow_input_matches_sacrebleu(wmt22):
+def test_arrow_input_matches_sacrebleu(wmt22_two_refs):
     sacrebleu = pytest.importorskip("sacrebleu")
     import nlgmetrics
 
-    hyps, ref_a, ref_b = wmt22
+    hyps, ref_a, ref_b = wmt22_two_refs
     batch = text_batch(pa.array(hyps), pa.table({"a": ref_a, "b": ref_b}))
     stats = _core.bleu_segment_stats(batch.hypotheses, batch.references, "13a", 4)
     expected = sacrebleu.BLEU()

@@ -6,8 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import read_lines
-
 pytestmark = pytest.mark.ray
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("ray.data")
@@ -17,19 +15,10 @@ import nlgmetrics.ray  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def wmt22(shared_data):
-    folder = shared_data / "mt" / "wmt22" / "en-de"
-    hyps = read_lines(folder / "generaltest2022.en-de.hyp.Online-B.de")
-    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
-    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
-    return hyps, ref_a, ref_b
-
-
-@pytest.fixture(scope="module")
-def dataset(ray_cluster, wmt22):
+def dataset(ray_cluster, wmt22_two_refs):
     import ray.data
 
-    hyps, ref_a, ref_b = wmt22
+    hyps, ref_a, ref_b = wmt22_two_refs
     table = pa.table({"id": range(len(hyps)), "hyp": hyps, "ref_a": ref_a, "ref_b": ref_b,
                       "refs": [[a, b] for a, b in zip(ref_a, ref_b)]})
     return ray.data.from_arrow(table).repartition(3).materialize()
@@ -37,8 +26,8 @@ def dataset(ray_cluster, wmt22):
 
 @pytest.mark.parametrize("metric, options", [("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {}),
                                              ("rouge", {"variants": ["rouge1", "rougeL"]})])
-def test_score_is_the_single_process_result(dataset, wmt22, metric, options):
-    hyps, ref_a, ref_b = wmt22
+def test_score_is_the_single_process_result(dataset, wmt22_two_refs, metric, options):
+    hyps, ref_a, ref_b = wmt22_two_refs
     got = nlgmetrics.ray.score(dataset, metric, hyp="hyp", refs=["ref_a", "ref_b"], batch_size=700, **options)
     expected = nlgmetrics.metric(metric, **options)(hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
     if metric == "ter":  # average reference lengths are float sums: batch totals add them in another order
@@ -48,16 +37,16 @@ def test_score_is_the_single_process_result(dataset, wmt22, metric, options):
     assert str(got.signature) == str(expected.signature)
 
 
-def test_bleu_matches_sacrebleu(dataset, wmt22):
+def test_bleu_matches_sacrebleu(dataset, wmt22_two_refs):
     sacrebleu = pytest.importorskip("sacrebleu")
-    hyps, ref_a, ref_b = wmt22
+    hyps, ref_a, ref_b = wmt22_two_refs
     got = nlgmetrics.ray.score(dataset, "bleu", hyp="hyp", refs="refs")  # one list<string> column
     expected = sacrebleu.corpus_bleu(hyps, [ref_a, ref_b])
     assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
 
 
-def test_with_segment_scores(dataset, wmt22):
-    hyps, ref_a, ref_b = wmt22
+def test_with_segment_scores(dataset, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
     scored = nlgmetrics.ray.with_segment_scores(dataset, "bleu", hyp="hyp", refs=["ref_a", "ref_b"], output="bleu",
                                                 effective_order=True)
     rows = sorted(scored.select_columns(["id", "bleu"]).take_all(), key=lambda row: row["id"])

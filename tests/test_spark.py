@@ -6,8 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import read_lines
-
 pytestmark = pytest.mark.spark
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("pyspark")
@@ -18,18 +16,9 @@ import nlgmetrics.spark  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def wmt22(shared_data):
-    folder = shared_data / "mt" / "wmt22" / "en-de"
-    hyps = read_lines(folder / "generaltest2022.en-de.hyp.Online-B.de")
-    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
-    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
-    return hyps, ref_a, ref_b
-
-
-@pytest.fixture(scope="module")
-def frame(spark, wmt22, tmp_path_factory):
-    hyps, ref_a, ref_b = wmt22
-    path = tmp_path_factory.mktemp("spark") / "wmt22.parquet"
+def frame(spark, wmt22_two_refs, tmp_path_factory):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    path = tmp_path_factory.mktemp("spark") / "wmt22_two_refs.parquet"
     table = pa.table({"id": range(len(hyps)), "hyp": hyps, "ref_a": ref_a, "ref_b": ref_b,
                       "refs": [[a, b] for a, b in zip(ref_a, ref_b)]})
     pq.write_table(table, path, row_group_size=500)
@@ -60,15 +49,15 @@ def test_score_is_the_single_process_result(frame, metric, options):
             (expected.counts, expected.totals, expected.sys_len, expected.ref_len)
 
 
-def test_bleu_matches_sacrebleu(frame, wmt22):
+def test_bleu_matches_sacrebleu(frame, wmt22_two_refs):
     sacrebleu = pytest.importorskip("sacrebleu")
-    hyps, ref_a, ref_b = wmt22
+    hyps, ref_a, ref_b = wmt22_two_refs
     got = nlgmetrics.spark.score(frame, "bleu", hyp="hyp", refs="refs")  # one array<string> column
     assert got.score == sacrebleu.corpus_bleu(hyps, [ref_a, ref_b]).score
 
 
-def test_with_segment_scores(frame, wmt22):
-    hyps, ref_a, ref_b = wmt22
+def test_with_segment_scores(frame, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
     scored = nlgmetrics.spark.with_segment_scores(frame, "chrf", hyp="hyp", refs=["ref_a", "ref_b"], output="chrf")
     assert scored.columns == frame.columns + ["chrf"]
     rows = sorted(scored.select("id", "chrf").collect(), key=lambda row: row["id"])
