@@ -122,7 +122,7 @@ start = time.perf_counter()
 if engine == "single":
     import nlgmetrics
     m = nlgmetrics.metric(metric, segments=False)
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=65536, columns=["hyp", "ref"]):
+    for batch in pq.ParquetFile(path, pre_buffer=False).iter_batches(batch_size=65536, columns=["hyp", "ref"]):
         m.update(batch.column("hyp"), batch.column("ref"))
     result, setup = m.compute(), 0.0
 elif engine == "spark":

@@ -104,7 +104,8 @@ def _open(path, kind, columns, batch_rows, all_columns, name) -> Iterator["pa.Re
         import pyarrow.parquet as pq
 
         try:
-            parquet = pq.ParquetFile(path)
+            # pre_buffer keeps every coalesced read of the file alive: memory would grow with the file.
+            parquet = pq.ParquetFile(path, pre_buffer=False)
         except pa.ArrowInvalid as error:
             raise TableError(f"{name}: not a readable Parquet file (truncated or not Parquet): {_one_line(error)}") from None
         _check_columns(parquet.schema_arrow.names, columns, name)
