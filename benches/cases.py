@@ -261,3 +261,62 @@ def nltk_coco_bleu_cases():
 
 
 GROUPS.update({"meteor": meteor_cases, "coco": coco_cases, "paired": paired_cases, "nltk": nltk_coco_bleu_cases})
+
+
+def _wmt17_pool(limit: int):
+    """Real WMT17 en-de hypotheses of every system, each with the reference, first ``limit`` pairs."""
+    folder = SHARED / "mt" / "wmt17_en_de_sacrebleu_testset"
+    reference = read_lines(folder / "newstest2017.en-de.ref.de")
+    hyps, refs = [], []
+    for path in sorted(folder.glob("newstest2017.*.en-de.hyp.de")):
+        hyps += read_lines(path)
+        refs += reference
+    return hyps[:limit], refs[:limit]
+
+
+def interface_cases():
+    """The Metric interface: update in 20 batches + compute vs the one-shot function; state wire format."""
+    import numpy as np
+
+    import nlgmetrics
+    from nlgmetrics import MetricState
+
+    hyps, refs = _wmt17_pool(20_000)
+    docs = cnndm()
+    summaries = [doc[name] for name in ("pointer-gen-cov", "pointer-gen", "baseline") for doc in docs][:20_000]
+    summary_refs = [doc["reference"] for _ in range(3) for doc in docs][:20_000]
+
+    def batched(name, hypotheses, references, batches=20, **options):
+        def run():
+            metric = nlgmetrics.metric(name, **options)
+            size = -(-len(hypotheses) // batches)
+            for start in range(0, len(hypotheses), size):
+                metric.update(hypotheses[start:start + size], references[start:start + size])
+            return metric.compute().score
+        return run
+
+    data = f"WMT17 en-de, {len(hyps)} segments (16 systems' outputs, in order)"
+    for name, function in (("bleu", nlgmetrics.bleu), ("chrf", nlgmetrics.chrf)):
+        yield Case(f"{name}: update in 20 batches + compute", data, batched(name, hyps, refs),
+                   {"one-shot function": lambda f=function: f(hyps, refs).score}, repeats=5,
+                   target="within 5% of the one-shot function (ratio >= 0.95x)")
+    yield Case("rouge: update in 20 batches + compute", f"CNN/DM test, {len(summaries)} summaries (3 systems)",
+               batched("rouge", summaries, summary_refs),
+               {"one-shot function": lambda: nlgmetrics.rouge(summaries, summary_refs).rouge1}, repeats=5,
+               target="within 5% of the one-shot function (ratio >= 0.95x)")
+
+    rows = nlgmetrics.metric("bleu").update(hyps, refs).state()
+    tiles = -(-1_000_000 // len(hyps))
+    big = MetricState("bleu", rows.options, {name: np.concatenate([array] * tiles)[:1_000_000]
+                                              for name, array in rows.arrays.items()}, rows.kinds, 1_000_000,
+                      rows.ref_counts)
+    payload = big.to_bytes()
+    state_data = "BLEU state of 1,000,000 segments (20,000 real WMT17 rows tiled), 88 MB"
+    yield Case("MetricState.to_bytes (1M-segment BLEU)", state_data, big.to_bytes, {}, repeats=3, target="< 0.1 s")
+    yield Case("MetricState.from_bytes (1M-segment BLEU)", state_data, lambda: MetricState.from_bytes(payload), {},
+               repeats=3, target="< 0.1 s")
+    yield Case("Metric.merge of a 1M-segment BLEU state", state_data,
+               lambda: nlgmetrics.metric("bleu").merge(big).state(), {}, repeats=3, target="< 0.1 s")
+
+
+GROUPS.update({"interface": interface_cases})

@@ -48,7 +48,7 @@ def run_case(case: Case, log: Callable[[str], None] = print) -> Timing:
         for name, function in contenders.items():
             best[name] = min(best[name], best_time(function))
     timing = Timing(case, best.pop("nlgmetrics"), best)
-    ratios = ", ".join(f"{peer} {timing.ratio(peer):.1f}x" for peer in timing.peer_seconds)
+    ratios = ", ".join(f"{peer} {_ratio(timing.ratio(peer))}x" for peer in timing.peer_seconds)
     log(f"{case.name}: nlgmetrics {timing.ours_seconds:.4f}s; {ratios}")
     return timing
 
@@ -66,6 +66,11 @@ def machine_description() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
+def _ratio(value: float) -> str:
+    """Two decimals near 1 (overheads), one for speed-ups."""
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
 def markdown_report(timings: List[Timing], header: str) -> str:
     lines = [header, "", f"Machine: {machine_description()}", "",
              "| workload | data | nlgmetrics (s) | peer | peer (s) | speed-up | target |",
@@ -75,5 +80,5 @@ def markdown_report(timings: List[Timing], header: str) -> str:
             lines.append(f"| {timing.case.name} | {timing.case.data} | {timing.ours_seconds:.4f} | — | — | — | {timing.case.target or ''} |")
         for peer, seconds in timing.peer_seconds.items():
             lines.append(f"| {timing.case.name} | {timing.case.data} | {timing.ours_seconds:.4f} | {peer} | {seconds:.4f} | "
-                         f"**{timing.ratio(peer):.1f}×** | {timing.case.target or ''} |")
+                         f"**{_ratio(timing.ratio(peer))}×** | {timing.case.target or ''} |")
     return "\n".join(lines) + "\n"

@@ -179,8 +179,9 @@ def test_property_13a_entities_and_skipped(lines):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(st.one_of(st.characters(), whitespace_control, ascii_mix)))
+@given(st.text(st.one_of(st.characters(blacklist_categories=("Cs",)), whitespace_control, ascii_mix)))
 def test_property_split_tokens_is_python_str_split(text):
+    # Valid Unicode text (lone surrogates are refused before tokenizing, with a ValueError naming the line).
     assert _core.split_tokens(text) == text.split()
 
 

@@ -4,14 +4,14 @@
 >>> nlgmetrics.__version__
 '0.1.0'
 
-The public names below are imported on first use (PEP 562), so ``import nlgmetrics`` and the
-``nlgmetrics`` command load only the metric they run (``nlgmetrics meteor`` never imports ROUGE,
-the significance tests or NumPy-heavy helpers it does not need).
+The public names below are imported on first use (PEP 562), so ``import nlgmetrics`` is cheap and a
+script loads only the metrics it calls. The package is laid out by concept: ``core`` (Metric,
+MetricState, Result, the registry), ``metrics`` (one module or folder per family, presets beside their
+family), ``stats`` (intervals and paired tests), ``tasks`` (caption suite, pairwise matrices), ``io``,
+``cli`` and ``compat`` (drop-in facades; nothing else imports them).
 """
 
 import importlib as _importlib
-import sys as _sys
-import types as _types
 
 from nlgmetrics._core import __version__
 
@@ -78,16 +78,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(_types.ModuleType):
-    """Keeps the public functions that share a submodule's name (``meteor``, ``bleu``, ``rouge`` …)
-    bound to the function when the import system binds the loaded submodule on the package."""
-
-    def __setattr__(self, name, value):
-        if name in _EXPORTS and isinstance(value, _types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package

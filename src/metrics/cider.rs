@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
-use crate::metrics::qa::normalize::py_split;
+use crate::metrics::qa::pystr::py_split;
 
 /// CIDEr options; `Default` is pycocoevalcap's CIDEr-D (n = 4, σ = 6, clipping and penalty on).
 #[derive(Debug, Clone, Copy, PartialEq)]

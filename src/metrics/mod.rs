@@ -2,13 +2,10 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
-pub mod bleu_coco;
-pub mod bleu_nltk;
 pub mod chrf;
 pub mod cider;
 pub mod meteor;
 pub mod pairwise;
 pub mod qa;
 pub mod rouge;
-pub mod rouge_coco;
 pub mod ter;

@@ -1,10 +1,10 @@
-//! Bindings of the `nltk` and `coco` BLEU presets (`metrics::bleu_nltk`, `metrics::bleu_coco`).
+//! Bindings of the `nltk` and `coco` BLEU presets (`metrics::bleu::nltk`, `metrics::bleu::coco`).
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::metrics::{bleu_coco, bleu_nltk};
+use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::text::BleuTokenizer;
 
 fn rows_to_array<'py>(py: Python<'py>, rows: Vec<Vec<u64>>, width: usize) -> PyResult<Bound<'py, PyArray2<u64>>> {

@@ -1,10 +1,10 @@
-//! Bindings for the COCO caption metrics `metrics::cider` and `metrics::rouge_coco`.
+//! Bindings for the COCO caption metrics `metrics::cider` and `metrics::rouge::coco`.
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
 use crate::metrics::cider::{cider_scores, CiderOptions};
-use crate::metrics::rouge_coco::rouge_l_coco_scores;
+use crate::metrics::rouge::coco::rouge_l_coco_scores;
 
 /// Per-image CIDEr(-D) of tokenized captions (pycocoevalcap's cider_scorer.py).
 #[pyfunction]

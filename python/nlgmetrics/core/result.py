@@ -10,7 +10,7 @@ fields, so older attribute names keep working.
 >>> import nlgmetrics
 >>> result = nlgmetrics.chrf(["the cat sat on the mat"], ["the cat is on the mat"])
 >>> result.name, round(result.score, 2), list(result.scores)
-('chrF2', 70.54, ['chrF2'])
+('chrF2', 64.58, ['chrF2'])
 >>> result.segment_stats.shape
 (1, 18)
 """

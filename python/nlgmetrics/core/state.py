@@ -145,25 +145,25 @@ class MetricState:
                 "n_segments": self.n_segments, "ref_counts": list(self.ref_counts), "kinds": self.kinds}
 
     def to_bytes(self) -> bytes:
-        """The state as bytes (see the module docstring for the format)."""
-        entries, chunks, offset = [], [], 0
+        """The state as bytes (see the module docstring for the format); arrays are copied once."""
+        entries, views, checksum, offset = [], [], zlib.adler32(b""), 0
         for name in sorted(self.arrays):
             array = np.ascontiguousarray(self.arrays[name])
-            dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
-            array = array.astype(dtype, copy=False)
-            if dtype.str not in DTYPES:
-                raise ValueError(f"array {name!r} has dtype {dtype}, which a state cannot hold")
-            data = array.tobytes()
-            entries.append({"name": name, "dtype": dtype.str, "shape": list(array.shape), "offset": offset,
+            if array.dtype.byteorder == ">":
+                array = array.astype(array.dtype.newbyteorder("<"))
+            if array.dtype.str not in DTYPES:
+                raise ValueError(f"array {name!r} has dtype {array.dtype}, which a state cannot hold")
+            data = memoryview(array).cast("B") if array.size else memoryview(b"")
+            padding = b"\0" * (-len(data) % _ALIGN)
+            checksum = zlib.adler32(padding, zlib.adler32(data, checksum))
+            entries.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "offset": offset,
                             "nbytes": len(data)})
-            padding = -len(data) % _ALIGN
-            chunks.append(data + b"\0" * padding)
-            offset += len(data) + padding
-        payload = b"".join(chunks)
-        header = dict(self.header(), arrays=entries, checksum=zlib.adler32(payload))
+            views += [data, padding]
+            offset += len(data) + len(padding)
+        header = dict(self.header(), arrays=entries, checksum=checksum)
         header_bytes = json.dumps(header, sort_keys=True).encode("utf-8")
         header_bytes += b" " * (-(len(header_bytes) + _PREFIX.size) % _ALIGN)
-        return _PREFIX.pack(MAGIC, FORMAT_VERSION, len(header_bytes)) + header_bytes + payload
+        return b"".join([_PREFIX.pack(MAGIC, FORMAT_VERSION, len(header_bytes)), header_bytes, *views])
 
     @classmethod
     def from_bytes(cls, data: Any) -> "MetricState":

@@ -174,7 +174,8 @@ class QA(Metric):
     """Exact match and token F1 as a registered, mergeable metric (the official scripts' rules).
 
     Registered as ``squad`` (both numbers; headline F1), with aliases ``exact_match`` and ``token_f1``
-    (``f1``) whose headline is that measure.
+    (``f1``) whose headline is that measure. The corpus numbers are means, so the state keeps each
+    question's two scores (16 bytes a question).
     """
 
     name = "squad"

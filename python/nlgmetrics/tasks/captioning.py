@@ -22,7 +22,6 @@ import numpy as np
 from nlgmetrics import _core
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.bleu import coco as coco_bleu
-from nlgmetrics.metrics.cider import ptb_tokenize  # noqa: F401  (re-exported)
 from nlgmetrics.metrics.meteor.coco import coco_meteor
 
 CAPTION_METRICS = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")

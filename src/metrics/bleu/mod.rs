@@ -2,7 +2,10 @@
 //!
 //! `stats`: text → one `[hyp_len, ref_len, matches_1..N, totals_1..N]` row per segment.
 //! `score`: a (summed) row → score, precisions, brevity penalty, bit-identical to sacreBLEU.
+//! The other presets live beside it: `nltk` (NLTK 3.10.4's statistics) and `coco` (pycocoevalcap 1.2).
 
+pub mod coco;
+pub mod nltk;
 mod python_str;
 pub mod score;
 pub mod stats;

@@ -8,11 +8,11 @@
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::align::java_hash;
 use super::normalize::{java_len, java_tokens};
 use super::paraphrase::{ParaphraseTable, UNKNOWN_WORD};
 use super::params::Module;
 use super::synonyms::SynonymDictionary;
+use super::types::java_hash;
 use super::MeteorStemmer;
 
 /// No trie node (the word starts no table phrase).

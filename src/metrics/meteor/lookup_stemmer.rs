@@ -8,8 +8,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::align::java_hash;
 use super::normalize::java_tokens;
+use super::types::java_hash;
 
 #[derive(Debug, Default)]
 pub struct LookupStems {

@@ -15,6 +15,7 @@ pub mod params;
 pub mod paraphrase;
 mod stemmer;
 pub mod synonyms;
+pub mod types;
 
 use std::sync::Arc;
 

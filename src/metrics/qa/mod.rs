@@ -6,12 +6,14 @@
 //! - `mlqa`: mlqa_evaluation_v1.py, per language.
 //! - `cmrc`: cmrc2018_evaluate.py (character-level F1 through the longest common substring).
 //!
-//! `tables.rs` is generated from CPython's `unicodedata` (see its header).
+//! `tables.rs` is generated from CPython's `unicodedata` (see its header); `pystr.rs` reads it for
+//! Python's `str` semantics. Imports go one way: `normalize` → `nltk_word` → `pystr` → `tables`.
 
 pub mod normalize;
 mod nltk_word;
 pub mod squad;
 mod tables;
+pub mod pystr;
 
 use rayon::prelude::*;
 

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::normalize::{is_py_word, py_split};
+use super::pystr::{is_py_word, py_split};
 
 struct Rules {
     starting: Vec<(Regex, &'static str)>,

@@ -2,28 +2,13 @@
 //! MLQA (`mlqa_evaluation_v1.py`, per-language articles and Unicode punctuation) and CMRC 2018
 //! (`cmrc2018_evaluate.py`, mixed Chinese/Latin segmentation).
 //!
-//! Character classes come from CPython's tables (`tables.rs`), so `\b`, `str.split()` and the
-//! punctuation sets agree with the scripts on every Unicode input.
+//! Character classes come from CPython's tables (`tables.rs`, through `pystr.rs`), so `\b`,
+//! `str.split()` and the punctuation sets agree with the scripts on every Unicode input.
 
-use super::tables::{PY_SPACE, PY_WORD, UNICODE_PUNCT};
+use super::pystr::{is_py_word, py_split, py_strip};
+use super::tables::UNICODE_PUNCT;
 use crate::error::{Error, Result};
 use crate::text::ranges::contains as in_ranges;
-
-/// Python `str.isspace()` (what `str.split()` splits on; includes U+001C..U+001F, unlike Rust).
-pub fn is_py_space(c: char) -> bool {
-    if c.is_ascii() {
-        return matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f');
-    }
-    in_ranges(PY_SPACE, c)
-}
-
-/// Python `re`'s `\w` for str patterns: `str.isalnum()` or `_`.
-pub fn is_py_word(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    in_ranges(PY_WORD, c)
-}
 
 /// MLQA's punctuation: Unicode general category P* plus ASCII `string.punctuation`.
 pub fn is_unicode_punct(c: char) -> bool {
@@ -31,16 +16,6 @@ pub fn is_unicode_punct(c: char) -> bool {
         return c.is_ascii_punctuation();
     }
     in_ranges(UNICODE_PUNCT, c)
-}
-
-/// Python `str.split()` with no argument.
-pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
-    text.split(is_py_space).filter(|token| !token.is_empty())
-}
-
-/// Python `str.strip()` with no argument.
-pub fn py_strip(text: &str) -> &str {
-    text.trim_matches(is_py_space)
 }
 
 /// `re.sub(r'\b(w1|w2|…)\b', ' ', text)` for alternatives made only of word characters.

@@ -3,8 +3,10 @@
 //! Each variant of each segment yields `Counts { hits, candidate_total, reference_total }`; a score
 //! is a pure function of them. The `rouge_score` preset reproduces google-research rouge_score
 //! 0.1.2 (`rouge_score/rouge_scorer.py`): per-reference scores and, with several references, the
-//! reference with the highest F per variant (`score_multi`).
+//! reference with the highest F per variant (`score_multi`). `rouge155` is ROUGE-1.5.5's preset,
+//! `coco` pycocoevalcap's ROUGE-L.
 
+pub mod coco;
 mod lcs;
 mod ngram;
 pub mod rouge155;

@@ -9,20 +9,7 @@
 
 use super::rules::*;
 use super::scan::*;
-
-/// What a matched rule emits.
-#[derive(Debug, Clone)]
-pub(super) enum Emit {
-    /// The matched text itself.
-    Text,
-    /// A replacement string.
-    Replace(String),
-    /// Nothing (whitespace, deleted characters).
-    Skip,
-    /// The matched text with its quotes normalised (`handleQuotes(text, probablyLeft)`), built only
-    /// if the candidate wins.
-    Quotes { probably_left: bool },
-}
+use super::token::Emit;
 
 pub(super) struct Candidate {
     /// Characters matched including trailing context (decides the longest match).

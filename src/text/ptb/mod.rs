@@ -9,6 +9,7 @@ mod lexer;
 mod rules;
 mod scan;
 mod tables;
+mod token;
 
 use rayon::prelude::*;
 

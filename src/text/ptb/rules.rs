@@ -2,9 +2,9 @@
 //! smileys, abbreviations, file names) and its quote and symbol tables. Each `offer`s candidates
 //! to the longest-match driver in `lexer.rs`, or returns a match length.
 
-use super::lexer::Emit;
 use super::scan::*;
 use super::tables::JAR_SYMBOL;
+use super::token::Emit;
 use crate::text::ranges::contains as in_ranges;
 
 /// Abbreviations that keep their period (PTBLexer ABBREV1, ABBREV2/4, ABBREV3); lowercase forms.

@@ -105,10 +105,18 @@ def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
 
 
 def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
-    """The corpus score of each row of summed ``image_stats`` (resampling)."""
+    """The corpus score of each row of summed result rows ``[testlen, reflen, matches.., guesses..]`` (resampling)."""
     order = options["max_order"]
-    return np.array([scores_from_stats(row[None, :].astype(np.uint64), order, options["ref_length"])[0][order - 1]
-                     for row in np.asarray(sums)])
+    if options["ref_length"] != "closest":
+        raise ValueError("resampling the coco preset needs ref_length='closest' (the result rows hold closest lengths)")
+    sums = np.asarray(sums).astype(np.uint64)
+    raw = np.zeros((len(sums), 5 + 2 * MAX_ORDER), dtype=np.uint64)
+    raw[:, 0] = sums[:, 0]
+    raw[:, 1:4] = sums[:, 1:2]
+    raw[:, 4] = 1
+    raw[:, 5:5 + order] = sums[:, 2 + order:2 + 2 * order]
+    raw[:, 5 + MAX_ORDER:5 + MAX_ORDER + order] = sums[:, 2:2 + order]
+    return np.array([scores_from_stats(row[None, :], order, "closest")[0][order - 1] for row in raw])
 
 
 def result(stats: np.ndarray, nrefs: str, options: dict):

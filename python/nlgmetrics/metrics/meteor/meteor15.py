@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
-from nlgmetrics.core import inputs as _validate
 from nlgmetrics import _core
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature

@@ -24,7 +24,7 @@ from nlgmetrics import _core
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import check_bool
 from nlgmetrics.core.registry import register
-from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.core.signature import nrefs_field
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics.metrics.meteor.meteor15 import (PRESETS, STATISTICS_COLUMNS, MeteorResult, _format, _number,
                                                 resolve_config, scorer_for)

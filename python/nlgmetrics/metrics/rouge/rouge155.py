@@ -25,11 +25,8 @@ an XML config, as used for the shared CNN/DM expected files).
 from __future__ import annotations
 
 import re
-from typing import Optional
-
 import numpy as np
 
-from nlgmetrics import _core
 
 MULTI_REF_155 = ("A", "B", "max")
 EVAL_IDS = ("spl", "input")
@@ -48,18 +45,6 @@ def perl_measure_name(variant: str) -> str:
     if variant in ("rougeL", "rougeLsum"):
         return "ROUGE-L"
     return "ROUGE-" + variant[len("rouge"):]
-
-
-def compute(predictions, reference_lists, names, *, stem, wordnet_exceptions, remove_stopwords,
-            word_limit, byte_limit, multi_ref, alpha, samples, confidence, eval_ids):
-    """``(segment_scores (N, V, 3) as P/R/F, corpus (V, 3, 3) [R/P/F][avg/low/high])``."""
-    from nlgmetrics.metrics.rouge.rouge_score import call_core
-
-    rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, stem, wordnet_exceptions,
-                    remove_stopwords, word_limit, byte_limit, multi_ref, alpha)
-    percent = round(confidence * 100, 10)
-    corpus = _core.rouge155_bootstrap(rpf, samples, percent, eval_ids == "spl")
-    return np.ascontiguousarray(rpf[..., [1, 0, 2]]), corpus
 
 
 def report(result, system: str = "X") -> str:

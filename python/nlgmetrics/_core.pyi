@@ -1,0 +1,392 @@
+"""Type stub of the compiled extension ``nlgmetrics._core`` (the PyO3 bindings in ``src/python/*.rs``).
+
+Hand-kept: every ``#[pyfunction]``/``#[pyclass]`` the extension registers has its line here, with the
+argument names and defaults of its ``#[pyo3(signature = …)]``. ``tests/test_core_stub.py`` runs
+``python -m mypy.stubtest nlgmetrics._core`` and fails on any difference (see ``nlgmetrics/core/README.md``).
+
+Argument types say what the bindings accept: a Rust ``Vec<T>`` takes any sequence but a ``str``
+(lists, tuples, NumPy arrays for numbers); a ``PyReadonlyArray`` takes only a NumPy array of exactly
+that dtype. Results are lists, tuples and NumPy arrays as built in Rust.
+"""
+
+import os
+from collections.abc import Sequence
+from typing import Any, final
+
+import numpy as np
+from numpy.typing import NDArray
+
+__version__: str
+INTL_TABLES_REGEX_VERSION: str
+
+# Numbers a Rust `Vec<i64>`/`Vec<u64>`/`Vec<f64>` accepts: a sequence of Python or NumPy numbers.
+_Ints = Sequence[int] | NDArray[np.integer[Any]]
+_Floats = Sequence[float] | NDArray[np.floating[Any]]
+_Path = str | os.PathLike[str]
+
+# --- src/python/text.rs: sacreBLEU tokenizers ------------------------------------------------------
+
+def tokenize_lines(lines: Sequence[str], name: str) -> list[str]:
+    """Tokenizes every line with the named sacreBLEU tokenizer (parallel, GIL released)."""
+
+def tokenize_line(line: str, name: str) -> str:
+    """Tokenizes one line with the named sacreBLEU tokenizer."""
+
+def split_tokens(text: str) -> list[str]:
+    """Python's ``str.split()`` as the Rust core does it."""
+
+def native_tokenizer_names() -> list[str]:
+    """The names of the tokenizers implemented in Rust, in display order."""
+
+# --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
+
+def bleu_segment_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    tokenize: str,
+    max_order: int,
+    threads: int | None = None,
+) -> NDArray[np.int64]:
+    """Rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``, shape ``(n, 2 + 2N)``."""
+
+def bleu_row_scores(
+    stats: NDArray[np.int64],
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    weights: _Floats | None,
+    neumaier_sum: bool,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """The BLEU score of each statistics row."""
+
+def bleu_score_from_stats(
+    stats: _Ints,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    weights: _Floats | None,
+    neumaier_sum: bool,
+) -> tuple[float, list[float], float]:
+    """``(score, precisions, bp)`` of one statistics row."""
+
+def bleu_corpus(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    tokenize: str,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    weights: _Floats | None,
+    neumaier_sum: bool,
+    threads: int | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], list[int], float, list[float], float]:
+    """``(segment_stats, segment_scores, corpus_stats, score, precisions, bp)`` in one call."""
+
+# --- src/python/bleu_presets.rs: NLTK and pycocoevalcap BLEU ---------------------------------------
+
+def bleu_nltk_token_stats(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+) -> NDArray[np.uint64]:
+    """NLTK BLEU rows ``[hyp_len, closest_ref_len, matches_1..N, denominators_1..N]`` of token lists."""
+
+def bleu_nltk_id_stats(
+    hypotheses: Sequence[Sequence[int]],
+    references: Sequence[Sequence[Sequence[int]]],
+    max_order: int,
+) -> NDArray[np.uint64]:
+    """NLTK BLEU rows of segments whose tokens are interned to ints."""
+
+def bleu_nltk_text_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_order: int,
+    tokenize: str = "split",
+) -> NDArray[np.uint64]:
+    """NLTK BLEU rows of raw lines (``"split"`` or a sacreBLEU tokenizer name)."""
+
+def bleu_nltk_float_scores(
+    stats: NDArray[np.uint64],
+    max_order: int,
+    weights: _Floats,
+    smooth: str,
+    epsilon: float,
+    k: float,
+    auto_reweigh: bool,
+    weights_are_default: bool,
+) -> NDArray[np.float64]:
+    """NLTK sentence BLEU of every statistics row (smoothing ``none``, ``method0``…``method4``)."""
+
+def bleu_coco_stats(captions: Sequence[str], references: Sequence[Sequence[str]]) -> NDArray[np.uint64]:
+    """pycocoevalcap BLEU rows, shape ``(n, 13)``."""
+
+def bleu_coco_scores(
+    stats: NDArray[np.uint64], n: int = 4, ref_length: str = "closest"
+) -> tuple[list[float], list[list[float]]]:
+    """pycocoevalcap BLEU-1..n: ``(corpus_scores, per_image_scores[n][images])``."""
+
+# --- src/python/chrf.rs ----------------------------------------------------------------------------
+
+def chrf_segment_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: float,
+    whitespace: bool,
+    eps_smoothing: bool,
+    threads: int | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Per-segment statistics ``(n, 3 * (char_order + word_order))`` and sentence scores ``(n,)``."""
+
+def chrf_score(stats: _Ints, beta: float, eps_smoothing: bool) -> float:
+    """chrF (0–100) of one statistics vector."""
+
+# --- src/python/pairwise.rs ------------------------------------------------------------------------
+
+def chrf_pairwise(
+    candidates: Sequence[str],
+    references: Sequence[str] | None,
+    char_order: int,
+    word_order: int,
+    beta: float,
+    whitespace: bool,
+    eps_smoothing: bool,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """Sentence chrF of every candidate against every reference, ``(n_candidates, n_references)``."""
+
+def bleu_pairwise(
+    candidates: Sequence[str],
+    references: Sequence[str] | None,
+    tokenize: str,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    weights: _Floats | None,
+    neumaier_sum: bool,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """Sentence BLEU of every candidate against every reference, ``(n_candidates, n_references)``."""
+
+# --- src/python/ter.rs -----------------------------------------------------------------------------
+
+def ter_segment_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    threads: int | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], int, float]:
+    """``(num_edits, ref_length, sentence scores, total edits, total reference length)``."""
+
+def ter_score(total_edits: int, total_ref_length: float) -> float:
+    """TER (0–100+) of summed statistics."""
+
+def ter_sum(num_edits: _Ints, ref_lengths: _Floats) -> tuple[int, float]:
+    """Sequential (segment-order) sums of TER statistics."""
+
+# --- src/python/rouge.rs ---------------------------------------------------------------------------
+
+def rouge_score_stats(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    variants: Sequence[str],
+    tokenizer: str,
+    stem: bool,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(counts, scores)``, both ``(segments, variants, 3)``: (hits, cand total, ref total) and (P, R, F)."""
+
+def rouge_score_stats_tokens(
+    predictions: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
+    references: Sequence[Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]]],
+    variants: Sequence[str],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Like ``rouge_score_stats`` for texts tokenized by the caller: ``(tokens, sentence_tokens)`` each."""
+
+def rouge155_stats(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    measures: Sequence[str],
+    stem: bool,
+    wordnet_exceptions: bool,
+    remove_stopwords: bool,
+    word_limit: int,
+    byte_limit: int,
+    multi_ref: str,
+    alpha: float,
+) -> NDArray[np.float64]:
+    """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``."""
+
+def rouge155_bootstrap(
+    scores: NDArray[np.float64], samples: int, confidence: float, spl_ids: bool
+) -> NDArray[np.float64]:
+    """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``."""
+
+def rouge_tokenize(texts: Sequence[str], tokenizer: str, stem: bool) -> list[list[str]]:
+    """The ROUGE tokens of each text (``tokenizer`` = ``"rouge_score"`` | ``"unicode"``)."""
+
+def porter_stem_words(words: Sequence[str]) -> list[str]:
+    """NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each word."""
+
+def rouge155_stem_words(words: Sequence[str], wordnet_exceptions: bool) -> list[str]:
+    """ROUGE-1.5.5's ``MorphStem`` on each word."""
+
+# --- src/python/cider.rs: COCO caption metrics -----------------------------------------------------
+
+def cider_image_scores(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    n: int = 4,
+    sigma: float = 6.0,
+    clipping: bool = True,
+    length_penalty: bool = True,
+) -> NDArray[np.float64]:
+    """Per-image CIDEr(-D) of tokenized captions."""
+
+def rouge_l_coco_image_scores(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2
+) -> NDArray[np.float64]:
+    """Per-image ROUGE-L of tokenized captions (pycocoevalcap's rouge.py)."""
+
+# --- src/python/ptb.rs -----------------------------------------------------------------------------
+
+def ptb_coco_tokenize(lines: Sequence[str]) -> list[str]:
+    """pycocoevalcap's tokenized form of each caption, in file order."""
+
+def ptb_tokens(line: str, following: Sequence[str] = ...) -> list[str]:
+    """The raw lower-cased PTB tokens of one line (``following``: the next lines, default none)."""
+
+# --- src/python/qa.rs ------------------------------------------------------------------------------
+
+def qa_scores(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    normalizer: str = "squad",
+    language: str | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Exact match and F1 of each prediction against its gold answers."""
+
+def qa_normalize(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[str]:
+    """The normalised form of each text."""
+
+def qa_tokens(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[list[str]]:
+    """The units F1 counts for each text."""
+
+def squad_v1_reduce(exact: NDArray[np.float64], f1: NDArray[np.float64], total: int) -> tuple[float, float]:
+    """evaluate-v1.1.py's totals: ``(exact_match, f1)`` in percent."""
+
+def squad_v2_reduce(
+    has_answer: Sequence[bool],
+    exact: NDArray[np.float64],
+    f1: NDArray[np.float64],
+    prediction_empty: Sequence[bool],
+    na_prob: _Floats,
+    na_rank: _Ints,
+    num_no_ans: int,
+    na_prob_thresh: float,
+    with_best_thresholds: bool,
+) -> dict[str, Any]:
+    """evaluate-v2.0.py's ``out_eval`` plus the thresholded arrays under ``_exact`` and ``_f1``."""
+
+# --- src/python/meteor.rs --------------------------------------------------------------------------
+
+@final
+class MeteorSynonyms:
+    """A parsed WordNet synonym dictionary (shared between scorers)."""
+
+    def __new__(cls, synsets: str, exceptions: str) -> MeteorSynonyms: ...
+    @staticmethod
+    def load(synsets_gz: _Path, exceptions_gz: _Path, cache_path: _Path | None = None) -> MeteorSynonyms:
+        """Read and parse the two gzip'd files; with ``cache_path``, through a binary cache."""
+
+@final
+class MeteorParaphrases:
+    """A loaded paraphrase table (shared between scorers); made by ``load`` only."""
+
+    @staticmethod
+    def load(gzip_path: _Path, cache_path: _Path | None = None) -> MeteorParaphrases:
+        """Load from the binary cache when it exists, else parse the gzip'd table."""
+    def __len__(self) -> int: ...
+
+@final
+class MeteorStemTable:
+    """The jar's Arabic stem lookup table; made by ``from_gzip_bytes`` only."""
+
+    @staticmethod
+    def from_gzip_bytes(data: bytes) -> MeteorStemTable:
+        """Parse the gzip'd table (``stem/arabic-buckwalter-reduced.gz`` of meteor-1.5.jar)."""
+    def __len__(self) -> int: ...
+
+@final
+class MeteorScorer:
+    """A configured METEOR 1.5 scorer."""
+
+    def __new__(
+        cls,
+        language: str,
+        modules: Sequence[str],
+        weights: _Floats,
+        parameters: _Floats,
+        normalization: str,
+        char_based: bool,
+        beam_size: int,
+        function_words: Sequence[str],
+        nonbreaking_prefixes: Sequence[str],
+        synonyms: MeteorSynonyms | None = None,
+        paraphrases: MeteorParaphrases | None = None,
+        formula: str = "meteor15",
+        stem_table: MeteorStemTable | None = None,
+    ) -> MeteorScorer: ...
+    def score_batch(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+        """``(statistics (n, 23), segment scores (n,), best reference index (n,))``, in parallel."""
+    def score_corpus(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> tuple[list[float], list[float]]:
+        """Segment scores and the system's (precision, recall, f1, fmean, frag_penalty, score)."""
+    def score_rows(self, stats: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(precision, recall, f1, fmean, frag_penalty, score) per statistics row, shape ``(n, 6)``."""
+    def corpus(self, stats: NDArray[np.float64]) -> tuple[NDArray[np.float64], list[float]]:
+        """Summed statistics (as the jar sums them) and their six numbers."""
+    def tokenize(self, line: str) -> list[str]:
+        """The preprocessed tokens of a line."""
+    def align(
+        self, hypothesis: str, references: Sequence[str]
+    ) -> tuple[list[str], list[str], int, list[tuple[int, int, int, int, int]], list[float], float]:
+        """One segment in detail: tokens, best reference, matches, statistics, score."""
+
+@final
+class NltkWordNet:
+    """NLTK's WordNet (the parts ``meteor_score`` uses), parsed from the dictionary files."""
+
+    def __new__(cls, files: Sequence[tuple[str, str]]) -> NltkWordNet: ...
+    def synonyms(self, word: str) -> list[str]:
+        """NLTK's synonym set of a word, sorted."""
+
+def meteor_task_defaults(
+    language: str, task: str | None = None
+) -> tuple[str, str, list[float], list[str], list[float], bool]:
+    """``(language, task, (α, β, γ, δ), modules, weights, is_utility)`` of a language/task."""
+
+def meteor_language_name(language: str) -> str:
+    """The language's file-name form (e.g. ``"english"`` for ``"en"``)."""
+
+def meteor_stem(language: str, words: Sequence[str], stem_table: MeteorStemTable | None = None) -> list[str]:
+    """Stem words as the jar's stem module does (Arabic needs ``stem_table``)."""
+
+def nltk_meteor_batch(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    wordnet: NltkWordNet,
+    parameters: _Floats,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """NLTK ``meteor_score`` per segment: ``(scores (n,), statistics (n, 4))``."""
