@@ -320,3 +320,7 @@ def interface_cases():
 
 
 GROUPS.update({"interface": interface_cases})
+
+from cases_nltk_mt import diversity_cases, nltk_mt_cases  # noqa: E402  (they use wmt22_pair above)
+
+GROUPS.update({"nltk_mt": nltk_mt_cases, "diversity": diversity_cases})

@@ -62,10 +62,11 @@ def test_sentence_level_from_stdin_matches_sacrebleu_sentence_bleu(wmt22, tmp_pa
     ref_path = tmp_path / "ref.txt"
     ref_path.write_text("\n".join(refs) + "\n", encoding="utf-8")
     completed = subprocess.run(
-        [sys.executable, "-m", "nlgmetrics", "bleu", "-r", str(ref_path), "--sentence-level", "--effective-order", "-w", "6"],
+        [sys.executable, "-m", "nlgmetrics", "bleu", "-r", str(ref_path), "--sentence-level", "-w", "6"],
         input="\n".join(hyps) + "\n", capture_output=True, text=True, check=True,
     )
-    scores = [float(line.split("\t")[1]) for line in completed.stdout.splitlines()]
+    # sacreBLEU's form: "BLEU|…|eff:yes|… = 12.345678 precisions (BP …)"; effective order is switched on
+    scores = [float(line.partition(" = ")[2].split()[0]) for line in completed.stdout.splitlines()]
     expected = [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)]
     assert scores == pytest.approx(expected, abs=5e-7)
     assert len(scores) == 50

@@ -84,6 +84,9 @@ CASES = [
     ("meteor", {}, "mt", True),
     ("meteor", {"preset": "nltk"}, "mt", True),
     ("cider", {}, "captions", True),
+    ("gleu", {}, "mt", True),
+    ("nist", {}, "mt", False),  # information summed segment after segment: the merge order is the corpus order
+    ("ribes", {"tokenize": "13a"}, "mt", False),  # sentence scores summed in order, as NLTK
     ("squad", {}, "squad", True),
     ("exact_match", {"normalizer": "mlqa", "language": "en"}, "squad", True),
 ]

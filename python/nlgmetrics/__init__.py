@@ -48,6 +48,11 @@ _EXPORTS = {
     "MetricState": ".core.state",
     "Result": ".core.result",
     "rouge": ".metrics.rouge.metric",
+    "gleu": ".metrics.nltk_mt",
+    "nist": ".metrics.nltk_mt",
+    "ribes": ".metrics.nltk_mt",
+    "distinct": ".metrics.diversity",
+    "self_bleu": ".metrics.diversity",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -59,6 +64,8 @@ __all__ += ["caption_scores", "cider", "ptb_tokenize"]
 __all__ += ["exact_match", "normalize_answer", "qa_scores", "squad", "token_f1"]
 __all__ += ["rouge", "RougeResult"]
 __all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
+__all__ += ["report"]  # the package nlgmetrics.report, callable as the function (see report/__init__.py)
+__all__ += ["gleu", "nist", "ribes", "distinct", "self_bleu"]
 
 
 def __getattr__(name: str):

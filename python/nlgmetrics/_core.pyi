@@ -177,6 +177,71 @@ def chrf_segment_stats(
 def chrf_score(stats: _Ints, beta: float, eps_smoothing: bool) -> float:
     """chrF (0–100) of one statistics vector."""
 
+# --- src/python/chrf_nltk.rs -----------------------------------------------------------------------
+
+def chrf_nltk_f_scores(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    min_len: int,
+    max_len: int,
+    beta: float,
+    ignore_whitespace: bool,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """NLTK's chrF F-score per segment and order ``min_len..=max_len``, shape ``(n, orders)``."""
+
+# --- src/python/gleu.rs ----------------------------------------------------------------------------
+
+def gleu_stats(
+    hypotheses: Any, references: Any, tokenize: str, min_len: int, max_len: int, threads: int | None = None
+) -> NDArray[np.uint64]:
+    """GLEU ``[n_match, n_all]`` per segment; ``tokenize``: a tokenizer name, ``"tokens"`` or ``"ids"``."""
+
+# --- src/python/nist.rs ----------------------------------------------------------------------------
+
+def nist_stats(
+    hypotheses: Any,
+    references: Any,
+    tokenize: str,
+    n: int,
+    weights: str,
+    neumaier_sum: bool,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """NIST rows ``[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]`` (weights ``"corpus"`` or ``"segment"``)."""
+
+def nist_corpus_and_sentence_stats(
+    hypotheses: Any, references: Any, tokenize: str, n: int, neumaier_sum: bool, threads: int | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Corpus-weight rows and each segment's own rows, from one tokenization."""
+
+def nist_row_scores(rows: NDArray[np.float64], n: int, segments: Sequence[int]) -> tuple[list[float], list[bool]]:
+    """NIST score of each row and whether NLTK divides by zero there."""
+
+# --- src/python/ribes.rs ---------------------------------------------------------------------------
+
+def ribes_scores(
+    hypotheses: Any,
+    references: Any,
+    tokenize: str,
+    alpha: float,
+    beta: float,
+    max_alignment_len: int,
+    threads: int | None = None,
+) -> NDArray[np.float64]:
+    """Sentence RIBES of every segment."""
+
+def ribes_alignment(reference: Sequence[int], hypothesis: Sequence[int]) -> tuple[list[int], float]:
+    """NLTK's worder list and its normalised Kendall tau."""
+
+# --- src/python/diversity.rs -----------------------------------------------------------------------
+
+def distinct_stats(outputs: Any, tokenize: str, n: int, threads: int | None = None) -> tuple[NDArray[np.uint64], int]:
+    """Per output ``[distinct n-grams, n-grams]`` and the distinct n-grams of all outputs together."""
+
+def self_bleu_stats(outputs: Any, tokenize: str, max_order: int, threads: int | None = None) -> NDArray[np.int64]:
+    """BLEU statistics rows of each output against all the others."""
+
 # --- src/python/pairwise.rs ------------------------------------------------------------------------
 
 def chrf_pairwise(
@@ -216,6 +281,9 @@ def ter_segment_stats(
     threads: int | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], int, float]:
     """``(num_edits, ref_length, sentence scores, total edits, total reference length)``."""
+
+def ter_tokenize(line: str, normalized: bool, no_punct: bool, asian_support: bool) -> str:
+    """sacreBLEU's ``TercomTokenizer`` on an already lowercased line: tokens joined by spaces."""
 
 def ter_score(total_edits: int, total_ref_length: float) -> float:
     """TER (0–100+) of summed statistics."""

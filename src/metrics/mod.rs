@@ -3,9 +3,14 @@
 
 pub mod bleu;
 pub mod chrf;
+pub mod chrf_nltk;
 pub mod cider;
+pub mod diversity;
+pub mod gleu;
 pub mod meteor;
+pub mod nist;
 pub mod pairwise;
 pub mod qa;
+pub mod ribes;
 pub mod rouge;
 pub mod ter;

@@ -3,11 +3,13 @@
 //! Tokens are interned to dense `u32` ids once per segment (or per call), so n-gram keys are
 //! slices of integers: hashing and comparing them is cheap and never changes a result.
 
+mod index;
 mod intern;
 mod table;
 
 use rustc_hash::FxHashMap;
 
+pub use index::{NgramIndex, NO_NGRAM};
 pub use intern::{TokenInterner, Vocab};
 pub(crate) use intern::packed_key;
 pub(crate) use table::{ProbeKey, ProbeTable};

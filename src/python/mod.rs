@@ -7,17 +7,23 @@ mod arrow;
 mod bleu;
 mod bleu_presets;
 mod chrf;
+mod chrf_nltk;
 mod cider;
+mod diversity;
 mod errors;
+mod gleu;
 mod meteor;
+mod nist;
 mod pairwise;
 mod ptb;
 mod qa;
+mod ribes;
 mod rouge;
 mod strings;
 mod ter;
 mod text;
 mod threads;
+mod words;
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
@@ -27,11 +33,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;
+    chrf_nltk::register(m)?;
     cider::register(m)?;
+    diversity::register(m)?;
+    gleu::register(m)?;
     meteor::register(m)?;
+    nist::register(m)?;
     pairwise::register(m)?;
     ptb::register(m)?;
     qa::register(m)?;
+    ribes::register(m)?;
     rouge::register(m)?;
     ter::register(m)?;
     text::register(m)?;

@@ -23,7 +23,7 @@ fn sequence_items<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bo
 }
 
 /// The UTF-8 text of a Python str, borrowed: valid while `item` is alive (strs are immutable).
-fn borrow_str<'a>(item: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
+pub(crate) fn borrow_str<'a>(item: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
     let text = item
         .downcast::<PyString>()
         .map_err(|_| PyTypeError::new_err(format!("{} must be str, got {}", what(), item.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;

@@ -49,7 +49,14 @@ fn ter_sum(num_edits: Vec<u64>, ref_lengths: Vec<f64>) -> (u64, f64) {
     (edits, length)
 }
 
+/// sacreBLEU's `TercomTokenizer` on one (already lowercased, unless case-sensitive) line: tokens joined by spaces.
+#[pyfunction]
+fn ter_tokenize(line: &str, normalized: bool, no_punct: bool, asian_support: bool) -> String {
+    TerNormalizer { normalized, no_punct, asian_support }.tokens(line).join(" ")
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(ter_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(ter_segment_stats, m)?)?;
     m.add_function(wrap_pyfunction!(ter_score, m)?)?;
     m.add_function(wrap_pyfunction!(ter_sum, m)?)?;

@@ -1,9 +1,11 @@
 //! Normalizers and tokenizers: text → tokens.
 
+pub mod nist;
 pub mod porter;
 pub mod ranges;
 pub mod rouge;
 pub mod sacrebleu;
+pub mod words;
 
 pub use sacrebleu::BleuTokenizer;
 pub mod ptb;

@@ -22,6 +22,8 @@ from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
 from nlgmetrics.cli.progress import Progress, counted
 from nlgmetrics.cli.score import add_score_command, run_score
+from nlgmetrics.cli.output import print_output, sentence_bleu_lines
+from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
 
@@ -48,11 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     for name, cls in cli_metrics.commands().items():
+        if name in TASKS:  # a task command of that name (squad: the SQuAD JSON files) takes its place
+            continue
         sub = commands.add_parser(name, help=cls.description, description=cls.description)
         _add_common_arguments(sub)
         cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
     add_score_command(commands)
+    add_task_commands(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
     sample.add_argument("-w", "--width", type=int, default=2)
@@ -162,13 +167,18 @@ def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
 
 def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
-        rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist()}
-                for name, result in zip(names, results)]
+        rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist(),
+                 "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
     lines = []
     decimals = cli_metrics.decimals(cls, args.width)
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
+        bleu_lines = sentence_bleu_lines(result, cli_metrics.options_from_args(cls, args), args.width) \
+            if cls.name == "bleu" else None
+        if bleu_lines is not None:  # sacreBLEU's form: every line carries the signature
+            lines.extend(prefix + line for line in bleu_lines)
+            continue
         for index, values in enumerate(cli_metrics.segment_rows(result), 1):
             lines.append(f"{prefix}{index}\t" + "\t".join(f"{value:.{decimals}f}" for value in values))
     return "\n".join(lines)
@@ -212,8 +222,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_compare(args)
         elif args.command == "score":
             output = run_score(args)
+        elif args.command in TASKS:
+            output = run_task(args)
         else:
             cls = cli_metrics.commands()[args.command]
+            if cls.name == "bleu" and args.sentence_level:
+                args.effective_order = True  # as sacreBLEU's command line does for sentence BLEU
             results = _score_systems(cls, args)
             names = [_system_name(path) for path in args.input]
             render = _render_sentences if args.sentence_level else _render_corpus
@@ -221,8 +235,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (InputFileError, ValueError, TypeError, ImportError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    print(output)
-    return 0
+    return print_output(output)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,7 @@ fields, so older attribute names keep working.
 
 from __future__ import annotations
 
-import html
 import json
-import math
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -76,14 +74,11 @@ class Result:
 
     def _repr_html_(self) -> str:
         """A compact table for notebooks: every named score and the signature."""
+        from nlgmetrics.report.notebook import result_table_html
+
         segments = len(np.asarray(self.segment_scores))
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(key))}</th>"
-                       f"<td style='text-align:right'>{_format_number(value)}</td></tr>"
-                       for key, value in _flat_scores(self.scores).items())
-        return (f"<table class='nlgmetrics-result'><caption style='text-align:left'><b>{html.escape(self.name)}</b>"
-                f" · {segments} segment{'s' if segments != 1 else ''}</caption>{rows}"
-                f"<tr><td colspan='2' style='font-size:smaller;font-family:monospace'>"
-                f"{html.escape(str(self.signature))}</td></tr></table>")
+        caption = f"{self.name} · {segments} segment{'s' if segments != 1 else ''}"
+        return result_table_html(caption, _flat_scores(self.scores), self.signature)
 
 
 def _flat_scores(scores: Dict[str, Any]) -> Dict[str, Any]:
@@ -105,10 +100,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (np.integer, int)) and not isinstance(value, bool):
         return int(value)
     return value
-
-
-def _format_number(value: Any) -> str:
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    value = float(value)
-    return "nan" if math.isnan(value) else f"{value:.4f}"

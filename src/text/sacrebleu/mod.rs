@@ -31,6 +31,7 @@ mod zh;
 
 pub use intl::{category, Category};
 pub use stages::{is_python_whitespace, python_strip, split_tokens};
+pub(crate) use tok_13a::tokenize_words;
 pub use zh::{is_chinese_char_fixed, is_chinese_char_sacrebleu};
 
 use crate::error::{Error, Result};

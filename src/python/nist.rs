@@ -1,0 +1,91 @@
+//! Bindings for `metrics::nist`.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2};
+use pyo3::prelude::*;
+
+use super::threads::run_released;
+use super::words::extract_corpus;
+use crate::text::words::IdScope;
+use crate::metrics::nist::{corpus_rows, corpus_score, row_width, sentence_rows, NistScore, PythonSum};
+
+/// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
+/// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
+/// (`weights="segment"`, `sentence_nist`). `neumaier_sum`: Python ≥ 3.12's compensated `sum()`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, tokenize, n, weights, neumaier_sum, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn nist_stats<'py>(
+    py: Python<'py>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    tokenize: &str,
+    n: usize,
+    weights: &str,
+    neumaier_sum: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
+    let per_segment = match weights {
+        "corpus" => false,
+        "segment" => true,
+        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("weights must be 'corpus' or 'segment', got {other:?}"))),
+    };
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, if per_segment { IdScope::Segment } else { IdScope::Corpus })?;
+    let rows = run_released(py, threads, || {
+        if per_segment {
+            sentence_rows(&hyps, &refs, n, sum)
+        } else {
+            corpus_rows(&hyps, &refs, n, sum)
+        }
+    })??;
+    let array = Array2::from_shape_vec((hyps.len(), row_width(n)), rows).expect("rows have the declared width");
+    Ok(array.into_pyarray_bound(py))
+}
+
+/// NIST score of each row of (summed) statistics, and whether NLTK divides by zero there (it raises
+/// `ZeroDivisionError`; the score is then mteval-v13a's: such orders add 0). `segments`: the number
+/// of segments summed into each row (0 means an empty corpus).
+#[pyfunction]
+fn nist_row_scores(rows: numpy::PyReadonlyArray2<'_, f64>, n: usize, segments: Vec<usize>) -> PyResult<(Vec<f64>, Vec<bool>)> {
+    let view = rows.as_array();
+    if view.ncols() != row_width(n) || segments.len() != view.nrows() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "NIST rows for n={n} need {} columns and one segment count each", row_width(n)
+        )));
+    }
+    let scored: Vec<NistScore> = view.rows().into_iter().zip(&segments).map(|(row, &count)| corpus_score(&row.to_vec(), n, count)).collect();
+    Ok((scored.iter().map(|s| s.score).collect(), scored.iter().map(|s| s.nltk_divides_by_zero).collect()))
+}
+
+/// Both at once, from one tokenization: corpus-weight rows (`corpus_nist`) and each segment's own
+/// rows (`sentence_nist`), as `nist_stats` gives them with `weights="corpus"` and `"segment"`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, tokenize, n, neumaier_sum, threads=None))]
+#[allow(clippy::type_complexity)]
+fn nist_corpus_and_sentence_stats<'py>(
+    py: Python<'py>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    tokenize: &str,
+    n: usize,
+    neumaier_sum: bool,
+    threads: Option<usize>,
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
+    let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
+    let (corpus, sentence) = run_released(py, threads, || -> crate::error::Result<_> {
+        Ok((corpus_rows(&hyps, &refs, n, sum)?, sentence_rows(&hyps, &refs, n, sum)?))
+    })??;
+    let shape = (hyps.len(), row_width(n));
+    let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
+    let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
+    Ok((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py)))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nist_corpus_and_sentence_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_row_scores, m)?)?;
+    Ok(())
+}
