@@ -9,6 +9,7 @@ use super::errors::guard;
 use crate::error::Error;
 use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
 
+use super::strings::Lines;
 use super::threads::run_released;
 
 pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
@@ -23,8 +24,8 @@ pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn chrf_segment_stats<'py>(
     py: Python<'py>,
-    hypotheses: Vec<String>,
-    references: Vec<Vec<String>>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     char_order: usize,
     word_order: usize,
     beta: f64,
@@ -34,6 +35,8 @@ fn chrf_segment_stats<'py>(
 ) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<f64>>)> {
     let config = config(char_order, word_order, beta, whitespace, eps_smoothing)?;
     let width = config.stats_width();
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hypotheses, references) = lines.borrow()?;
     let (stats, scores) = run_released(py, threads, || -> Result<_, Error> {
         let stats = corpus_stats(&hypotheses, &references, &config)?;
         let scores: Vec<f64> = stats.chunks_exact(width).map(|row| f_score(row, beta, eps_smoothing)).collect();

@@ -12,6 +12,7 @@ use super::errors::{catch_panics, guard};
 use super::threads::released;
 use rayon::prelude::*;
 
+use super::strings::Lines;
 use crate::error::Error;
 use crate::metrics::meteor::{
     params, Formula, Language, LookupStems, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
@@ -283,13 +284,15 @@ impl PyMeteorScorer {
     fn score_batch<'py>(
         &self,
         py: Python<'py>,
-        hypotheses: Vec<String>,
-        references: Vec<Vec<String>>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f64>>,
         Bound<'py, PyArray1<f64>>,
         Bound<'py, PyArray1<i64>>,
     )> {
+        let lines = Lines::extract(hypotheses, references)?;
+        let (hypotheses, references) = lines.borrow()?;
         if hypotheses.len() != references.len() {
             return Err(Error::ShapeMismatch(format!(
                 "{} hypotheses but {} reference lists",
@@ -318,12 +321,14 @@ impl PyMeteorScorer {
     /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
     /// without NumPy (the command line prints these only, and so never imports NumPy). The same
     /// numbers as `score_batch` followed by `corpus`.
-    fn score_corpus(
+    fn score_corpus<'py>(
         &self,
-        py: Python<'_>,
-        hypotheses: Vec<String>,
-        references: Vec<Vec<String>>,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
     ) -> PyResult<(Vec<f64>, [f64; 6])> {
+        let lines = Lines::extract(hypotheses, references)?;
+        let (hypotheses, references) = lines.borrow()?;
         if hypotheses.len() != references.len() {
             return Err(Error::ShapeMismatch(format!(
                 "{} hypotheses but {} reference lists",

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod arrow;
 mod bleu;
 mod bleu_presets;
 mod chrf;
@@ -41,6 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("MAX_THREADS", threads::MAX_THREADS)?;
+    arrow::register(m)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
     chrf::register(m)?;

@@ -4,7 +4,7 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
 use super::errors::catch_panics;
-
+use super::strings::Lines;
 use super::threads::run_released;
 use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 
@@ -15,14 +15,16 @@ use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn ter_segment_stats<'py>(
     py: Python<'py>,
-    hypotheses: Vec<String>,
-    references: Vec<Vec<String>>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     normalized: bool,
     no_punct: bool,
     asian_support: bool,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>, u64, f64)> {
     let normalizer = TerNormalizer { normalized, no_punct, asian_support };
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hypotheses, references) = lines.borrow()?;
     let (edits, lengths, scores, total_edits, total_length) = run_released(py, threads, || -> crate::error::Result<_> {
         let stats = corpus_stats(&hypotheses, &references, &normalizer)?;
         let (total_edits, total_length) = sum_stats(&stats);

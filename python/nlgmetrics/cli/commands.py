@@ -20,6 +20,8 @@ import numpy as np
 
 from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
+from nlgmetrics.cli.progress import Progress, counted
+from nlgmetrics.cli.score import add_score_command, run_score
 from nlgmetrics.cli.output import print_output, sentence_bleu_lines
 from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common_arguments(sub)
         cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
+    add_score_command(commands)
     add_task_commands(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
@@ -154,7 +157,7 @@ def _non_empty(chunks, name: str):
 def _score_systems(cls, args) -> list:
     options = cli_metrics.options_from_args(cls, args)
     name = args.references[0] if args.references else args.input[0]
-    chunks = _non_empty(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), name)
+    chunks = counted(_non_empty(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), name), Progress(args.command))
     return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
 
 
@@ -231,6 +234,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_sample(args)
         elif args.command == "compare":
             output = run_compare(args)
+        elif args.command == "score":
+            output = run_score(args)
         elif args.command in TASKS:
             output = run_task(args)
         else:

@@ -13,6 +13,8 @@ from collections import abc
 from itertools import chain
 from typing import Iterable, Sequence, Union
 
+from nlgmetrics.io import columns
+
 Reference = Union[str, Sequence[str]]
 
 # Longest segment (hypothesis or reference) accepted, in characters: far beyond any real text, small
@@ -65,7 +67,12 @@ def check_segment_lengths(texts: Sequence[str], argument: str) -> None:
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
-    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item."""
+    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item.
+
+    A column (pandas/polars Series, PyArrow or NumPy array) gives its strings (see ``nlgmetrics.io.columns``).
+    """
+    if columns.is_column(hypotheses):
+        return columns.column_strings(hypotheses, argument)
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence of strings, not a single {type(hypotheses).__name__}")
     try:
@@ -88,7 +95,11 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
     ``sacrebleu_metric``: the metric is one of sacreBLEU's (BLEU, chrF, TER), whose users may pass
     sacreBLEU's stream layout; the shape that reads both ways is refused (``check_not_streams``).
+    Column-shaped references (a column, a list column, several columns, a DataFrame) are read by
+    ``nlgmetrics.io.columns``.
     """
+    if columns.is_columnar((), references):
+        return columns.reference_lists(references, n_hypotheses, argument)
     # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
     # of a Python loop over segments. Anything else gets the full checks and their messages.
     if (type(references) in (list, PerHypothesis) and len(references) == n_hypotheses

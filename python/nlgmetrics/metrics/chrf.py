@@ -141,6 +141,9 @@ class CHRF(Metric):
     def signature_name(self) -> str:
         return "chrF"
 
+    def reads_arrow(self) -> bool:
+        return not self.options["lowercase"]  # lowercasing is Python's str.lower, on lists
+
     def batch_arrays(self, hypotheses, references):
         if self.options["lowercase"]:
             # Python's own lowercasing is the reference's rule (full Unicode case mapping).
