@@ -11,37 +11,12 @@ use super::beam::{self, BeamScratch};
 use super::features::{WordTable, NO_NODE};
 use super::params::Module;
 use super::paraphrase::{ParaphraseTable, EMPTY_PHRASE, UNKNOWN_WORD};
-pub use super::types::{java_hash, Match};
-
-/// The configured modules and search settings.
-pub struct Matchers<'a> {
-    pub modules: &'a [Module],
-    pub paraphrases: Option<&'a ParaphraseTable>,
-    pub beam_size: usize,
-    /// Most candidate matches one hypothesis–reference pair may have (see [`DEFAULT_MAX_CANDIDATES`]).
-    pub max_candidates: usize,
-}
+pub use super::types::{java_hash, Candidates, Match, Matchers};
 
 /// The default bound on a pair's candidate matches. The jar has none, but its work and memory grow
 /// with beam × candidates: 10 million (enough for 3,000 identical words against 3,000, 9 million;
 /// a real 100-word sentence pair has a few hundred) keeps a pair under about 400 MB.
 pub const DEFAULT_MAX_CANDIDATES: usize = 10_000_000;
-
-/// The jar's `Stage`: candidate matches in the order the modules propose them, and how many
-/// candidates cover each word. [`Candidates::by_start`] then groups them per reference start
-/// position, keeping that order.
-#[derive(Default)]
-pub struct Candidates {
-    proposed: Vec<Match>,
-    /// At most this many candidates are kept; `overflowed` tells that more were proposed.
-    limit: usize,
-    pub overflowed: bool,
-    pub coverage1: Vec<u32>,
-    pub coverage2: Vec<u32>,
-    /// Candidates grouped by reference start: `sorted[offsets[j]..offsets[j + 1]]` start at `j`.
-    pub offsets: Vec<u32>,
-    pub sorted: Vec<Match>,
-}
 
 impl Candidates {
     fn reset(&mut self, n1: usize, n2: usize, limit: usize) {

@@ -9,7 +9,7 @@
 //! distance, position in the queue), which orders exactly as the jar's stable `Collections.sort`
 //! with `PARTIAL_COMPARE_TOTAL`; only the `beam_size` best are selected and sorted.
 
-use super::align::{Candidates, Match, Matchers};
+use super::types::{Candidates, Match, Matchers};
 
 /// One search path, without its used-word bits.
 #[derive(Clone, Copy)]
