@@ -34,8 +34,8 @@ def _system_name(path: str) -> str:
     return "<stdin>" if path == "-" else os.path.basename(path)
 
 
-def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-r", "--references", nargs="+", required=True, metavar="REF",
+def _add_common_arguments(parser: argparse.ArgumentParser, needs_references: bool = True) -> None:
+    parser.add_argument("-r", "--references", nargs="+", required=needs_references, default=[], metavar="REF",
                         help="reference file(s), one segment per line; several files give several references per segment")
     parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
                         help="hypothesis file(s); several files give one table row each (default: standard input)")
@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name in TASKS:  # a task command of that name (squad: the SQuAD JSON files) takes its place
             continue
         sub = commands.add_parser(name, help=cls.description, description=cls.description)
-        _add_common_arguments(sub)
+        _add_common_arguments(sub, cls.needs_references)
         cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
     add_score_command(commands)

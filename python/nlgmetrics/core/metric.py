@@ -61,6 +61,8 @@ class Metric:
     extra_decimals: ClassVar[int] = 0
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
+    #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
+    needs_references: ClassVar[bool] = True
     #: Command-line options (``nlgmetrics.core.options.CliOption``), turned into subcommand flags.
     cli_options: ClassVar[Tuple[Any, ...]] = ()
 
@@ -110,6 +112,8 @@ class Metric:
         if columns.is_columnar(hypotheses, references):
             batch = columns.text_batch(hypotheses, references, arrow=False)
             return batch.hypotheses, batch.references
+        if references is None:
+            raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)
         # sacreBLEU's metrics meet sacreBLEU users, who may pass its stream layout (issue 13).
         return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.sacrebleu_bootstrap)
@@ -125,7 +129,7 @@ class Metric:
         self._ref_counts: set = set()
         return self
 
-    def update(self, hypotheses: Any, references: Any, *, nulls: str = "error") -> "Metric":
+    def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
         """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was.
 
         Besides lists of str, ``hypotheses`` and ``references`` may be columns (pandas/polars Series, PyArrow
@@ -162,7 +166,7 @@ class Metric:
         object.__setattr__(result, "_metric", self)
         return result
 
-    def __call__(self, hypotheses: Any, references: Any) -> Any:
+    def __call__(self, hypotheses: Any, references: Any = None) -> Any:
         """The functional twin: the result of this batch alone (this object's own state is not touched)."""
         fresh = copy.copy(self)
         return fresh.reset().update(hypotheses, references).compute()
@@ -205,7 +209,9 @@ class Metric:
         return {name: ("text" if name in self.text_arrays else "rows") for name in self._batch_array_names()}
 
     def _batch_array_names(self) -> Tuple[str, ...]:
-        """Names of the arrays ``batch_arrays`` returns (the empty batch tells)."""
+        """Names of the arrays ``batch_arrays`` returns (those already kept, else the empty batch tells)."""
+        if self._rows or self._texts:
+            return tuple(sorted(set(self._rows) | set(self._texts)))
         return tuple(sorted(self._empty_arrays()))
 
     def _add(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
