@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 use crate::metrics::charcut::{compare, corpus_stats, Comparison, StyledOp};
 
+use super::errors::guard;
 use super::strings::Texts;
 use super::threads::run_released;
 
@@ -48,8 +49,10 @@ fn styled_tuples(comparison: &Comparison, ops: &[StyledOp]) -> Vec<StyledTuple> 
 /// `(alo, blo, substring, distance, css class, css id)`.
 #[pyfunction]
 fn charcut_highlight(hypothesis: &str, reference: &str, match_size: usize) -> PyResult<(Vec<StyledTuple>, Vec<StyledTuple>)> {
-    let comparison = compare(hypothesis, reference, match_size)?;
-    Ok((styled_tuples(&comparison, &comparison.cand_ops), styled_tuples(&comparison, &comparison.ref_ops)))
+    guard(|| {
+        let comparison = compare(hypothesis, reference, match_size)?;
+        Ok((styled_tuples(&comparison, &comparison.cand_ops), styled_tuples(&comparison, &comparison.ref_ops)))
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

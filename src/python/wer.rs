@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::wer::{corpus_stats, segment_alignment, ErrorRateConfig, Unit, STATS_WIDTH};
 
+use super::errors::guard;
 use super::strings::Texts;
 use super::threads::run_released;
 
@@ -62,13 +63,19 @@ fn error_rate_alignment(
     remove_multiple_spaces: bool,
     strip: bool,
 ) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
-    let config = config(unit, remove_multiple_spaces, strip)?;
-    Ok(segment_alignment(reference, hypothesis, &config).chunks.iter().map(chunk).collect())
+    guard(|| {
+        let config = config(unit, remove_multiple_spaces, strip)?;
+        Ok(segment_alignment(reference, hypothesis, &config).chunks.iter().map(chunk).collect())
+    })
 }
 
 /// rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks).
 #[pyfunction]
-fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> Vec<(&'static str, usize, usize, usize, usize)> {
+fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+    guard(|| Ok(opcodes_of(&s1, &s2)))
+}
+
+fn opcodes_of(s1: &[u64], s2: &[u64]) -> Vec<(&'static str, usize, usize, usize, usize)> {
     let mut ids = rustc_hash::FxHashMap::default();
     let mut dense = |values: &[u64]| -> Vec<u32> {
         values
@@ -79,7 +86,7 @@ fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> Vec<(&'static str, usize, 
             })
             .collect()
     };
-    let (a, b) = (dense(&s1), dense(&s2));
+    let (a, b) = (dense(s1), dense(s2));
     let alphabet = ids.len().max(1);
     opcodes(&editops(&a, &b, alphabet), a.len(), b.len()).iter().map(chunk).collect()
 }
