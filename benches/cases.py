@@ -324,3 +324,47 @@ GROUPS.update({"interface": interface_cases})
 from cases_nltk_mt import diversity_cases, nltk_mt_cases  # noqa: E402  (they use wmt22_pair above)
 
 GROUPS.update({"nltk_mt": nltk_mt_cases, "diversity": diversity_cases})
+
+
+def error_rate_cases():
+    """WER/CER (jiwer), CharacTER (cer), CharCut (charcut): real WMT17 en-de outputs of every system."""
+    import nlgmetrics
+
+    hyps, refs = _wmt17_pool(20_000)
+    data = f"WMT17 en-de, {len(hyps)} segments (all systems), one reference"
+    try:
+        import jiwer
+    except ImportError:
+        yield "WER/CER: jiwer not installed"
+    else:
+        yield Case("corpus WER (+MER/WIL/WIP, counts)", data, lambda: nlgmetrics.wer(hyps, refs).score,
+                   {"jiwer.process_words": lambda: jiwer.process_words(refs, hyps).wer}, target=">= 3x jiwer")
+        yield Case("corpus CER", data, lambda: nlgmetrics.cer(hyps, refs).score,
+                   {"jiwer.cer": lambda: jiwer.cer(refs, hyps)}, target=">= 3x jiwer")
+    try:
+        import cer
+    except ImportError:
+        yield "CharacTER: cer not installed"
+    else:
+        few_hyps, few_refs = hyps[:5000], refs[:5000]
+
+        def cer_package():
+            cer.cer.calculate_levenshtein.cache_clear()  # its lru_cache would remember the previous repeat
+            return cer.calculate_cer_corpus([h.split() for h in few_hyps], [r.split() for r in few_refs])["mean"]
+
+        yield Case("CharacTER (mean of segments)", f"WMT17 en-de, first {len(few_hyps)} of the pool",
+                   lambda: nlgmetrics.character(few_hyps, few_refs).score, {"cer 1.2.0 (HF evaluate)": cer_package},
+                   target=">= 20x cer")
+    try:
+        import charcut
+    except ImportError:
+        yield "CharCut: charcut not installed"
+    else:
+        few_hyps, few_refs = hyps[:1000], refs[:1000]
+        yield Case("CharCut", f"WMT17 en-de, first {len(few_hyps)} of the pool",
+                   lambda: nlgmetrics.charcut(few_hyps, few_refs).score,
+                   {"charcut 1.1.1 (HF evaluate)": lambda: charcut.calculate_charcut(few_hyps, few_refs)[0]},
+                   repeats=2, target=">= 20x charcut")
+
+
+GROUPS.update({"errrates": error_rate_cases})

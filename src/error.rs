@@ -21,4 +21,14 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    /// The same error, its message prefixed with the segment it is about.
+    pub fn at_segment(self, segment: usize) -> Error {
+        match self {
+            Error::InvalidOption(msg) => Error::InvalidOption(format!("segment {segment}: {msg}")),
+            Error::ShapeMismatch(msg) => Error::ShapeMismatch(format!("segment {segment}: {msg}")),
+        }
+    }
+}
+
 pub type Result<T> = std::result::Result<T, Error>;

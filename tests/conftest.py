@@ -22,3 +22,46 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared evaluation data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] Spark session for every test marked ``spark`` (start-up costs seconds: paid once)."""
+    pytest.importorskip("pyspark")
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors run this interpreter (and its nlgmetrics)
+    session = (SparkSession.builder.master("local[2]").appName("nlgmetrics-tests")
+               .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+               .config("spark.driver.memory", "1g").config("spark.python.worker.reuse", "true")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One local Ray instance with 2 CPUs for every test marked ``ray``."""
+    ray = pytest.importorskip("ray")
+    pytest.importorskip("ray.data")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in __import__("sys").path if p)}})
+    import ray.data
+
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def wmt22_two_refs(shared_data):
+    """WMT22 en-de: system Online-B's hypotheses and references A and B (2037 segments each)."""
+    folder = shared_data / "mt" / "wmt22" / "en-de"
+    hyps = read_lines(folder / "generaltest2022.en-de.hyp.Online-B.de")
+    ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
+    ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
+    return hyps, ref_a, ref_b

@@ -43,7 +43,8 @@ RELAXED = settings(max_examples=120, deadline=None, suppress_health_check=[Healt
 
 
 def compare(hyps, streams, tokenize, smooth, smooth_value, eff, lowercase, max_order=4):
-    refs = [[ref for ref in refs if ref is not None] for refs in zip(*streams)]
+    # Tuples: per-hypothesis references (a square list of lists would read both ways, issue 13).
+    refs = [tuple(ref for ref in refs if ref is not None) for refs in zip(*streams)]
     ours = bleu(hyps, refs, tokenize=tokenize, smooth=smooth, smooth_value=smooth_value, effective_order=eff,
                 lowercase=lowercase, max_order=max_order)
     metric = sacrebleu.BLEU(tokenize=tokenize, smooth_method=smooth, smooth_value=smooth_value,

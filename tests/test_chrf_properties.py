@@ -43,7 +43,8 @@ def test_corpus_matches_sacrebleu(rows, opts):
     streams = [[row[1] for row in rows], [row[2] for row in rows]]
     metric = CHRF(**opts)
     expected_stats = metric._extract_corpus_statistics(hyps, streams)
-    result = nlgmetrics.chrf(hyps, [[row[1], row[2]] for row in rows], **opts)
+    # Tuples: per-hypothesis references (a square list of lists would read both ways, issue 13).
+    result = nlgmetrics.chrf(hyps, [(row[1], row[2]) for row in rows], **opts)
     assert result.stats.tolist() == expected_stats
     assert result.score == metric.corpus_score(hyps, streams).score
     assert compat.CHRF(**opts).corpus_score(hyps, streams).score == result.score

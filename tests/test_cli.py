@@ -195,8 +195,10 @@ class TestStreaming:
         code, out, err = run_cli(["bleu", "-r", ref, short, "-i", ref], capsys)
         assert code == 1 and out == "" and "reference files differ in length" in err
 
-    def test_empty_files(self, tmp_path, capsys):
+    @pytest.mark.parametrize("metric", ["bleu", "chrf", "ter", "rouge", "meteor"])
+    def test_empty_files_are_an_error(self, tmp_path, capsys, metric):
+        # sacreBLEU exits 1 ("Test set … contains no sentence") rather than printing a score of 0.
         empty = tmp_path / "empty.txt"
         empty.write_text("", encoding="utf-8")
-        code, out, _ = run_cli(["bleu", "-r", empty, "-i", empty, "-f", "json"], capsys)
-        assert code == 0 and json.loads(out)["score"] == 0.0
+        code, out, err = run_cli([metric, "-r", empty, "-i", empty, "-f", "json"], capsys)
+        assert code == 1 and out == "" and "contains no line: nothing to score" in err

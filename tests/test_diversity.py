@@ -71,3 +71,37 @@ def test_bad_input():
         nlgmetrics.distinct("a string, not a list of outputs")
     assert nlgmetrics.distinct([""]).scores["distinct-2"] == 0.0  # no n-gram at all: 0, documented
     assert nlgmetrics.self_bleu(["", "a b"]).segment_scores.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("name,options", [("distinct", {"n": 2}), ("distinct", {"n": 3, "tokenize": "13a"}),
+                                          ("self_bleu", {}), ("self_bleu", {"variant": "texygen"})])
+def test_registered_outputs_metrics_merge_to_the_function_result(outputs, name, options):
+    """Batches of outputs in several objects, states sent as bytes, merged: the one-shot number."""
+    function = getattr(nlgmetrics, name)
+    expected = function(outputs, **options)
+    parts = [nlgmetrics.metric(name, **options).update(outputs[start:start + 70]) for start in range(0, len(outputs), 70)]
+    receiver = nlgmetrics.metric(name, **options)
+    for part in parts:
+        receiver.merge(nlgmetrics.MetricState.from_bytes(part.state().to_bytes()))
+    result = receiver.compute()
+    assert result.score == expected.score and result.scores == expected.scores
+    assert str(result.signature) == str(expected.signature)
+
+
+def test_outputs_metrics_on_the_command_line_and_their_intervals(outputs, tmp_path, capsys):
+    import json
+
+    from nlgmetrics.cli import main
+
+    path = tmp_path / "outputs.txt"
+    path.write_text("\n".join(outputs) + "\n", encoding="utf-8")
+    assert main(["self_bleu", "-i", str(path), "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == nlgmetrics.self_bleu(outputs).score
+    assert main(["distinct", "-i", str(path), "-n", "3", "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == nlgmetrics.distinct(outputs, n=3).score
+    interval = nlgmetrics.metric("self_bleu").update(outputs).compute().ci(n_samples=100, seed=1)
+    assert interval.low <= interval.score <= interval.high
+    with pytest.raises(ValueError, match="distinct across all outputs"):
+        nlgmetrics.metric("distinct").update(outputs).compute().ci()
+    with pytest.raises(TypeError, match="bleu needs references"):
+        nlgmetrics.metric("bleu").update(outputs)

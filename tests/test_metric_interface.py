@@ -67,7 +67,13 @@ def _squad(shared_data):
             [[answer["text"] for answer in qa["answers"]] for qa in questions])
 
 
-DATA = {"mt": _mt, "summaries": _summaries, "captions": _captions, "squad": _squad}
+def _mt_single(shared_data):
+    """The MT sample with its first reference only (jiwer, cer and charcut take one reference)."""
+    hyps, references = _mt(shared_data)
+    return hyps, [refs[0] for refs in references]
+
+
+DATA = {"mt": _mt, "mt1": _mt_single, "summaries": _summaries, "captions": _captions, "squad": _squad}
 
 # (registry name, options, data, whether the corpus number is independent of segment order)
 CASES = [
@@ -89,6 +95,11 @@ CASES = [
     ("ribes", {"tokenize": "13a"}, "mt", False),  # sentence scores summed in order, as NLTK
     ("squad", {}, "squad", True),
     ("exact_match", {"normalizer": "mlqa", "language": "en"}, "squad", True),
+    ("wer", {}, "mt1", True),
+    ("wip", {"lowercase": True, "remove_punctuation": True}, "mt1", True),
+    ("cer", {}, "mt1", True),
+    ("character", {}, "mt1", True),
+    ("charcut", {}, "mt1", True),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in options.items()) or 'default'}" for name, options, _, _ in CASES]
 

@@ -150,6 +150,10 @@ class TestErrors:
             paired_test({"a": ["x"], "b": ["y"]}, ["x"], n_samples=-3)
         with pytest.raises(ValueError, match="n_samples must be a positive int"):
             confidence_interval(["x"], ["x"], n_samples=0)
+        # 0 is refused, not silently read as the default (issue 13); 2**40 would exhaust memory.
+        for bad in (0, 2**40, True):
+            with pytest.raises(ValueError, match="n_samples must be a positive int"):
+                paired_test({"a": ["x"], "b": ["y"]}, ["x"], n_samples=bad)
 
     def test_empty_corpus(self):
         with pytest.raises(ValueError, match="at least one segment"):

@@ -41,6 +41,13 @@ _EXPORTS = {
     "qa_scores": ".metrics.qa",
     "squad": ".metrics.qa",
     "token_f1": ".metrics.qa",
+    "wer": ".metrics.wer",
+    "mer": ".metrics.wer",
+    "wil": ".metrics.wer",
+    "wip": ".metrics.wer",
+    "cer": ".metrics.wer",
+    "character": ".metrics.character",
+    "charcut": ".metrics.charcut",
     "RougeResult": ".metrics.rouge.result",
     "metric": ".core.registry",
     "list_metrics": ".core.registry",
@@ -66,6 +73,7 @@ __all__ += ["rouge", "RougeResult"]
 __all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
 __all__ += ["report"]  # the package nlgmetrics.report, callable as the function (see report/__init__.py)
 __all__ += ["gleu", "nist", "ribes", "distinct", "self_bleu"]
+__all__ += ["wer", "mer", "wil", "wip", "cer", "character", "charcut"]
 
 
 def __getattr__(name: str):

@@ -17,12 +17,48 @@ import numpy as np
 from numpy.typing import NDArray
 
 __version__: str
+MAX_THREADS: int
+CHRF_MAX_ORDER: int
+METEOR_MAX_CANDIDATES: int
+METEOR_MAX_BEAM_SIZE: int
+
+def _panic_for_tests(message: str, released: bool) -> None: ...
 INTL_TABLES_REGEX_VERSION: str
 
 # Numbers a Rust `Vec<i64>`/`Vec<u64>`/`Vec<f64>` accepts: a sequence of Python or NumPy numbers.
 _Ints = Sequence[int] | NDArray[np.integer[Any]]
 _Floats = Sequence[float] | NDArray[np.floating[Any]]
 _Path = str | os.PathLike[str]
+# Texts the batch kernels read (src/python/strings.rs `Lines`): Python strs, or Arrow columns read in place.
+_Texts = Sequence[str] | ArrowStrings
+_References = Sequence[Sequence[str]] | ArrowReferences
+
+# --- src/python/arrow.rs: Arrow string columns read in place ---------------------------------------
+
+@final
+class ArrowStrings:
+    """An Arrow string column: ``offsets`` (n + 1, int32 or int64) and ``data`` (uint8) over Arrow's buffers."""
+
+    def __new__(cls, offsets: NDArray[np.int32] | NDArray[np.int64], data: NDArray[np.uint8]) -> ArrowStrings: ...
+    def __len__(self) -> int: ...
+    def to_list(self) -> list[str]:
+        """The rows as Python strs."""
+
+@final
+class ArrowReferences:
+    """References as Arrow: several columns (one reference each) or a list column."""
+
+    @staticmethod
+    def from_columns(columns: Sequence[ArrowStrings]) -> ArrowReferences:
+        """Several reference columns of equal length."""
+    @staticmethod
+    def from_lists(list_offsets: NDArray[np.int64], values: ArrowStrings) -> ArrowReferences:
+        """A list column: row ``i`` has ``values[list_offsets[i]:list_offsets[i + 1]]``."""
+    def __len__(self) -> int: ...
+    def counts(self) -> list[int]:
+        """The number of references of each row."""
+    def to_list(self) -> list[list[str]]:
+        """Per row, its references as Python strs."""
 
 # --- src/python/text.rs: sacreBLEU tokenizers ------------------------------------------------------
 
@@ -41,8 +77,8 @@ def native_tokenizer_names() -> list[str]:
 # --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
 
 def bleu_segment_stats(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: _Texts,
+    references: _References,
     tokenize: str,
     max_order: int,
     threads: int | None = None,
@@ -73,8 +109,8 @@ def bleu_score_from_stats(
     """``(score, precisions, bp)`` of one statistics row."""
 
 def bleu_corpus(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: _Texts,
+    references: _References,
     tokenize: str,
     max_order: int,
     smooth: str,
@@ -133,8 +169,8 @@ def bleu_coco_scores(
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
 
 def chrf_segment_stats(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: _Texts,
+    references: _References,
     char_order: int,
     word_order: int,
     beta: float,
@@ -243,8 +279,8 @@ def bleu_pairwise(
 # --- src/python/ter.rs -----------------------------------------------------------------------------
 
 def ter_segment_stats(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: _Texts,
+    references: _References,
     normalized: bool,
     no_punct: bool,
     asian_support: bool,
@@ -264,8 +300,8 @@ def ter_sum(num_edits: _Ints, ref_lengths: _Floats) -> tuple[int, float]:
 # --- src/python/rouge.rs ---------------------------------------------------------------------------
 
 def rouge_score_stats(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
+    predictions: _Texts,
+    references: _References,
     variants: Sequence[str],
     tokenizer: str,
     stem: bool,
@@ -412,13 +448,14 @@ class MeteorScorer:
         paraphrases: MeteorParaphrases | None = None,
         formula: str = "meteor15",
         stem_table: MeteorStemTable | None = None,
+        max_candidates: int = ...,
     ) -> MeteorScorer: ...
     def score_batch(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self, hypotheses: _Texts, references: _References
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
         """``(statistics (n, 23), segment scores (n,), best reference index (n,))``, in parallel."""
     def score_corpus(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self, hypotheses: _Texts, references: _References
     ) -> tuple[list[float], list[float]]:
         """Segment scores and the system's (precision, recall, f1, fmean, frag_penalty, score)."""
     def score_rows(self, stats: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -458,3 +495,46 @@ def nltk_meteor_batch(
     parameters: _Floats,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """NLTK ``meteor_score`` per segment: ``(scores (n,), statistics (n, 4))``."""
+
+# --- src/python/wer.rs: jiwer's WER family and CER; rapidfuzz's Levenshtein alignment --------------
+
+def error_rate_segment_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    unit: str,
+    remove_multiple_spaces: bool,
+    strip: bool,
+    threads: int | None = None,
+) -> NDArray[np.int64]:
+    """Per-segment substitutions, deletions, insertions and hits `(n, 4)`."""
+
+def error_rate_alignment(
+    hypothesis: str, reference: str, unit: str, remove_multiple_spaces: bool, strip: bool
+) -> list[tuple[str, int, int, int, int]]:
+    """jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`."""
+
+def levenshtein_opcodes(s1: Sequence[int], s2: Sequence[int]) -> list[tuple[str, int, int, int, int]]:
+    """rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks)."""
+
+# --- src/python/character.rs: CharacTER (the cer package) -------------------------------------------
+
+def character_segment_scores(
+    hypotheses: Sequence[str], references: Sequence[str], threads: int | None = None
+) -> NDArray[np.float64]:
+    """CharacTER of every segment `(n,)`."""
+
+# --- src/python/charcut.rs: CharCut (the charcut package) -------------------------------------------
+
+def charcut_segment_stats(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    match_size: int,
+    alt_norm: bool,
+    threads: int | None = None,
+) -> NDArray[np.int64]:
+    """Per-segment (cost, normaliser) `(n, 2)`."""
+
+def charcut_highlight(
+    hypothesis: str, reference: str, match_size: int
+) -> tuple[list[tuple[int, int, str, int, str, str]], list[tuple[int, int, str, int, str, str]]]:
+    """charcut's `compare_segments`: the candidate's and the reference's styled operations."""

@@ -28,6 +28,9 @@ pub struct ChrfConfig {
     pub eps_smoothing: bool,
 }
 
+/// Largest `char_order` and `word_order` accepted (sacreBLEU has no limit; 100 is far beyond any use).
+pub const MAX_ORDER: usize = 100;
+
 impl Default for ChrfConfig {
     fn default() -> Self {
         ChrfConfig { char_order: 6, word_order: 0, beta: 2.0, whitespace: false, eps_smoothing: false }
@@ -37,6 +40,12 @@ impl Default for ChrfConfig {
 impl ChrfConfig {
     /// Refuses option values sacreBLEU would turn into nonsense or a crash.
     pub fn validate(&self) -> Result<()> {
+        // Each order costs a table per segment: an unbounded order (2**40) would try to allocate terabytes.
+        for (name, order) in [("char_order", self.char_order), ("word_order", self.word_order)] {
+            if order > MAX_ORDER {
+                return Err(Error::InvalidOption(format!("{name} must be between 0 and {MAX_ORDER}, got {order}")));
+            }
+        }
         if self.char_order + self.word_order == 0 {
             return Err(Error::InvalidOption("char_order + word_order must be at least 1".into()));
         }

@@ -5,6 +5,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::errors::guard;
+
 use crate::metrics::bleu::{row_width, sum_rows, BleuScoring, Smoothing, StatsOptions, Summation};
 use crate::text::BleuTokenizer;
 
@@ -89,9 +91,11 @@ fn bleu_score_from_stats(
     weights: Option<Vec<f64>>,
     neumaier_sum: bool,
 ) -> PyResult<(f64, Vec<f64>, f64)> {
-    let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
-    let result = scoring.score(&stats)?;
-    Ok((result.score, result.precisions, result.bp))
+    guard(|| {
+        let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
+        let result = scoring.score(&stats)?;
+        Ok((result.score, result.precisions, result.bp))
+    })
 }
 
 /// One call for the whole BLEU pipeline: `(segment_stats, segment_scores, corpus_stats, score, precisions, bp)`.

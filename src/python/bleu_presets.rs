@@ -4,6 +4,8 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::threads::released;
+
 use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::text::BleuTokenizer;
 
@@ -34,7 +36,7 @@ fn bleu_nltk_token_stats<'py>(
     references: Vec<Vec<Vec<String>>>,
     max_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = py.allow_threads(|| bleu_nltk::batch_stats(&hypotheses, &references, max_order))?;
+    let rows = released(py, || bleu_nltk::batch_stats(&hypotheses, &references, max_order))??;
     rows_to_array(py, rows, bleu_nltk::row_width(max_order))
 }
 
@@ -54,7 +56,7 @@ fn bleu_nltk_id_stats<'py>(
             references.len()
         )));
     }
-    let rows: Vec<Vec<u64>> = py.allow_threads(|| {
+    let rows: Vec<Vec<u64>> = released(py, || {
         use rayon::prelude::*;
         hypotheses
             .par_iter()
@@ -68,7 +70,7 @@ fn bleu_nltk_id_stats<'py>(
                 })
             })
             .collect::<crate::error::Result<Vec<_>>>()
-    })?;
+    })??;
     rows_to_array(py, rows, bleu_nltk::row_width(max_order))
 }
 
@@ -82,12 +84,12 @@ fn bleu_nltk_text_stats<'py>(
     max_order: usize,
     tokenize: &str,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = py.allow_threads(|| -> PyResult<Vec<Vec<u64>>> {
+    let rows = released(py, || -> PyResult<Vec<Vec<u64>>> {
         let hyp_tokens = tokenize_lines(&hypotheses, tokenize)?;
         let ref_tokens: Vec<Vec<Vec<String>>> =
             references.iter().map(|refs| tokenize_lines(refs, tokenize)).collect::<PyResult<_>>()?;
         Ok(bleu_nltk::batch_stats(&hyp_tokens, &ref_tokens, max_order)?)
-    })?;
+    })??;
     rows_to_array(py, rows, bleu_nltk::row_width(max_order))
 }
 
@@ -100,7 +102,7 @@ fn bleu_coco_stats<'py>(
     captions: Vec<String>,
     references: Vec<Vec<String>>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = py.allow_threads(|| bleu_coco::batch_stats(&captions, &references))?;
+    let rows = released(py, || bleu_coco::batch_stats(&captions, &references))??;
     let rows: Vec<Vec<u64>> = rows.into_iter().map(|row| row.to_vec()).collect();
     rows_to_array(py, rows, bleu_coco::ROW_WIDTH)
 }
@@ -135,7 +137,7 @@ fn bleu_coco_scores(
     if rows.iter().any(|row| row[4] == 0) {
         return Err(PyValueError::new_err("stats has a row with zero references"));
     }
-    Ok(py.allow_threads(|| bleu_coco::scores(&rows, n, option))?)
+    Ok(released(py, || bleu_coco::scores(&rows, n, option))??)
 }
 
 /// NLTK sentence BLEU of every statistics row for smoothing `none`/`method0`…`method4`
@@ -164,9 +166,9 @@ fn bleu_nltk_float_scores<'py>(
         )));
     }
     let rows: Vec<Vec<u64>> = view.rows().into_iter().map(|row| row.to_vec()).collect();
-    let scores = py.allow_threads(|| {
+    let scores = released(py, || {
         bleu_nltk::float_scores(&rows, max_order, &weights, smoothing, auto_reweigh, weights_are_default)
-    });
+    })?;
     Ok(PyArray1::from_vec_bound(py, scores))
 }
 

@@ -3,6 +3,8 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
+use super::threads::released;
+
 use crate::metrics::cider::{cider_scores, CiderOptions};
 use crate::metrics::rouge::coco::rouge_l_coco_scores;
 
@@ -19,7 +21,7 @@ fn cider_image_scores<'py>(
     length_penalty: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let options = CiderOptions { n, sigma, clipping, length_penalty };
-    let scores = py.allow_threads(|| cider_scores(&hypotheses, &references, &options))?;
+    let scores = released(py, || cider_scores(&hypotheses, &references, &options))??;
     Ok(scores.into_pyarray_bound(py))
 }
 
@@ -32,7 +34,7 @@ fn rouge_l_coco_image_scores<'py>(
     references: Vec<Vec<String>>,
     beta: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let scores = py.allow_threads(|| rouge_l_coco_scores(&candidates, &references, beta))?;
+    let scores = released(py, || rouge_l_coco_scores(&candidates, &references, beta))??;
     Ok(scores.into_pyarray_bound(py))
 }
 

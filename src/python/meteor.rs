@@ -6,8 +6,13 @@ use std::sync::Arc;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
+
+use super::errors::{catch_panics, guard};
+
+use super::threads::released;
 use rayon::prelude::*;
 
+use super::strings::Lines;
 use crate::error::Error;
 use crate::metrics::meteor::{
     params, Formula, Language, LookupStems, Meteor, MeteorOptions, Module, Normalization, ParaphraseTable,
@@ -21,10 +26,12 @@ pub struct PySynonyms(Arc<SynonymDictionary>);
 #[pymethods]
 impl PySynonyms {
     #[new]
-    fn new(py: Python<'_>, synsets: String, exceptions: String) -> Self {
-        PySynonyms(Arc::new(
-            py.allow_threads(|| SynonymDictionary::parse(&synsets, &exceptions)),
-        ))
+    fn new(py: Python<'_>, synsets: String, exceptions: String) -> PyResult<Self> {
+        guard(|| {
+            Ok(PySynonyms(Arc::new(
+                released(py, || SynonymDictionary::parse(&synsets, &exceptions))?,
+            )))
+        })
     }
 
     /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
@@ -44,20 +51,49 @@ impl PySynonyms {
             .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
             Ok(text)
         };
-        let dictionary = py.allow_threads(|| -> Result<SynonymDictionary, Error> {
+        let (dictionary, rejected) = released(py, || -> Result<_, Error> {
             let exceptions = read(&exceptions_gz)?;
-            if let Some(cache) = cache_path.as_deref().filter(|c| c.is_file()) {
-                if let Ok(dictionary) = SynonymDictionary::from_cache(cache, &exceptions) {
-                    return Ok(dictionary);
-                }
-            }
-            let dictionary = SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions);
-            if let Some(cache) = &cache_path {
-                let _ = dictionary.write_cache(cache);
-            }
-            Ok(dictionary)
-        })?;
+            through_cache(
+                cache_path.as_deref(),
+                |cache| SynonymDictionary::from_cache(cache, &exceptions),
+                || Ok(SynonymDictionary::parse(&read(&synsets_gz)?, &exceptions)),
+                |dictionary, cache| dictionary.write_cache(cache),
+            )
+        })??;
+        warn_rebuilt(py, rejected)?;
         Ok(PySynonyms(Arc::new(dictionary)))
+    }
+}
+
+/// A resource read from its binary cache when that is valid, else built (and the cache rewritten;
+/// a failed cache write is not an error). The second value is why an existing cache was refused
+/// (corrupted, truncated, foreign or of another format version: the header's magic, version and
+/// checksum are checked), for a warning.
+fn through_cache<T>(
+    cache: Option<&std::path::Path>,
+    read_cache: impl FnOnce(&std::path::Path) -> Result<T, Error>,
+    build: impl FnOnce() -> Result<T, Error>,
+    write_cache: impl FnOnce(&T, &std::path::Path) -> Result<(), Error>,
+) -> Result<(T, Option<String>), Error> {
+    let mut rejected = None;
+    if let Some(cache) = cache.filter(|c| c.is_file()) {
+        match read_cache(cache) {
+            Ok(value) => return Ok((value, None)),
+            Err(error) => rejected = Some(format!("{error}; rebuilt it")),
+        }
+    }
+    let value = build()?;
+    if let Some(cache) = cache {
+        let _ = write_cache(&value, cache);
+    }
+    Ok((value, rejected))
+}
+
+/// A `RuntimeWarning` saying a cache file was refused and rebuilt.
+fn warn_rebuilt(py: Python<'_>, rejected: Option<String>) -> PyResult<()> {
+    match rejected {
+        Some(message) => PyErr::warn_bound(py, &py.get_type_bound::<pyo3::exceptions::PyRuntimeWarning>(), &message, 1),
+        None => Ok(()),
     }
 }
 
@@ -72,20 +108,15 @@ impl PyParaphrases {
     #[staticmethod]
     #[pyo3(signature = (gzip_path, cache_path=None))]
     fn load(py: Python<'_>, gzip_path: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
-        let table = py.allow_threads(|| -> Result<ParaphraseTable, Error> {
-            if let Some(cache) = &cache_path {
-                if cache.is_file() {
-                    if let Ok(table) = ParaphraseTable::read_cache(cache) {
-                        return Ok(table);
-                    }
-                }
-            }
-            let table = ParaphraseTable::from_gzip(&gzip_path)?;
-            if let Some(cache) = &cache_path {
-                let _ = table.write_cache(cache);
-            }
-            Ok(table)
-        })?;
+        let (table, rejected) = released(py, || {
+            through_cache(
+                cache_path.as_deref(),
+                ParaphraseTable::read_cache,
+                || ParaphraseTable::from_gzip(&gzip_path),
+                |table, cache| table.write_cache(cache),
+            )
+        })??;
+        warn_rebuilt(py, rejected)?;
         Ok(PyParaphrases(Arc::new(table)))
     }
 
@@ -103,12 +134,12 @@ impl PyStemTable {
     /// Parse the gzip'd table (`stem/arabic-buckwalter-reduced.gz`, as read from meteor-1.5.jar).
     #[staticmethod]
     fn from_gzip_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
-        let table = py.allow_threads(|| -> Result<LookupStems, Error> {
+        let table = released(py, || -> Result<LookupStems, Error> {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(data.as_slice()), &mut text)
                 .map_err(|e| Error::InvalidOption(format!("cannot read the METEOR Arabic stem table: {e}")))?;
             Ok(LookupStems::parse(&text))
-        })?;
+        })??;
         Ok(PyStemTable(Arc::new(table)))
     }
 
@@ -124,39 +155,45 @@ fn meteor_task_defaults(
     language: &str,
     task: Option<&str>,
 ) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
-    let language = Language::parse(language)?;
-    // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
-    let task = match task {
-        Some(name) => Task::parse(name)?,
-        None => Task::default_for(language),
-    };
-    let (parameters, weights) = params::task_tables(language, task);
-    let modules = params::default_modules(language, task);
-    let weights = weights[..modules.len()].to_vec();
-    Ok((
-        language.short_name().to_string(),
-        task.name().to_string(),
-        parameters,
-        modules.iter().map(|m| m.name().to_string()).collect(),
-        weights,
-        task == Task::Utility,
-    ))
+    guard(|| {
+        let language = Language::parse(language)?;
+        // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
+        let task = match task {
+            Some(name) => Task::parse(name)?,
+            None => Task::default_for(language),
+        };
+        let (parameters, weights) = params::task_tables(language, task);
+        let modules = params::default_modules(language, task);
+        let weights = weights[..modules.len()].to_vec();
+        Ok((
+            language.short_name().to_string(),
+            task.name().to_string(),
+            parameters,
+            modules.iter().map(|m| m.name().to_string()).collect(),
+            weights,
+            task == Task::Utility,
+        ))
+    })
 }
 
 /// The language's file-name form (e.g. "english" for "en").
 #[pyfunction]
 fn meteor_language_name(language: &str) -> PyResult<String> {
-    Ok(Language::parse(language)?.name().to_string())
+    guard(|| {
+        Ok(Language::parse(language)?.name().to_string())
+    })
 }
 
 /// Stem words as the jar's stem module does (for inspection and parity tests); Arabic needs its table.
 #[pyfunction]
 #[pyo3(signature = (language, words, stem_table=None))]
 fn meteor_stem(language: &str, words: Vec<String>, stem_table: Option<PyRef<'_, PyStemTable>>) -> PyResult<Vec<String>> {
-    let language = Language::parse(language)?;
-    let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
-        .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
-    Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+    guard(|| {
+        let language = Language::parse(language)?;
+        let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
+            .ok_or_else(|| Error::InvalidOption(format!("no METEOR stemmer for language {:?}", language.name())))?;
+        Ok(words.iter().map(|w| stemmer.stem(w)).collect())
+    })
 }
 
 #[pyclass(module = "nlgmetrics._core", name = "MeteorScorer", frozen)]
@@ -186,7 +223,7 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
 #[pymethods]
 impl PyMeteorScorer {
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None))]
+    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None, max_candidates=crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         language: &str,
@@ -202,39 +239,43 @@ impl PyMeteorScorer {
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
         formula: &str,
         stem_table: Option<PyRef<'_, PyStemTable>>,
+        max_candidates: usize,
     ) -> PyResult<Self> {
-        let formula = match formula {
-            "meteor15" => Formula::Meteor15,
-            "textbook" => Formula::Textbook,
-            other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
-        };
-        let normalization = match normalization {
-            "none" => Normalization::None,
-            "lower" => Normalization::LowerOnly,
-            "norm" => Normalization::Tokenize,
-            "norm_nopunct" => Normalization::TokenizeNoPunct,
-            other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
-        };
-        let modules = modules
-            .iter()
-            .map(|m| Module::parse(m))
-            .collect::<Result<Vec<_>, _>>()?;
-        let meteor = Meteor::new(MeteorOptions {
-            formula,
-            language: Language::parse(language)?,
-            modules,
-            weights,
-            params: parameters,
-            normalization,
-            char_based,
-            beam_size,
-            function_words,
-            nonbreaking_prefixes,
-            synonyms: synonyms.map(|s| s.0.clone()),
-            paraphrases: paraphrases.map(|p| p.0.clone()),
-            stem_table: stem_table.map(|t| t.0.clone()),
-        })?;
-        Ok(PyMeteorScorer(meteor))
+        guard(|| {
+            let formula = match formula {
+                "meteor15" => Formula::Meteor15,
+                "textbook" => Formula::Textbook,
+                other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
+            };
+            let normalization = match normalization {
+                "none" => Normalization::None,
+                "lower" => Normalization::LowerOnly,
+                "norm" => Normalization::Tokenize,
+                "norm_nopunct" => Normalization::TokenizeNoPunct,
+                other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
+            };
+            let modules = modules
+                .iter()
+                .map(|m| Module::parse(m))
+                .collect::<Result<Vec<_>, _>>()?;
+            let meteor = Meteor::new(MeteorOptions {
+                formula,
+                language: Language::parse(language)?,
+                modules,
+                weights,
+                params: parameters,
+                normalization,
+                char_based,
+                beam_size,
+                max_candidates,
+                function_words,
+                nonbreaking_prefixes,
+                synonyms: synonyms.map(|s| s.0.clone()),
+                paraphrases: paraphrases.map(|p| p.0.clone()),
+                stem_table: stem_table.map(|t| t.0.clone()),
+            })?;
+            Ok(PyMeteorScorer(meteor))
+        })
     }
 
     /// Score every hypothesis against its references, in parallel.
@@ -243,13 +284,15 @@ impl PyMeteorScorer {
     fn score_batch<'py>(
         &self,
         py: Python<'py>,
-        hypotheses: Vec<String>,
-        references: Vec<Vec<String>>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f64>>,
         Bound<'py, PyArray1<f64>>,
         Bound<'py, PyArray1<i64>>,
     )> {
+        let lines = Lines::extract(hypotheses, references)?;
+        let (hypotheses, references) = lines.borrow()?;
         if hypotheses.len() != references.len() {
             return Err(Error::ShapeMismatch(format!(
                 "{} hypotheses but {} reference lists",
@@ -259,7 +302,7 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        let results: Vec<(SegmentStats, f64, usize)> = py.allow_threads(|| meteor.score_batch(&hypotheses, &references));
+        let results: Vec<(SegmentStats, f64, usize)> = released(py, || meteor.score_batch(&hypotheses, &references))??;
         let mut stats = Array2::<f64>::zeros((results.len(), STATS_LEN));
         for (i, (row, _, _)) in results.iter().enumerate() {
             for k in 0..STATS_LEN {
@@ -278,12 +321,14 @@ impl PyMeteorScorer {
     /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
     /// without NumPy (the command line prints these only, and so never imports NumPy). The same
     /// numbers as `score_batch` followed by `corpus`.
-    fn score_corpus(
+    fn score_corpus<'py>(
         &self,
-        py: Python<'_>,
-        hypotheses: Vec<String>,
-        references: Vec<Vec<String>>,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
     ) -> PyResult<(Vec<f64>, [f64; 6])> {
+        let lines = Lines::extract(hypotheses, references)?;
+        let (hypotheses, references) = lines.borrow()?;
         if hypotheses.len() != references.len() {
             return Err(Error::ShapeMismatch(format!(
                 "{} hypotheses but {} reference lists",
@@ -293,15 +338,15 @@ impl PyMeteorScorer {
             .into());
         }
         let meteor = &self.0;
-        Ok(py.allow_threads(|| {
-            let results = meteor.score_batch(&hypotheses, &references);
+        Ok(released(py, || -> Result<_, Error> {
+            let results = meteor.score_batch(&hypotheses, &references)?;
             let total = meteor.aggregate(results.iter().map(|r| &r.0));
             let p = meteor.score(&total);
-            (
+            Ok((
                 results.iter().map(|r| r.1).collect(),
                 [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-            )
-        }))
+            ))
+        })??)
     }
 
     /// (precision, recall, f1, fmean, frag_penalty, score) per row of statistics, shape (n, 6).
@@ -310,18 +355,20 @@ impl PyMeteorScorer {
         py: Python<'py>,
         stats: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let rows = stats_rows(&stats)?;
-        let mut out = Array2::<f64>::zeros((rows.len(), 6));
-        for (i, row) in rows.iter().enumerate() {
-            let p = self.0.score(row);
-            for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
-                .into_iter()
-                .enumerate()
-            {
-                out[[i, k]] = v;
+        guard(|| {
+            let rows = stats_rows(&stats)?;
+            let mut out = Array2::<f64>::zeros((rows.len(), 6));
+            for (i, row) in rows.iter().enumerate() {
+                let p = self.0.score(row);
+                for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
+                    .into_iter()
+                    .enumerate()
+                {
+                    out[[i, k]] = v;
+                }
             }
-        }
-        Ok(out.into_pyarray_bound(py))
+            Ok(out.into_pyarray_bound(py))
+        })
     }
 
     /// Summed statistics (chunks of perfect segments skipped, as the jar) and their
@@ -331,20 +378,24 @@ impl PyMeteorScorer {
         py: Python<'py>,
         stats: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<(Bound<'py, PyArray1<f64>>, [f64; 6])> {
-        let rows = stats_rows(&stats)?;
-        let total = self.0.aggregate(rows.iter());
-        let p = self.0.score(&total);
-        Ok((
-            total.to_vec().into_pyarray_bound(py),
-            [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-        ))
+        guard(|| {
+            let rows = stats_rows(&stats)?;
+            let total = self.0.aggregate(rows.iter());
+            let p = self.0.score(&total);
+            Ok((
+                total.to_vec().into_pyarray_bound(py),
+                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
+            ))
+        })
     }
 
     /// The preprocessed tokens of a line.
-    fn tokenize(&self, line: &str) -> Vec<String> {
-        crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
-            .map(str::to_string)
-            .collect()
+    fn tokenize(&self, line: &str) -> PyResult<Vec<String>> {
+        catch_panics(|| {
+            crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
+                .map(str::to_string)
+                .collect()
+        })
     }
 
     /// One segment in detail: (hypothesis tokens, best reference tokens, best reference index,
@@ -354,29 +405,31 @@ impl PyMeteorScorer {
         &self,
         hypothesis: &str,
         references: Vec<String>,
-    ) -> (
+    ) -> PyResult<(
         Vec<String>,
         Vec<String>,
         usize,
         Vec<(u32, u32, u32, u32, u8)>,
         Vec<f64>,
         f64,
-    ) {
-        let refs: Vec<&str> = references.iter().map(String::as_str).collect();
-        let r = self.0.segment(hypothesis, &refs);
-        let matches = r
-            .matches
-            .iter()
-            .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
-            .collect();
-        (
-            r.hypothesis_tokens,
-            r.reference_tokens,
-            r.best_reference,
-            matches,
-            r.stats.to_vec(),
-            r.score,
-        )
+    )> {
+        guard(|| {
+            let refs: Vec<&str> = references.iter().map(String::as_str).collect();
+            let r = self.0.segment(hypothesis, &refs)?;
+            let matches = r
+                .matches
+                .iter()
+                .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
+                .collect();
+            Ok((
+                r.hypothesis_tokens,
+                r.reference_tokens,
+                r.best_reference,
+                matches,
+                r.stats.to_vec(),
+                r.score,
+            ))
+        })
     }
 }
 
@@ -388,17 +441,21 @@ pub struct PyNltkWordNet(Arc<crate::metrics::meteor::nltk::WordNet>);
 impl PyNltkWordNet {
     /// `files`: (file name, text) of index.*, data.* and *.exc.
     #[new]
-    fn new(py: Python<'_>, files: Vec<(String, String)>) -> Self {
-        PyNltkWordNet(Arc::new(
-            py.allow_threads(|| crate::metrics::meteor::nltk::WordNet::parse(&files)),
-        ))
+    fn new(py: Python<'_>, files: Vec<(String, String)>) -> PyResult<Self> {
+        guard(|| {
+            Ok(PyNltkWordNet(Arc::new(
+                released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?,
+            )))
+        })
     }
 
     /// nltk's synonym set of a word (lemma names without "_", plus the word).
-    fn synonyms(&self, word: &str) -> Vec<String> {
-        let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
-        names.sort();
-        names
+    fn synonyms(&self, word: &str) -> PyResult<Vec<String>> {
+        catch_panics(|| {
+            let mut names: Vec<String> = self.0.synonyms(word).into_iter().collect();
+            names.sort();
+            names
+        })
     }
 }
 
@@ -423,7 +480,7 @@ fn nltk_meteor_batch<'py>(
     }
     let wordnet = wordnet.0.clone();
     let lower = |tokens: &Vec<String>| -> Vec<String> { tokens.iter().map(|t| t.to_lowercase()).collect() };
-    let results: Vec<(f64, [f64; 4])> = py.allow_threads(|| {
+    let results: Vec<(f64, [f64; 4])> = released(py, || {
         hypotheses
             .par_iter()
             .zip(references.par_iter())
@@ -444,7 +501,7 @@ fn nltk_meteor_batch<'py>(
                 best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))
             })
             .collect()
-    });
+    })?;
     let scores: Vec<f64> = results.iter().map(|r| r.0).collect();
     let mut stats = Array2::<f64>::zeros((results.len(), 4));
     for (i, (_, row)) in results.iter().enumerate() {
@@ -458,6 +515,8 @@ fn nltk_meteor_batch<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNltkWordNet>()?;
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
+    m.add("METEOR_MAX_CANDIDATES", crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES)?;
+    m.add("METEOR_MAX_BEAM_SIZE", crate::metrics::meteor::MAX_BEAM_SIZE)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;
     m.add_class::<PyStemTable>()?;

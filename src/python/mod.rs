@@ -3,8 +3,11 @@
 
 use pyo3::prelude::*;
 
+mod arrow;
 mod bleu;
 mod bleu_presets;
+mod character;
+mod charcut;
 mod chrf;
 mod chrf_nltk;
 mod cider;
@@ -22,14 +25,31 @@ mod strings;
 mod ter;
 mod text;
 mod threads;
+mod wer;
 mod words;
+
+/// Panics on purpose, on a pool thread (`released`) or on the calling thread: the test suite's
+/// proof that a Rust panic reaches Python as a `RuntimeError` naming it, not a `PanicException`.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: String, released: bool) -> PyResult<()> {
+    if released {
+        threads::released(py, || panic!("{message}"))
+    } else {
+        errors::guard(|| panic!("{message}"))
+    }
+}
 
 /// The extension module `nlgmetrics._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add("MAX_THREADS", threads::MAX_THREADS)?;
+    arrow::register(m)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
+    character::register(m)?;
+    charcut::register(m)?;
     chrf::register(m)?;
     chrf_nltk::register(m)?;
     cider::register(m)?;
@@ -44,5 +64,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge::register(m)?;
     ter::register(m)?;
     text::register(m)?;
+    wer::register(m)?;
     Ok(())
 }

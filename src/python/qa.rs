@@ -2,6 +2,10 @@
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
+
+use super::errors::guard;
+
+use super::threads::released;
 use pyo3::types::PyDict;
 
 use crate::metrics::qa::squad::{squad_v1_totals, squad_v2_evaluation, V2Question, V2Subset};
@@ -18,7 +22,7 @@ fn qa_scores<'py>(
     language: Option<&str>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    let scores = py.allow_threads(|| score_answers(&predictions, &references, normalizer))?;
+    let scores = released(py, || score_answers(&predictions, &references, normalizer))??;
     let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
     let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
     Ok((exact.into_pyarray_bound(py), f1.into_pyarray_bound(py)))
@@ -29,7 +33,7 @@ fn qa_scores<'py>(
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
 fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<String>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(py.allow_threads(|| texts.iter().map(|text| normalizer.normalize(text)).collect()))
+    Ok(released(py, || texts.iter().map(|text| normalizer.normalize(text)).collect())?)
 }
 
 /// The units F1 counts for each text (tokens, or CMRC's mixed segments).
@@ -37,13 +41,15 @@ fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: 
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
 fn qa_tokens(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<Vec<String>>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(py.allow_threads(|| texts.iter().map(|text| normalizer.tokens(text)).collect()))
+    Ok(released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())?)
 }
 
 /// evaluate-v1.1.py's totals: (exact_match, f1) in percent.
 #[pyfunction]
 fn squad_v1_reduce(exact: PyReadonlyArray1<'_, f64>, f1: PyReadonlyArray1<'_, f64>, total: usize) -> PyResult<(f64, f64)> {
-    Ok(squad_v1_totals(exact.as_slice()?, f1.as_slice()?, total)?)
+    guard(|| {
+        Ok(squad_v1_totals(exact.as_slice()?, f1.as_slice()?, total)?)
+    })
 }
 
 fn put_subset(dict: &Bound<'_, PyDict>, prefix: &str, subset: &V2Subset) -> PyResult<()> {
@@ -68,39 +74,41 @@ fn squad_v2_reduce<'py>(
     na_prob_thresh: f64,
     with_best_thresholds: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (exact, f1) = (exact.as_slice()?, f1.as_slice()?);
-    let n = has_answer.len();
-    if [exact.len(), f1.len(), prediction_empty.len(), na_prob.len(), na_rank.len()].iter().any(|&len| len != n) {
-        return Err(pyo3::exceptions::PyValueError::new_err("squad_v2_reduce: arrays of different lengths"));
-    }
-    let questions: Vec<V2Question> = (0..n)
-        .map(|i| V2Question {
-            has_answer: has_answer[i],
-            exact: exact[i],
-            f1: f1[i],
-            prediction_empty: prediction_empty[i],
-            na_prob: na_prob[i],
-            na_rank: na_rank[i],
-        })
-        .collect();
-    let eval = squad_v2_evaluation(&questions, num_no_ans, na_prob_thresh, with_best_thresholds)?;
-    let dict = PyDict::new_bound(py);
-    put_subset(&dict, "", &eval.overall)?;
-    if let Some(subset) = &eval.has_ans {
-        put_subset(&dict, "HasAns_", subset)?;
-    }
-    if let Some(subset) = &eval.no_ans {
-        put_subset(&dict, "NoAns_", subset)?;
-    }
-    if let Some(best) = &eval.best {
-        dict.set_item("best_exact", best.best_exact)?;
-        dict.set_item("best_exact_thresh", best.best_exact_thresh)?;
-        dict.set_item("best_f1", best.best_f1)?;
-        dict.set_item("best_f1_thresh", best.best_f1_thresh)?;
-    }
-    dict.set_item("_exact", eval.exact_thresholded.into_pyarray_bound(py))?;
-    dict.set_item("_f1", eval.f1_thresholded.into_pyarray_bound(py))?;
-    Ok(dict)
+    guard(|| {
+        let (exact, f1) = (exact.as_slice()?, f1.as_slice()?);
+        let n = has_answer.len();
+        if [exact.len(), f1.len(), prediction_empty.len(), na_prob.len(), na_rank.len()].iter().any(|&len| len != n) {
+            return Err(pyo3::exceptions::PyValueError::new_err("squad_v2_reduce: arrays of different lengths"));
+        }
+        let questions: Vec<V2Question> = (0..n)
+            .map(|i| V2Question {
+                has_answer: has_answer[i],
+                exact: exact[i],
+                f1: f1[i],
+                prediction_empty: prediction_empty[i],
+                na_prob: na_prob[i],
+                na_rank: na_rank[i],
+            })
+            .collect();
+        let eval = squad_v2_evaluation(&questions, num_no_ans, na_prob_thresh, with_best_thresholds)?;
+        let dict = PyDict::new_bound(py);
+        put_subset(&dict, "", &eval.overall)?;
+        if let Some(subset) = &eval.has_ans {
+            put_subset(&dict, "HasAns_", subset)?;
+        }
+        if let Some(subset) = &eval.no_ans {
+            put_subset(&dict, "NoAns_", subset)?;
+        }
+        if let Some(best) = &eval.best {
+            dict.set_item("best_exact", best.best_exact)?;
+            dict.set_item("best_exact_thresh", best.best_exact_thresh)?;
+            dict.set_item("best_f1", best.best_f1)?;
+            dict.set_item("best_f1_thresh", best.best_f1_thresh)?;
+        }
+        dict.set_item("_exact", eval.exact_thresholded.into_pyarray_bound(py))?;
+        dict.set_item("_f1", eval.f1_thresholded.into_pyarray_bound(py))?;
+        Ok(dict)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,6 +3,8 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
 
+use super::threads::released;
+
 use rayon::prelude::*;
 
 use crate::metrics::rouge::rouge155::{
@@ -47,7 +49,7 @@ fn rouge_score_stats<'py>(
     };
     let lines = Lines::extract_named(predictions, references, "predictions")?;
     let (predictions, references) = lines.borrow()?;
-    let scores = py.allow_threads(|| rouge_score_batch(&options, &predictions, &references))?;
+    let scores = released(py, || rouge_score_batch(&options, &predictions, &references))??;
     to_arrays(py, &scores, predictions.len(), options.variants.len())
 }
 
@@ -96,13 +98,15 @@ fn rouge_score_stats_tokens<'py>(
         .into_iter()
         .map(|refs| refs.into_iter().map(to_text).collect())
         .collect();
-    let segments: Vec<_> = py.allow_threads(|| {
-        predictions
+    let segments: Vec<_> = released(py, || -> crate::error::Result<Vec<_>> {
+        let per_segment: Vec<_> = predictions
             .par_iter()
             .zip(references.par_iter())
-            .flat_map_iter(|(candidate, refs)| rouge_score_segment_tokens(&variants, candidate, refs))
-            .collect()
-    });
+            .enumerate()
+            .map(|(k, (candidate, refs))| rouge_score_segment_tokens(&variants, candidate, refs).map_err(|e| e.at_segment(k)))
+            .collect::<crate::error::Result<_>>()?;
+        Ok(per_segment.into_iter().flatten().collect())
+    })??;
     to_arrays(py, &segments, predictions.len(), variants.len())
 }
 
@@ -155,13 +159,14 @@ fn rouge155_stats<'py>(
         multi_ref,
         alpha,
     };
-    let segments: Vec<Vec<[f64; 3]>> = py.allow_threads(|| {
+    let segments: Vec<Vec<[f64; 3]>> = released(py, || {
         predictions
             .par_iter()
             .zip(references.par_iter())
-            .map(|(peer, models)| rouge155_segment(&measures, &options, peer, models))
-            .collect()
-    });
+            .enumerate()
+            .map(|(k, (peer, models))| rouge155_segment(&measures, &options, peer, models).map_err(|e| e.at_segment(k)))
+            .collect::<crate::error::Result<_>>()
+    })??;
     let shape = [segments.len(), measures.len(), 3];
     let flat: Vec<f64> = segments.iter().flatten().flatten().copied().collect();
     PyArray1::from_vec_bound(py, flat).reshape(shape)
@@ -191,12 +196,12 @@ fn rouge155_bootstrap<'py>(
                 .collect()
         })
         .collect();
-    let results: Vec<[[f64; 3]; 3]> = py.allow_threads(|| {
+    let results: Vec<[[f64; 3]; 3]> = released(py, || {
         per_measure
             .par_iter()
             .map(|docs| rouge155_bootstrap_core(docs, samples, confidence, spl_ids))
             .collect::<crate::error::Result<Vec<_>>>()
-    })?;
+    })??;
     let flat: Vec<f64> = results.iter().flatten().flatten().copied().collect();
     PyArray1::from_vec_bound(py, flat).reshape([n_measures, 3, 3])
 }
@@ -211,18 +216,18 @@ fn rouge_tokenize(
     stem: bool,
 ) -> PyResult<Vec<Vec<String>>> {
     let tokenizer = RougeTokenizer::from_name(tokenizer)?;
-    Ok(py.allow_threads(|| {
+    Ok(released(py, || {
         texts
             .iter()
             .map(|text| tokenizer.tokenize(text, stem))
             .collect()
-    }))
+    })?)
 }
 
 /// NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each lower-case ASCII word.
 #[pyfunction]
-fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.allow_threads(|| words.iter().map(|word| porter_stem(word)).collect())
+fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> PyResult<Vec<String>> {
+    released(py, || words.iter().map(|word| porter_stem(word)).collect())
 }
 
 /// ROUGE-1.5.5's `MorphStem` (WordNet-2.0 exceptions optional, then its Porter stemmer) on each word.
@@ -232,8 +237,8 @@ fn rouge155_stem_words(
     py: Python<'_>,
     words: Vec<String>,
     wordnet_exceptions: bool,
-) -> Vec<String> {
-    py.allow_threads(|| {
+) -> PyResult<Vec<String>> {
+    released(py, || {
         words
             .iter()
             .map(|word| morph_stem(word, wordnet_exceptions))

@@ -1,9 +1,12 @@
-//! Python str arguments borrowed as `&str` (no copy per call), for batch bindings that release the GIL.
+//! Python str arguments borrowed as `&str` (no copy per call), for batch bindings that release the GIL;
+//! Arrow columns (see `arrow.rs`) are read in place through the same `Lines`.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+
+use super::arrow::{ArrowReferences, ArrowStrings, ArrowView};
 
 extern "C" {
     // In the stable ABI only from 3.10 (so pyo3's abi3-py39 build does not declare it), but exported by
@@ -35,11 +38,24 @@ pub(crate) fn borrow_str<'a>(item: &'a Bound<'_, PyAny>, what: &dyn Fn() -> Stri
     Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(data.cast::<u8>(), size as usize)) })
 }
 
-/// Hypotheses and references as Python objects; their text is then borrowed, not copied, and used
-/// with the GIL released: holding these references keeps every str alive meanwhile.
+/// Hypotheses as Python strs or as an Arrow column.
+enum Hypotheses<'py> {
+    Strs(Vec<Bound<'py, PyAny>>),
+    Arrow(ArrowView<'py>),
+}
+
+/// References as Python strs (per row, a sequence) or as Arrow columns / a list column.
+enum References<'py> {
+    Strs(Vec<Vec<Bound<'py, PyAny>>>),
+    Arrow(Bound<'py, ArrowReferences>, Vec<ArrowView<'py>>),
+}
+
+/// The text batch every batch kernel reads: hypotheses and references given as Python sequences of
+/// str or as Arrow columns (`_core.ArrowStrings`, `_core.ArrowReferences`). Their text is borrowed,
+/// not copied, and used with the GIL released: holding these references keeps it alive meanwhile.
 pub(crate) struct Lines<'py> {
-    hypotheses: Vec<Bound<'py, PyAny>>,
-    references: Vec<Vec<Bound<'py, PyAny>>>,
+    hypotheses: Hypotheses<'py>,
+    references: References<'py>,
     hypotheses_name: String,
 }
 
@@ -54,34 +70,63 @@ impl<'py> Lines<'py> {
         references: &Bound<'py, PyAny>,
         hypotheses_name: &str,
     ) -> PyResult<Self> {
-        let hypotheses = sequence_items(hypotheses, hypotheses_name)?;
-        let references = sequence_items(references, "references")?
-            .iter()
-            .enumerate()
-            .map(|(index, refs)| sequence_items(refs, &format!("references[{index}]")))
-            .collect::<PyResult<_>>()?;
+        let py = hypotheses.py();
+        let hypotheses = match hypotheses.downcast::<ArrowStrings>() {
+            Ok(column) => Hypotheses::Arrow(column.get().view(py, hypotheses_name)?),
+            Err(_) => Hypotheses::Strs(sequence_items(hypotheses, hypotheses_name)?),
+        };
+        let references = match references.downcast::<ArrowReferences>() {
+            Ok(arrow) => References::Arrow(arrow.clone(), arrow.get().views(py)?),
+            Err(_) => References::Strs(
+                sequence_items(references, "references")?
+                    .iter()
+                    .enumerate()
+                    .map(|(index, refs)| sequence_items(refs, &format!("references[{index}]")))
+                    .collect::<PyResult<_>>()?,
+            ),
+        };
         Ok(Self { hypotheses, references, hypotheses_name: hypotheses_name.to_owned() })
     }
 
     #[allow(clippy::type_complexity)]
     pub(crate) fn borrow(&self) -> PyResult<(Vec<&str>, Vec<Vec<&str>>)> {
-        let hypotheses = self
-            .hypotheses
-            .iter()
-            .enumerate()
-            .map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.hypotheses_name)))
-            .collect::<PyResult<_>>()?;
-        let references = self
-            .references
-            .iter()
-            .enumerate()
-            .map(|(index, refs)| {
-                refs.iter()
-                    .enumerate()
-                    .map(|(ref_index, item)| borrow_str(item, &|| format!("references[{index}][{ref_index}]")))
-                    .collect::<PyResult<Vec<&str>>>()
-            })
-            .collect::<PyResult<_>>()?;
+        let hypotheses = match &self.hypotheses {
+            Hypotheses::Arrow(view) => view.rows()?,
+            Hypotheses::Strs(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.hypotheses_name)))
+                .collect::<PyResult<_>>()?,
+        };
+        let references = match &self.references {
+            References::Arrow(arrow, views) => arrow.get().rows(views)?,
+            References::Strs(rows) => rows
+                .iter()
+                .enumerate()
+                .map(|(index, refs)| {
+                    refs.iter()
+                        .enumerate()
+                        .map(|(ref_index, item)| borrow_str(item, &|| format!("references[{index}][{ref_index}]")))
+                        .collect::<PyResult<Vec<&str>>>()
+                })
+                .collect::<PyResult<_>>()?,
+        };
         Ok((hypotheses, references))
+    }
+}
+
+/// A flat sequence of Python strs (one reference per hypothesis), borrowed like `Lines`.
+pub(crate) struct Texts<'py> {
+    items: Vec<Bound<'py, PyAny>>,
+    name: String,
+}
+
+impl<'py> Texts<'py> {
+    pub(crate) fn extract(value: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        Ok(Self { items: sequence_items(value, name)?, name: name.to_owned() })
+    }
+
+    pub(crate) fn borrow(&self) -> PyResult<Vec<&str>> {
+        self.items.iter().enumerate().map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name))).collect()
     }
 }

@@ -3,6 +3,8 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
+use super::errors::catch_panics;
+use super::strings::Lines;
 use super::threads::run_released;
 use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 
@@ -13,14 +15,16 @@ use crate::metrics::ter::{corpus_stats, score, sum_stats, TerNormalizer};
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn ter_segment_stats<'py>(
     py: Python<'py>,
-    hypotheses: Vec<String>,
-    references: Vec<Vec<String>>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
     normalized: bool,
     no_punct: bool,
     asian_support: bool,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>, u64, f64)> {
     let normalizer = TerNormalizer { normalized, no_punct, asian_support };
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hypotheses, references) = lines.borrow()?;
     let (edits, lengths, scores, total_edits, total_length) = run_released(py, threads, || -> crate::error::Result<_> {
         let stats = corpus_stats(&hypotheses, &references, &normalizer)?;
         let (total_edits, total_length) = sum_stats(&stats);
@@ -34,16 +38,20 @@ fn ter_segment_stats<'py>(
 
 /// TER (0–100+) of summed statistics.
 #[pyfunction]
-fn ter_score(total_edits: u64, total_ref_length: f64) -> f64 {
-    score(total_edits, total_ref_length)
+fn ter_score(total_edits: u64, total_ref_length: f64) -> PyResult<f64> {
+    catch_panics(|| {
+        score(total_edits, total_ref_length)
+    })
 }
 
 /// Sequential (segment-order) sums of TER statistics, as sacreBLEU adds them.
 #[pyfunction]
-fn ter_sum(num_edits: Vec<u64>, ref_lengths: Vec<f64>) -> (u64, f64) {
-    let edits: u64 = num_edits.iter().sum();
-    let length = ref_lengths.iter().fold(0.0, |total, value| total + value);
-    (edits, length)
+fn ter_sum(num_edits: Vec<u64>, ref_lengths: Vec<f64>) -> PyResult<(u64, f64)> {
+    catch_panics(|| {
+        let edits: u64 = num_edits.iter().sum();
+        let length = ref_lengths.iter().fold(0.0, |total, value| total + value);
+        (edits, length)
+    })
 }
 
 /// sacreBLEU's `TercomTokenizer` on one (already lowercased, unless case-sensitive) line: tokens joined by spaces.

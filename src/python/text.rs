@@ -1,6 +1,10 @@
 //! Bindings for `crate::text` (the sacreBLEU tokenizers): `nlgmetrics._core.tokenize_lines` and friends.
 
 use pyo3::prelude::*;
+
+use super::errors::{catch_panics, guard};
+
+use super::threads::released;
 use rayon::prelude::*;
 
 use crate::text::sacrebleu::{BleuTokenizer, INTL_TABLES_REGEX_VERSION};
@@ -10,7 +14,7 @@ use crate::text::sacrebleu::{BleuTokenizer, INTL_TABLES_REGEX_VERSION};
 #[pyo3(signature = (lines, name))]
 fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Vec<String>> {
     let tokenizer = BleuTokenizer::from_name(name)?;
-    Ok(py.allow_threads(|| {
+    Ok(released(py, || {
         if lines.len() < 64 {
             lines.iter().map(|line| tokenizer.tokenize(line)).collect()
         } else {
@@ -19,29 +23,35 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Ve
                 .map(|line| tokenizer.tokenize(line))
                 .collect()
         }
-    }))
+    })?)
 }
 
 /// Tokenizes one line (no thread pool involved).
 #[pyfunction]
 #[pyo3(signature = (line, name))]
 fn tokenize_line(line: &str, name: &str) -> PyResult<String> {
-    Ok(BleuTokenizer::from_name(name)?.tokenize(line))
+    guard(|| {
+        Ok(BleuTokenizer::from_name(name)?.tokenize(line))
+    })
 }
 
 /// Python's `str.split()` as the Rust core does it (exposed so tests can compare the two).
 #[pyfunction]
-fn split_tokens(text: &str) -> Vec<&str> {
-    crate::text::sacrebleu::split_tokens(text).collect()
+fn split_tokens(text: &str) -> PyResult<Vec<&str>> {
+    catch_panics(|| {
+        crate::text::sacrebleu::split_tokens(text).collect()
+    })
 }
 
 /// The names of the tokenizers implemented in Rust, in display order.
 #[pyfunction]
-fn native_tokenizer_names() -> Vec<&'static str> {
-    BleuTokenizer::ALL
-        .iter()
-        .map(|tokenizer| tokenizer.name())
-        .collect()
+fn native_tokenizer_names() -> PyResult<Vec<&'static str>> {
+    catch_panics(|| {
+        BleuTokenizer::ALL
+            .iter()
+            .map(|tokenizer| tokenizer.name())
+            .collect()
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

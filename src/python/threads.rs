@@ -1,19 +1,78 @@
-//! Batch work off the GIL, on all cores or on a caller-chosen number of threads.
+//! Batch work off the GIL, on all cores or on a caller-chosen number of threads, in a thread pool
+//! that survives `fork`, with Rust panics turned into Python exceptions.
+//!
+//! rayon's global pool cannot be restarted: after `os.fork()` (multiprocessing's default start
+//! method on Linux) the child inherits a pool whose threads do not exist, and its first parallel
+//! call waits for them forever. So the library never uses the global pool: it keeps its own pool
+//! together with the id of the process that built it, and a process that finds another process's
+//! pool (a forked child) builds a fresh one.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, TryLockError};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 
-/// Runs `work` with the GIL released, on `threads` threads (`None`: rayon's global pool, all cores).
-pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(py.allow_threads(work)),
-        Some(0) => Err(PyValueError::new_err("threads must be a positive integer or None")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))?;
-            Ok(py.allow_threads(|| pool.install(work)))
+use super::errors::catch_panics;
+
+/// Most threads one call may start (each costs a stack; thousands only slow the work down).
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// The all-cores pool and the process that built it.
+static SHARED_POOL: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+
+/// Process id of the last process that took the shared pool; differs from ours in a fresh child.
+static POOL_PID: AtomicU32 = AtomicU32::new(0);
+
+fn build_pool(threads: usize) -> PyResult<ThreadPool> {
+    // 0: rayon's default (RAYON_NUM_THREADS, else one thread per core).
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))
+}
+
+/// This process's all-cores pool, built on first use (and again in a forked child).
+fn shared_pool() -> PyResult<Arc<ThreadPool>> {
+    let pid = std::process::id();
+    let mut slot = match SHARED_POOL.try_lock() {
+        Ok(slot) => slot,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        // Held: by a thread of ours (wait for it), or, in a child forked while a parent's thread
+        // held it, by a thread that does not exist here (a private pool does the work).
+        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => return Ok(Arc::new(build_pool(0)?)),
+        Err(TryLockError::WouldBlock) => SHARED_POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+    };
+    POOL_PID.store(pid, Ordering::Release);
+    match slot.as_ref() {
+        Some((owner, pool)) if *owner == pid => Ok(pool.clone()),
+        inherited => {
+            // The parent's pool has no threads in this process: leak it rather than signal them.
+            if let Some((_, parent_pool)) = inherited {
+                std::mem::forget(parent_pool.clone());
+            }
+            let pool = Arc::new(build_pool(0)?);
+            *slot = Some((pid, pool.clone()));
+            Ok(pool)
         }
     }
+}
+
+/// Runs `work` with the GIL released, on `threads` threads (`None`: all cores). A panic in `work`
+/// becomes a Python `RuntimeError` (see [`catch_panics`]).
+pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    let pool = match threads {
+        None => shared_pool()?,
+        Some(n) if n == 0 || n > MAX_THREADS => {
+            return Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, or None")))
+        }
+        Some(n) => Arc::new(build_pool(n)?),
+    };
+    py.allow_threads(|| catch_panics(|| pool.install(work)))
+}
+
+/// [`run_released`] on all cores.
+pub(crate) fn released<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    run_released(py, None, work)
 }

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::strings::{borrow_str, Lines};
+use super::threads::released;
 use crate::text::words::{scoped_ids, token_ids, CorpusIds, IdScope, WordTokenizer};
 
 /// Word ids of a corpus. `tokenize` is a tokenizer name for lines of text (`"none"`, `"nist"`,
@@ -31,13 +32,13 @@ pub(crate) fn extract_corpus(
                 .iter()
                 .map(|rs| rs.iter().map(|r| r.iter().map(|t| borrow_str(t, &token)).collect()).collect::<PyResult<_>>())
                 .collect::<PyResult<_>>()?;
-            Ok(py.allow_threads(|| token_ids(&hyps, &refs, scope)))
+            released(py, || token_ids(&hyps, &refs, scope))
         }
         name => {
             let tokenizer = WordTokenizer::from_name(name)?;
             let lines = Lines::extract(hypotheses, references)?;
             let (hyps, refs) = lines.borrow()?;
-            Ok(py.allow_threads(|| scoped_ids(&hyps, &refs, tokenizer, scope)))
+            released(py, || scoped_ids(&hyps, &refs, tokenizer, scope))
         }
     }
 }

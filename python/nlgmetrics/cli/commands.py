@@ -20,6 +20,8 @@ import numpy as np
 
 from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
+from nlgmetrics.cli.progress import Progress, counted
+from nlgmetrics.cli.score import add_score_command, run_score
 from nlgmetrics.cli.output import print_output, sentence_bleu_lines
 from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
@@ -32,8 +34,8 @@ def _system_name(path: str) -> str:
     return "<stdin>" if path == "-" else os.path.basename(path)
 
 
-def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-r", "--references", nargs="+", required=True, metavar="REF",
+def _add_common_arguments(parser: argparse.ArgumentParser, needs_references: bool = True) -> None:
+    parser.add_argument("-r", "--references", nargs="+", required=needs_references, default=[], metavar="REF",
                         help="reference file(s), one segment per line; several files give several references per segment")
     parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
                         help="hypothesis file(s); several files give one table row each (default: standard input)")
@@ -51,9 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name in TASKS:  # a task command of that name (squad: the SQuAD JSON files) takes its place
             continue
         sub = commands.add_parser(name, help=cls.description, description=cls.description)
-        _add_common_arguments(sub)
+        _add_common_arguments(sub, cls.needs_references)
         cli_metrics.add_metric_arguments(sub, cls)
     _add_compare_command(commands)
+    add_score_command(commands)
     add_task_commands(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
@@ -137,10 +140,24 @@ def run_compare(args) -> str:
 # Lines scored per chunk: every metric reads files as streams, in bounded memory.
 CHUNK_LINES = 100_000
 
+# Empty input files: an error, as sacreBLEU's "Test set … contains no sentence" (exit 1), not a score of 0.
+_NOTHING_TO_SCORE = "{} contains no line: nothing to score"
+
+
+def _non_empty(chunks, name: str):
+    """The chunks, raising InputFileError at the end when there was none (empty input files)."""
+    seen = False
+    for chunk in chunks:
+        seen = True
+        yield chunk
+    if not seen:
+        raise InputFileError(_NOTHING_TO_SCORE.format(name))
+
 
 def _score_systems(cls, args) -> list:
     options = cli_metrics.options_from_args(cls, args)
-    chunks = iter_aligned_chunks(args.input, args.references, CHUNK_LINES)
+    name = args.references[0] if args.references else args.input[0]
+    chunks = counted(_non_empty(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), name), Progress(args.command))
     return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
 
 
@@ -217,6 +234,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_sample(args)
         elif args.command == "compare":
             output = run_compare(args)
+        elif args.command == "score":
+            output = run_score(args)
         elif args.command in TASKS:
             output = run_task(args)
         else:

@@ -8,15 +8,71 @@
 
 from __future__ import annotations
 
+import os
 from collections import abc
 from itertools import chain
 from typing import Iterable, Sequence, Union
 
+from nlgmetrics.io import columns
+
 Reference = Union[str, Sequence[str]]
+
+# Longest segment (hypothesis or reference) accepted, in characters: far beyond any real text, small
+# enough that no metric's per-segment tables take gigabytes. Raise it with NLGMETRICS_MAX_SEGMENT_CHARS.
+MAX_SEGMENT_CHARS = int(os.environ.get("NLGMETRICS_MAX_SEGMENT_CHARS", 1_000_000))
+
+
+class PerHypothesis(list):
+    """A list of reference lists known to be per hypothesis (built from streams by the library), so
+    its shape is never ambiguous (see ``check_not_streams``)."""
+
+
+def check_not_streams(references: Sequence[list], argument: str, n_entries: int = -1) -> None:
+    """Refuse the one layout that reads two ways: as many lists of references as hypotheses, each as
+    long as there are hypotheses (``bleu(["a", "b"], [stream_1, stream_2])``).
+
+    nlgmetrics reads ``references[i]`` as the references of hypothesis ``i``; sacreBLEU's
+    ``corpus_score(hypotheses, [stream_1, stream_2])`` reads ``references[k]`` as reference stream
+    ``k``. When both readings give the same sets (a symmetric layout, or one hypothesis) it is fine;
+    otherwise ValueError. Tuples mark per-hypothesis references (``list(zip(*streams))`` makes them).
+    """
+    n = len(references)
+    if n < 2 or (n_entries != -1 and n_entries != n):
+        return
+    if min(map(len, references)) == max(map(len, references)) == n and list(map(list, zip(*references))) != references:
+        raise ValueError(
+            f"{argument} is ambiguous: {n} hypotheses and {n} lists of {n} references. nlgmetrics reads "
+            f"{argument}[i] as the references of hypothesis i, sacreBLEU reads {argument}[k] as reference stream k "
+            f"(one line per hypothesis). For sacreBLEU's streams pass list(zip(*streams)); for per-hypothesis "
+            f"references pass each hypothesis's list as a tuple"
+        )
+
+
+def check_reference_lengths(references: Sequence[Sequence[str]], argument: str) -> None:
+    """``check_segment_lengths`` for one list of references per hypothesis."""
+    if max(map(len, chain.from_iterable(references)), default=0) > MAX_SEGMENT_CHARS:
+        for index, refs in enumerate(references):
+            check_segment_lengths(refs, f"{argument}[{index}]")
+
+
+def check_segment_lengths(texts: Sequence[str], argument: str) -> None:
+    """Raise ValueError naming the first text longer than ``MAX_SEGMENT_CHARS``."""
+    if texts and max(map(len, texts)) > MAX_SEGMENT_CHARS:
+        index = next(i for i, text in enumerate(texts) if len(text) > MAX_SEGMENT_CHARS)
+        raise ValueError(
+            f"{argument}[{index}] has {len(texts[index]):,} characters, more than the limit of {MAX_SEGMENT_CHARS:,} "
+            "per segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
+            "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit"
+        )
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
-    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item."""
+    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item.
+
+    A column (pandas/polars Series, PyArrow or NumPy array) gives its strings (see ``nlgmetrics.io.columns``).
+    """
+    if columns.is_column(hypotheses):
+        return columns.column_strings(hypotheses, argument)
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence of strings, not a single {type(hypotheses).__name__}")
     try:
@@ -27,22 +83,35 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         for index, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
+    check_segment_lengths(items, argument)
     return items
 
 
-def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references") -> list[list[str]]:
+def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",
+                     sacrebleu_metric: bool = False) -> list[list[str]]:
     """Return one non-empty list of reference strings per hypothesis.
 
     ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
     entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
+    ``sacrebleu_metric``: the metric is one of sacreBLEU's (BLEU, chrF, TER), whose users may pass
+    sacreBLEU's stream layout; the shape that reads both ways is refused (``check_not_streams``).
+    Column-shaped references (a column, a list column, several columns, a DataFrame) are read by
+    ``nlgmetrics.io.columns``.
     """
+    if columns.is_columnar((), references):
+        return columns.reference_lists(references, n_hypotheses, argument)
     # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
     # of a Python loop over segments. Anything else gets the full checks and their messages.
-    if (type(references) is list and len(references) == n_hypotheses
+    if (type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
             and set(map(type, references)) <= {list}
             and set(map(type, chain.from_iterable(references))) <= {str}
             and (not references or min(map(len, references)) > 0)):
-        return references
+        check_reference_lengths(references, argument)
+        if type(references) is PerHypothesis:
+            return references
+        if sacrebleu_metric:
+            check_not_streams(references, argument)
+        return PerHypothesis(references)
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
     try:
@@ -50,6 +119,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     except TypeError:
         raise TypeError(f"{argument} must be a sequence, got {type(references).__name__}") from None
     if len(entries) != n_hypotheses:
+        if entries and all(type(e) in (list, tuple) and len(e) == n_hypotheses for e in entries):
+            raise ValueError(
+                f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses; it looks like "
+                f"sacreBLEU's layout ({len(entries)} reference streams of {n_hypotheses} strings): nlgmetrics takes one "
+                f"entry per hypothesis, so pass list(zip(*{argument}))"
+            )
         raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
     result = []
     for index, entry in enumerate(entries):
@@ -72,7 +147,10 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
             if type(ref) is not str and not isinstance(ref, str):
                 raise TypeError(f"{argument}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
         result.append(refs)
-    return result
+    check_reference_lengths(result, argument)
+    if sacrebleu_metric and not isinstance(references, PerHypothesis):
+        check_not_streams([e for e in entries if type(e) is list], argument, len(entries))
+    return PerHypothesis(result)
 
 
 def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:

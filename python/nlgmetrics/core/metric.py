@@ -40,6 +40,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from nlgmetrics.core import inputs
+from nlgmetrics.io import columns
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.state import MetricState, encode_texts
@@ -60,6 +61,8 @@ class Metric:
     extra_decimals: ClassVar[int] = 0
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
+    #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
+    needs_references: ClassVar[bool] = True
     #: Command-line options (``nlgmetrics.core.options.CliOption``), turned into subcommand flags.
     cli_options: ClassVar[Tuple[Any, ...]] = ()
 
@@ -106,8 +109,14 @@ class Metric:
 
     def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each."""
+        if columns.is_columnar(hypotheses, references):
+            batch = columns.text_batch(hypotheses, references, arrow=False)
+            return batch.hypotheses, batch.references
+        if references is None:
+            raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)
-        return hyps, inputs.references_lists(references, len(hyps))
+        # sacreBLEU's metrics meet sacreBLEU users, who may pass its stream layout (issue 13).
+        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.sacrebleu_bootstrap)
 
     # ------------------------------------------------------------------ the life cycle
 
@@ -120,12 +129,36 @@ class Metric:
         self._ref_counts: set = set()
         return self
 
-    def update(self, hypotheses: Any, references: Any) -> "Metric":
-        """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was."""
-        hyps, refs = self.check_inputs(hypotheses, references)
-        arrays = self.batch_arrays(hyps, refs)
-        self._add(arrays, len(hyps), {len(entry) for entry in refs})
+    def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
+        """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was.
+
+        Besides lists of str, ``hypotheses`` and ``references`` may be columns (pandas/polars Series, PyArrow
+        arrays, NumPy arrays; references also a list column, several columns or a DataFrame): see
+        ``nlgmetrics.io.columns``, which also says what ``nulls`` does ("error", "empty" or "skip"; with
+        "skip", ``last_kept_rows`` lists the rows of this batch that were scored).
+        """
+        hyps, refs = self._batch_inputs(hypotheses, references, nulls)
+        try:
+            arrays = self.batch_arrays(hyps, refs)
+        except UnicodeEncodeError:
+            # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
+            raise ValueError(inputs.surrogate_location(hyps, refs)) from None
+        self._add(arrays, len(hyps), set(columns.reference_counts(refs)))
         return self
+
+    def reads_arrow(self) -> bool:
+        """Whether ``batch_arrays`` takes Arrow columns (``_core.ArrowStrings``/``ArrowReferences``) as they are
+        under this metric's options (its Rust call reads them without a Python str per row); else columns
+        arrive as lists of str."""
+        return False
+
+    def _batch_inputs(self, hypotheses: Any, references: Any, nulls: str) -> Tuple[Any, Any]:
+        self.last_kept_rows = None
+        if not columns.is_columnar(hypotheses, references):
+            return self.check_inputs(hypotheses, references)
+        batch = columns.text_batch(hypotheses, references, nulls=nulls, arrow=self.reads_arrow())
+        self.last_kept_rows = batch.rows
+        return batch.hypotheses, batch.references
 
     def compute(self) -> Any:
         """The result of every segment added so far."""
@@ -133,7 +166,7 @@ class Metric:
         object.__setattr__(result, "_metric", self)
         return result
 
-    def __call__(self, hypotheses: Any, references: Any) -> Any:
+    def __call__(self, hypotheses: Any, references: Any = None) -> Any:
         """The functional twin: the result of this batch alone (this object's own state is not touched)."""
         fresh = copy.copy(self)
         return fresh.reset().update(hypotheses, references).compute()
@@ -176,7 +209,9 @@ class Metric:
         return {name: ("text" if name in self.text_arrays else "rows") for name in self._batch_array_names()}
 
     def _batch_array_names(self) -> Tuple[str, ...]:
-        """Names of the arrays ``batch_arrays`` returns (the empty batch tells)."""
+        """Names of the arrays ``batch_arrays`` returns (those already kept, else the empty batch tells)."""
+        if self._rows or self._texts:
+            return tuple(sorted(set(self._rows) | set(self._texts)))
         return tuple(sorted(self._empty_arrays()))
 
     def _add(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:

@@ -19,6 +19,8 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
+from nlgmetrics import _core
+
 
 def check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
@@ -32,8 +34,8 @@ def check_threads(threads: Any) -> Optional[int]:
         return None
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
         raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    if not 1 <= threads <= _core.MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {_core.MAX_THREADS}, got {threads}")
     return int(threads)
 
 

@@ -1,1 +1,1 @@
-"""Reading inputs (aligned text files, in chunks) and formatting tables."""
+"""Reading inputs (aligned text files in chunks, tables, columns) and formatting tables."""

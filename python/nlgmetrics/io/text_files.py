@@ -17,6 +17,8 @@ import sys
 from contextlib import ExitStack
 from typing import BinaryIO, Iterator, List, Sequence, Tuple
 
+from nlgmetrics.core.inputs import PerHypothesis
+
 
 class InputFileError(ValueError):
     """A file the user named cannot be used as input; the message names the file and, where known, the line."""
@@ -77,7 +79,7 @@ def read_aligned(hypothesis_paths: Sequence[str], reference_paths: Sequence[str]
         if expected is not None and len(lines) != expected:
             shown = "<stdin>" if path == "-" else path
             raise InputFileError(f"{shown} has {len(lines)} lines but the references have {expected}")
-    references = [list(refs) for refs in zip(*reference_streams)] if reference_streams else []
+    references = PerHypothesis([list(refs) for refs in zip(*reference_streams)] if reference_streams else [])
     return systems, references
 
 
@@ -132,7 +134,7 @@ def iter_aligned_chunks(hypothesis_paths: Sequence[str], reference_paths: Sequen
                 _raise_length_mismatch(list(reference_paths), names[len(references):], counts[:len(references)],
                                        counts[len(references):])
             if chunk[0]:
-                yield chunk[len(references):], [list(refs) for refs in zip(*chunk[:len(references)])]
+                yield chunk[len(references):], PerHypothesis([list(refs) for refs in zip(*chunk[:len(references)])])
             if all(ended):
                 return
 

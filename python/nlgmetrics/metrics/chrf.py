@@ -38,8 +38,8 @@ def check_chrf_options(char_order: int, word_order: int, beta: float) -> None:
     for name, value in (("char_order", char_order), ("word_order", word_order)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
+        if not 0 <= value <= _core.CHRF_MAX_ORDER:
+            raise ValueError(f"{name} must be between 0 and {_core.CHRF_MAX_ORDER}, got {value}")
     if char_order + word_order == 0:
         raise ValueError("char_order + word_order must be at least 1")
     if isinstance(beta, bool) or not isinstance(beta, Real):
@@ -140,6 +140,9 @@ class CHRF(Metric):
 
     def signature_name(self) -> str:
         return "chrF"
+
+    def reads_arrow(self) -> bool:
+        return not self.options["lowercase"]  # lowercasing is Python's str.lower, on lists
 
     def batch_arrays(self, hypotheses, references):
         if self.options["lowercase"]:

@@ -38,11 +38,13 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.inputs import hypotheses_list
-from nlgmetrics.core.options import check_int
+from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.options import CliOption, check_int
+from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
 
-__all__ = ["DistinctResult", "SelfBLEUResult", "distinct", "self_bleu"]
+__all__ = ["Distinct", "DistinctResult", "SelfBLEU", "SelfBLEUResult", "distinct", "self_bleu"]
 
 VARIANTS = ("sacrebleu", "texygen")
 _NEUMAIER_SUM = sys.version_info >= (3, 12)
@@ -97,15 +99,20 @@ def distinct(outputs: Sequence[str], n: int = 2, *, tokenize: str = "none", thre
 @dataclass(frozen=True, eq=False)
 class SelfBLEUResult(Result):
     """Self-BLEU: ``score`` the mean of ``segment_scores`` (each output against all the others);
-    ``segment_stats`` the BLEU statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``."""
+    ``bleu_stats`` the BLEU statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``;
+    ``segment_stats`` ``[score, 1]`` per output (the score is their mean, what ``ci()`` resamples)."""
 
     variant: str
     score: float
     signature: Signature
     segment_scores: np.ndarray = field(repr=False)
-    segment_stats: np.ndarray = field(repr=False)
+    bleu_stats: np.ndarray = field(repr=False)
 
     name = "self-BLEU"
+
+    @property
+    def segment_stats(self) -> np.ndarray:
+        return np.column_stack([self.segment_scores, np.ones(len(self.segment_scores))])
 
     @property
     def scores(self) -> dict:
@@ -149,3 +156,76 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
     signature = Signature("self-BLEU", (("variant", variant), ("outputs", str(len(lines))), ("tok", tokenize),
                                         ("n", str(max_order))))
     return SelfBLEUResult(variant, mean, signature, scores, rows)
+
+
+class _OutputsMetric(Metric):
+    """A metric of a set of outputs alone: the state keeps the outputs (text), ``compute()`` scores them all
+    (``"rows"`` reduction: distinct n-grams and "all the others" need every output; memory ≈ the text)."""
+
+    reduction = "rows"
+    needs_references = False
+    text_arrays = ("outputs",)
+    stat_columns = ("value", "count")
+
+    def check_inputs(self, hypotheses, references):
+        outputs = hypotheses_list(hypotheses, "outputs")
+        return outputs, [[] for _ in outputs]
+
+    def batch_arrays(self, hypotheses, references):
+        return {"outputs": list(hypotheses)}
+
+    def signature_fields(self, ref_counts):
+        return ()
+
+
+@register
+class Distinct(_OutputsMetric):
+    """distinct-n as a registered metric: ``nlgmetrics.metric("distinct", n=2).update(outputs)``."""
+
+    name = "distinct"
+    description = "distinct-n: distinct n-grams / n-grams of a set of outputs (Li et al. 2016; no references)"
+    extra_decimals = 2
+    cli_options = (CliOption(("-n", "--order"), "n", "int", help="n-gram order (default 2)"),
+                   CliOption(("-tok", "--tokenize"), "tokenize", help="tokenizer (default none: whitespace)"))
+
+    def __init__(self, *, n: int = 2, tokenize: str = "none", threads: Optional[int] = None, segments: bool = True):
+        super().__init__({"n": check_int(n, "n", 1, 100), "tokenize": tokenize}, threads=threads, segments=segments)
+
+    def display_name(self) -> str:
+        return f"distinct-{self.options['n']}"
+
+    def result_from_state(self, state) -> DistinctResult:
+        return distinct(state.texts("outputs"), self.options["n"], tokenize=self.options["tokenize"],
+                        threads=self.threads)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        raise ValueError("distinct-n counts n-grams distinct across all outputs together, which per-output rows "
+                         "cannot give: it has no bootstrap interval (resample the outputs and call distinct())")
+
+
+@register
+class SelfBLEU(_OutputsMetric):
+    """Self-BLEU as a registered metric: ``nlgmetrics.metric("self_bleu").update(outputs)``."""
+
+    name = "self_bleu"
+    description = "self-BLEU of a set of outputs (sacreBLEU sentence BLEU vs all others; variant texygen; no references)"
+    cli_options = (CliOption(("--variant",), "variant", choices=VARIANTS, help="sacrebleu (default) or texygen"),
+                   CliOption(("-tok", "--tokenize"), "tokenize", help="tokenizer (default 13a; texygen: none)"),
+                   CliOption(("--max-order",), "max_order", "int", help="n-gram order (default 4; texygen 3)"))
+
+    def __init__(self, *, variant: str = "sacrebleu", tokenize: Optional[str] = None, max_order: Optional[int] = None,
+                 threads: Optional[int] = None, segments: bool = True):
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be 'sacrebleu' or 'texygen', got {variant!r}")
+        super().__init__({"variant": variant, "tokenize": tokenize, "max_order": max_order}, threads=threads,
+                         segments=segments)
+
+    def display_name(self) -> str:
+        return "self-BLEU"
+
+    def result_from_state(self, state) -> SelfBLEUResult:
+        return self_bleu(state.texts("outputs"), threads=self.threads, **self.options)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        return sums[:, 0] / sums[:, 1]

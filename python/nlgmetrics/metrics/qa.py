@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence, Union
 
@@ -354,6 +355,9 @@ def squad(
     them); v2.0 needs a prediction for every question (the official script fails otherwise).
     ``na_probs`` (v2.0 only) maps question id → predicted no-answer probability: questions above
     ``na_prob_thresh`` count as answered "no answer", and the best thresholds are reported.
+    Prediction ids that match no question are ignored, as the official scripts ignore them, with a
+    ``UserWarning`` giving their number (when none matches, the predictions are most likely for
+    another dataset or version, and every question scores 0).
 
     >>> data = [{"paragraphs": [{"qas": [{"id": "a", "answers": [{"text": "Paris"}]},
     ...                                   {"id": "b", "answers": []}]}]}]
@@ -364,11 +368,25 @@ def squad(
         raise ValueError(f"version must be '1.1' or '2.0', got {version!r}")
     predictions = _check_predictions(predictions)
     articles = _dataset_articles(dataset)
+    _warn_unknown_ids(predictions, articles)
     if version == "1.1":
         if na_probs is not None:
             raise ValueError("na_probs applies to version '2.0' only")
         return _squad_v1(predictions, articles, warn_unanswered)
     return _squad_v2(predictions, articles, na_probs, na_prob_thresh)
+
+
+def _warn_unknown_ids(predictions, articles) -> None:
+    known = {qid for qid, _gold, _where in _iter_questions(articles)}
+    unknown = [qid for qid in predictions if qid not in known]
+    if unknown and len(unknown) == len(predictions):
+        warnings.warn(f"none of the {len(predictions):,} prediction ids matches a question of the dataset "
+                      f"(first: {unknown[0]!r}): predictions for another dataset? Every question scores 0",
+                      UserWarning, stacklevel=3)
+    elif unknown:
+        warnings.warn(f"{len(unknown):,} of the {len(predictions):,} prediction ids match no question of the dataset "
+                      f"(first: {unknown[0]!r}); they are ignored, as by the official SQuAD script",
+                      UserWarning, stacklevel=3)
 
 
 def _squad_v1(predictions, articles, warn_unanswered) -> SquadResult:

@@ -178,6 +178,15 @@ def _randomization_row(metric, name, computed, baseline, masks, confidence_resam
     return SystemTest(name, computed.score, p, float(mean), float(ci))
 
 
+# Most resamples accepted: the draws are n_samples × segments integers, so 2**40 would abort on memory.
+MAX_SAMPLES = 10_000_000
+
+
+def _check_n_samples(n_samples) -> None:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or not 1 <= n_samples <= MAX_SAMPLES:
+        raise ValueError(f"n_samples must be a positive int (at most {MAX_SAMPLES:,}), got {n_samples!r}")
+
+
 def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
                 metrics: MetricsArg = ("bleu",), test: str = "bs", n_samples: Optional[int] = None,
                 seed: Optional[int] = 12345, n_ar_confidence: int = -1,
@@ -199,9 +208,9 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
         raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), got {test!r}")
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise ValueError("systems must be a mapping of at least two names to hypotheses (the first is the baseline)")
-    n_samples = DEFAULT_SAMPLES[test] if not n_samples else n_samples
-    if not isinstance(n_samples, int) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
+    # None: the test's default. 0 is refused rather than silently read as the default.
+    n_samples = DEFAULT_SAMPLES[test] if n_samples is None else n_samples
+    _check_n_samples(n_samples)
     n_ar_confidence = DEFAULT_SAMPLES["bs"] if n_ar_confidence == 0 else n_ar_confidence
     names = list(systems)
     hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
@@ -332,8 +341,7 @@ def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[st
         raise ValueError(f"method must be 'percentile' or 'sacrebleu', got {method!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
-    if not isinstance(n_samples, int) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
+    _check_n_samples(n_samples)
     bound = resamplable(metric, options)
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))

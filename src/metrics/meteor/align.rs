@@ -11,31 +11,18 @@ use super::beam::{self, BeamScratch};
 use super::features::{WordTable, NO_NODE};
 use super::params::Module;
 use super::paraphrase::{ParaphraseTable, EMPTY_PHRASE, UNKNOWN_WORD};
-pub use super::types::{java_hash, Match};
+pub use super::types::{java_hash, Candidates, Match, Matchers};
 
-/// The configured modules and search settings.
-pub struct Matchers<'a> {
-    pub modules: &'a [Module],
-    pub paraphrases: Option<&'a ParaphraseTable>,
-    pub beam_size: usize,
-}
-
-/// The jar's `Stage`: candidate matches in the order the modules propose them, and how many
-/// candidates cover each word. [`Candidates::by_start`] then groups them per reference start
-/// position, keeping that order.
-#[derive(Default)]
-pub struct Candidates {
-    proposed: Vec<Match>,
-    pub coverage1: Vec<u32>,
-    pub coverage2: Vec<u32>,
-    /// Candidates grouped by reference start: `sorted[offsets[j]..offsets[j + 1]]` start at `j`.
-    pub offsets: Vec<u32>,
-    pub sorted: Vec<Match>,
-}
+/// The default bound on a pair's candidate matches. The jar has none, but its work and memory grow
+/// with beam × candidates: 10 million (enough for 3,000 identical words against 3,000, 9 million;
+/// a real 100-word sentence pair has a few hundred) keeps a pair under about 400 MB.
+pub const DEFAULT_MAX_CANDIDATES: usize = 10_000_000;
 
 impl Candidates {
-    fn reset(&mut self, n1: usize, n2: usize) {
+    fn reset(&mut self, n1: usize, n2: usize, limit: usize) {
         self.proposed.clear();
+        self.limit = limit;
+        self.overflowed = false;
         self.coverage1.clear();
         self.coverage1.resize(n1, 0);
         self.coverage2.clear();
@@ -43,6 +30,10 @@ impl Candidates {
     }
 
     fn add(&mut self, m: Match) {
+        if self.proposed.len() >= self.limit {
+            self.overflowed = true;
+            return;
+        }
         for k in m.match_start..m.match_start + m.match_length {
             self.coverage1[k as usize] += 1;
         }
@@ -95,7 +86,7 @@ pub struct AlignScratch {
     /// (synset, hypothesis position) pairs, sorted, and a bitset of hypothesis positions.
     synsets1: Vec<(u32, u32)>,
     shared: Vec<u64>,
-    candidates: Candidates,
+    pub candidates: Candidates,
     paraphrase: ParaphraseScratch,
     beam: BeamScratch,
     /// The last alignment: the match chosen at each reference start position.
@@ -119,7 +110,7 @@ pub fn align<'s>(
     scratch.keys2.extend(line2.iter().map(|&w| info(w).hash));
     let (keys1, keys2) = (&scratch.keys1, &scratch.keys2);
     let stage = &mut scratch.candidates;
-    stage.reset(n1, n2);
+    stage.reset(n1, n2, matchers.max_candidates);
 
     // Identical sentences need only the first module (the jar's guard against beam errors).
     let modules_used = if keys1 == keys2 {
@@ -132,6 +123,9 @@ pub fn align<'s>(
         match module {
             Module::Exact => {
                 for j in 0..n2 {
+                    if stage.overflowed {
+                        break;
+                    }
                     for i in 0..n1 {
                         if keys1[i] == keys2[j] {
                             stage.add(word_match(stage_id, j, i));
@@ -141,6 +135,9 @@ pub fn align<'s>(
             }
             Module::Stem => {
                 for j in 0..n2 {
+                    if stage.overflowed {
+                        break;
+                    }
                     let stem2 = info(line2[j]).stem;
                     for i in 0..n1 {
                         if info(line1[i]).stem == stem2 && keys1[i] != keys2[j] {
@@ -157,6 +154,9 @@ pub fn align<'s>(
                 }
                 index.sort_unstable();
                 for j in 0..n2 {
+                    if stage.overflowed {
+                        break;
+                    }
                     // Hypothesis positions sharing a synset with reference word j, in ascending order.
                     shared.clear();
                     shared.resize(n1.div_ceil(64), 0);
@@ -183,6 +183,12 @@ pub fn align<'s>(
                 paraphrase_matches(table, stage_id, line1, line2, words, &mut scratch.paraphrase, stage);
             }
         }
+    }
+    if stage.overflowed {
+        // Too many candidates to search (the caller reports it): no alignment.
+        scratch.result.clear();
+        scratch.result.resize(n2, None);
+        return &scratch.result;
     }
     stage.group(n2);
 
@@ -386,6 +392,7 @@ mod tests {
             modules: &modules,
             paraphrases: None,
             beam_size: 40,
+            max_candidates: DEFAULT_MAX_CANDIDATES,
         };
         let lines = ["the cat sat on the mat", "on the mat the cat sat"];
         let interned = super::super::features::InternedLines::new(&lines);

@@ -2,11 +2,14 @@
 //!
 //! A path (`PartialAlignment`) is a small `Copy` state plus a bitset of used words (hypothesis
 //! bits, then reference bits) kept in a pool with one fixed-size slot per path; the matches a path
-//! chose live in a shared arena as a linked list. Ranking sorts unique keys (score, chunks,
+//! chose live in a shared arena as a linked list. An expansion is queued as (state, parent path,
+//! candidate) and only the `beam_size` kept ones get their bitset and arena node: memory per
+//! position is O(beam × candidates) small records, not bitsets (the jar copies two boolean arrays per
+//! expansion, so "a a a …" of 3,000 words took gigabytes). Ranking sorts unique keys (score, chunks,
 //! distance, position in the queue), which orders exactly as the jar's stable `Collections.sort`
 //! with `PARTIAL_COMPARE_TOTAL`; only the `beam_size` best are selected and sorted.
 
-use super::align::{Candidates, Match, Matchers};
+use super::types::{Candidates, Match, Matchers};
 
 /// One search path, without its used-word bits.
 #[derive(Clone, Copy)]
@@ -76,21 +79,24 @@ impl Queue {
         self.states.push(state);
         self.bits.extend_from_slice(bits);
     }
+}
 
-    /// Push a path whose bits are `bits | mask`.
-    fn push_with(&mut self, state: State, bits: &[u64], mask: &[u64]) {
-        self.states.push(state);
-        self.bits.extend(bits.iter().zip(mask).map(|(b, m)| b | m));
-    }
+/// An expansion waiting for the ranking: the new state, the path it extends (index into the
+/// current queue) and the candidate it adds (index into `Candidates::sorted`, or [`NO_MATCH`]).
+#[derive(Clone, Copy)]
+struct Pending {
+    state: State,
+    parent: u32,
+    candidate: u32,
 }
 
 /// Reusable buffers of the search.
 #[derive(Default)]
 pub struct BeamScratch {
     current: Queue,
-    next: Queue,
+    previous: Queue,
+    next: Vec<Pending>,
     order: Vec<u128>,
-    masks: Vec<u64>,
     /// Per candidate, its [`weighted_lengths`].
     gains: Vec<(i32, i32)>,
     start_bits: Vec<u64>,
@@ -111,6 +117,12 @@ fn bit(bits: &[u64], k: usize) -> bool {
 fn mask_of(m: &Match, n1: usize, out: &mut [u64]) {
     set_bits(out, m.match_start as usize, m.match_length as usize);
     set_bits(out, n1 + m.start as usize, m.length as usize);
+}
+
+/// Whether a match uses a word already used in `bits`.
+fn overlaps(m: &Match, n1: usize, bits: &[u64]) -> bool {
+    let any = |from: usize, count: usize| (from..from + count).any(|k| bit(bits, k));
+    any(m.match_start as usize, m.match_length as usize) || any(n1 + m.start as usize, m.length as usize)
 }
 
 /// The beam search from the fixed matches; on return `matches` holds the fixed matches plus those
@@ -145,14 +157,9 @@ fn resolve_with<const WIDTH: usize>(
     let n2 = matches.len();
     let width = if WIDTH == 0 { (n1 + n2).div_ceil(64).max(1) } else { WIDTH };
     let weight = |m: &Match| matchers.modules[m.stage as usize].search_weight();
-    let BeamScratch { current, next, order, masks, gains, start_bits, arena } = scratch;
+    let BeamScratch { current, previous, next, order, gains, start_bits, arena } = scratch;
     arena.clear();
 
-    masks.clear();
-    masks.resize(stage.sorted.len() * width, 0);
-    for (k, m) in stage.sorted.iter().enumerate() {
-        mask_of(m, n1, &mut masks[k * width..(k + 1) * width]);
-    }
     gains.clear();
     gains.extend(stage.sorted.iter().map(|m| weighted_lengths(m, weight(m))));
     start_bits.clear();
@@ -161,8 +168,8 @@ fn resolve_with<const WIDTH: usize>(
         mask_of(m, n1, start_bits);
     }
 
-    next.clear();
-    next.push(
+    current.clear();
+    current.push(
         State {
             last: NO_MATCH,
             matches1: 0,
@@ -174,75 +181,86 @@ fn resolve_with<const WIDTH: usize>(
         },
         start_bits,
     );
+    next.clear();
+    next.push(Pending { state: current.states[0], parent: 0, candidate: NO_MATCH });
     for position in 0..=n2 {
-        // The best `beam_size` paths of the queue, best first.
+        // The best `beam_size` paths of the queue, best first; only they get bits and arena nodes.
         order.clear();
-        order.extend(next.states.iter().enumerate().map(|(k, s)| s.rank(k)));
+        order.extend(next.iter().enumerate().map(|(k, p)| p.state.rank(k)));
         if order.len() > matchers.beam_size {
             order.select_nth_unstable(matchers.beam_size - 1);
             order.truncate(matchers.beam_size);
         }
         order.sort_unstable();
+        std::mem::swap(current, previous);
         current.clear();
+        let parents = &*previous;
         for key in order.iter() {
-            let k = *key as u32 as usize;
-            current.push(next.states[k], &next.bits[k * width..(k + 1) * width]);
+            let Pending { mut state, parent, candidate } = next[*key as u32 as usize];
+            let parent = parent as usize;
+            current.push(state, &parents.bits[parent * width..(parent + 1) * width]);
+            if candidate != NO_MATCH {
+                let m = stage.sorted[candidate as usize];
+                let slot = current.bits.len() - width;
+                mask_of(&m, n1, &mut current.bits[slot..]);
+                arena.push((m, state.last));
+                state.last = (arena.len() - 1) as u32;
+                *current.states.last_mut().expect("just pushed") = state;
+            }
         }
         next.clear();
 
         for (p, &state) in current.states.iter().enumerate() {
             let mut path = state;
+            let parent = p as u32;
             let bits = &current.bits[p * width..(p + 1) * width];
             if position == n2 {
                 if path.last_match_end != -1 {
                     path.chunks += 1;
                 }
-                next.push(path, bits);
+                next.push(Pending { state: path, parent, candidate: NO_MATCH });
                 continue;
             }
             if bit(bits, n1 + position) {
                 if position < path.idx {
-                    next.push(path, bits);
+                    next.push(Pending { state: path, parent, candidate: NO_MATCH });
                 } else if let Some(m) = matches[path.idx] {
                     path.add_weighted(weighted_lengths(&m, weight(&m)));
                     path.advance_over(&m);
                     path.distance += (m.start as i32 - m.match_start as i32).abs();
-                    next.push(path, bits);
+                    next.push(Pending { state: path, parent, candidate: NO_MATCH });
                 }
                 continue;
             }
             let first = stage.offsets[position] as usize;
             for (k, m) in stage.by_start(position).iter().enumerate() {
-                let mask = &masks[(first + k) * width..(first + k + 1) * width];
-                if bits.iter().zip(mask).any(|(b, m)| b & m != 0) {
+                if overlaps(m, n1, bits) {
                     continue;
                 }
                 let mut new_path = path;
-                arena.push((*m, new_path.last));
-                new_path.last = (arena.len() - 1) as u32;
                 new_path.add_weighted(gains[first + k]);
                 new_path.advance_over(m);
                 path.distance += (m.start as i32 - m.match_start as i32).abs();
-                next.push_with(new_path, bits, mask);
+                next.push(Pending { state: new_path, parent, candidate: (first + k) as u32 });
             }
             if path.last_match_end != -1 {
                 path.chunks += 1;
                 path.last_match_end = -1;
             }
             path.idx += 1;
-            next.push(path, bits);
+            next.push(Pending { state: path, parent, candidate: NO_MATCH });
         }
-        if next.states.is_empty() {
+        if next.is_empty() {
             // The jar: "unexpected conditions - skipping matches until possible to continue".
-            next.push(current.states[0], &current.bits[..width]);
+            next.push(Pending { state: current.states[0], parent: 0, candidate: NO_MATCH });
         }
     }
+    // The last position's expansions add no match: their states hold the whole path.
     let best = next
-        .states
         .iter()
         .enumerate()
-        .min_by_key(|(k, s)| s.rank(*k))
-        .map(|(_, s)| *s)
+        .min_by_key(|(k, p)| p.state.rank(*k))
+        .map(|(_, p)| p.state)
         .expect("the search queue is never empty");
     let mut node = best.last;
     while node != NO_MATCH {

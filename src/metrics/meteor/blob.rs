@@ -1,6 +1,7 @@
-//! Binary caches of METEOR resources: a magic tag, a section table and 8-byte aligned sections of
-//! little-endian data, memory-mapped read-only when read back, so opening one costs microseconds
-//! and only the pages a run touches are ever read.
+//! Binary caches of METEOR resources: a magic tag (format and version), a checksum, a section table
+//! and 8-byte aligned sections of little-endian data, memory-mapped read-only when read back. The
+//! checksum covers everything after it, so a file corrupted anywhere (not only in its header) is
+//! refused and rebuilt instead of being read as tables whose indices point anywhere.
 
 use std::io::Write;
 use std::path::Path;
@@ -41,9 +42,21 @@ fn align_up(n: usize) -> usize {
     n.div_ceil(HEADER_ALIGN) * HEADER_ALIGN
 }
 
-/// Lay out `sections` behind `magic` and a table of (offset, length) pairs.
+/// Bytes before the checksummed part: magic, section count, checksum.
+const CHECKSUMMED_FROM: usize = 16 + 8 + 8;
+
+/// FxHash-style 64-bit checksum of `bytes` (a length multiple of 8: the layout pads to 8).
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.chunks(8).fold(bytes.len() as u64, |hash, chunk| {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x517c_c1b7_2722_0a95)
+    })
+}
+
+/// Lay out `sections` behind `magic`, a checksum and a table of (offset, length) pairs.
 pub fn encode(magic: &[u8; 16], sections: &[&[u8]]) -> Vec<u8> {
-    let header = 16 + 8 + 16 * sections.len();
+    let header = CHECKSUMMED_FROM + 16 * sections.len();
     let mut offsets = Vec::with_capacity(sections.len());
     let mut end = align_up(header);
     for section in sections {
@@ -53,6 +66,7 @@ pub fn encode(magic: &[u8; 16], sections: &[&[u8]]) -> Vec<u8> {
     let mut out = Vec::with_capacity(end);
     out.extend_from_slice(magic);
     out.extend_from_slice(&(sections.len() as u64).to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
     for (section, offset) in sections.iter().zip(&offsets) {
         out.extend_from_slice(&(*offset as u64).to_le_bytes());
         out.extend_from_slice(&(section.len() as u64).to_le_bytes());
@@ -62,6 +76,8 @@ pub fn encode(magic: &[u8; 16], sections: &[&[u8]]) -> Vec<u8> {
         out.extend_from_slice(section);
     }
     out.resize(end, 0);
+    let sum = checksum(&out[CHECKSUMMED_FROM..]);
+    out[24..32].copy_from_slice(&sum.to_le_bytes());
     out
 }
 
@@ -73,7 +89,11 @@ pub fn u32_bytes(values: &[u32]) -> Vec<u8> {
 /// Write `bytes` to `path` atomically (temporary file, then rename), so a reader never maps a
 /// half-written file and a mapped file is never truncated under a reader.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let temp = path.with_extension(format!("tmp{}", std::process::id()));
+    // Unique per process and call: two processes (or threads) building the cache at once each
+    // write their own file, and the last rename wins with a complete file.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = path.with_extension(format!("tmp{}-{call}", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
@@ -136,17 +156,17 @@ impl Blob {
     /// `count` sections that lie inside it and start 8-byte aligned; None otherwise.
     pub fn sections(&self, magic: &[u8; 16], count: usize) -> Option<Vec<Section>> {
         let bytes = self.bytes();
-        let header = 16 + 8 + 16 * count;
+        let header = CHECKSUMMED_FROM + 16 * count;
         if bytes.len() < header || &bytes[..16] != magic {
             return None;
         }
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
-        if word(16) != count {
+        if word(16) != count || word(24) as u64 != checksum(&bytes[CHECKSUMMED_FROM..]) {
             return None;
         }
         (0..count)
             .map(|k| {
-                let (offset, len) = (word(24 + 16 * k), word(32 + 16 * k));
+                let (offset, len) = (word(CHECKSUMMED_FROM + 16 * k), word(CHECKSUMMED_FROM + 8 + 16 * k));
                 let inside = offset >= header && offset % HEADER_ALIGN == 0 && offset.checked_add(len)? <= bytes.len();
                 inside.then_some(Section { offset, len })
             })

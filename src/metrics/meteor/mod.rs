@@ -35,6 +35,28 @@ pub use synonyms::SynonymDictionary;
 
 /// Number of sufficient statistics per segment (`MeteorStats.STATS_LENGTH`).
 pub const STATS_LEN: usize = 23;
+
+/// Largest beam accepted (the jar's default is 40; the search keeps this many paths per word).
+pub const MAX_BEAM_SIZE: usize = 100_000;
+
+/// A hypothesis–reference pair with more candidate matches than `max_candidates`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyCandidates {
+    pub reference: usize,
+    pub limit: usize,
+}
+
+impl TooManyCandidates {
+    /// The error for segment `segment`.
+    pub fn error(&self, segment: usize) -> Error {
+        Error::InvalidOption(format!(
+            "METEOR segment {segment}: the hypothesis and reference {} have more than max_candidates={} candidate \
+             matches (heavy repetition, e.g. the same word thousands of times); the alignment search over them \
+             would take minutes and gigabytes. Raise max_candidates to score it anyway, or shorten the segment.",
+            self.reference, self.limit
+        ))
+    }
+}
 /// The statistics layout supports at most four module stages, as the jar's.
 pub const MAX_MODULES: usize = 4;
 
@@ -95,6 +117,7 @@ pub struct Meteor {
     pub normalization: Normalization,
     pub char_based: bool,
     pub beam_size: usize,
+    pub max_candidates: usize,
     prefixes: NonbreakingPrefixes,
     function_words: FxHashSet<String>,
     stemmer: Option<MeteorStemmer>,
@@ -122,6 +145,9 @@ pub struct MeteorOptions {
     pub normalization: Normalization,
     pub char_based: bool,
     pub beam_size: usize,
+    /// Most candidate matches per hypothesis–reference pair ([`align::DEFAULT_MAX_CANDIDATES`]);
+    /// a pair with more is refused with an error naming its segment.
+    pub max_candidates: usize,
     pub function_words: Vec<String>,
     pub nonbreaking_prefixes: Vec<String>,
     pub synonyms: Option<Arc<SynonymDictionary>>,
@@ -151,8 +177,11 @@ impl Meteor {
                 options.weights.len()
             ));
         }
-        if options.beam_size == 0 {
-            return invalid("METEOR beam size must be at least 1".into());
+        if options.beam_size == 0 || options.beam_size > MAX_BEAM_SIZE {
+            return invalid(format!("METEOR beam_size must be between 1 and {MAX_BEAM_SIZE}, got {}", options.beam_size));
+        }
+        if options.max_candidates == 0 {
+            return invalid("METEOR max_candidates must be at least 1".into());
         }
         let mut stemmer = None;
         for module in &options.modules {
@@ -195,6 +224,7 @@ impl Meteor {
             normalization: options.normalization,
             char_based: options.char_based,
             beam_size: options.beam_size,
+            max_candidates: options.max_candidates,
             prefixes: NonbreakingPrefixes::from_lines(&options.nonbreaking_prefixes),
             function_words: options.function_words.into_iter().collect(),
             stemmer,
@@ -218,6 +248,7 @@ impl Meteor {
             modules: &self.modules,
             paraphrases: self.paraphrases.as_deref(),
             beam_size: self.beam_size,
+            max_candidates: self.max_candidates,
         }
     }
 
@@ -288,10 +319,13 @@ impl Meteor {
         matchers: &Matchers<'_>,
         scratch: &mut AlignScratch,
         mut alignment: Option<&mut Vec<Match>>,
-    ) -> Option<(SegmentStats, f64, usize)> {
+    ) -> std::result::Result<Option<(SegmentStats, f64, usize)>, TooManyCandidates> {
         let mut best: Option<(SegmentStats, f64, usize)> = None;
         for (index, reference) in references.enumerate() {
             let stats = self.pair_stats(hyp, reference, words, matchers, scratch);
+            if scratch.candidates.overflowed {
+                return Err(TooManyCandidates { reference: index, limit: matchers.max_candidates });
+            }
             let score = self.score(&stats).score;
             if best.as_ref().map_or(true, |b| score > b.1) {
                 best = Some((stats, score, index));
@@ -301,12 +335,12 @@ impl Meteor {
                 }
             }
         }
-        best
+        Ok(best)
     }
 
     /// Score a hypothesis against its references: the statistics of the first reference with the
     /// strictly highest score, with that reference's alignment.
-    pub fn segment(&self, hypothesis: &str, references: &[&str]) -> SegmentResult {
+    pub fn segment(&self, hypothesis: &str, references: &[&str]) -> Result<SegmentResult> {
         let mut lines = Vec::with_capacity(references.len() + 1);
         lines.push(self.preprocess(hypothesis));
         lines.extend(references.iter().map(|r| self.preprocess(r)));
@@ -321,8 +355,9 @@ impl Meteor {
             &self.matchers(),
             &mut AlignScratch::default(),
             Some(&mut matches),
-        );
-        match best {
+        )
+        .map_err(|e| e.error(0))?;
+        Ok(match best {
             Some((stats, score, index)) => SegmentResult {
                 stats,
                 score,
@@ -339,7 +374,7 @@ impl Meteor {
                 reference_tokens: Vec::new(),
                 matches: Vec::new(),
             },
-        }
+        })
     }
 
     /// Score every hypothesis against its references, in parallel: per segment (statistics of the
@@ -349,7 +384,7 @@ impl Meteor {
         &self,
         hypotheses: &[H],
         references: &[Vec<R>],
-    ) -> Vec<(SegmentStats, f64, usize)> {
+    ) -> Result<Vec<(SegmentStats, f64, usize)>> {
         let mut first_reference = Vec::with_capacity(references.len() + 1);
         let mut texts: Vec<&str> = hypotheses.iter().map(AsRef::as_ref).collect();
         for refs in references {
@@ -366,8 +401,8 @@ impl Meteor {
             .with_min_len(8)
             .map_init(AlignScratch::default, |scratch, k| {
                 let refs = (first_reference[k]..first_reference[k + 1]).map(|r| interned.line(r));
-                self.best_reference(interned.line(k), refs, &words, &matchers, scratch, None)
-                    .unwrap_or(([0.0; STATS_LEN], 0.0, 0))
+                let best = self.best_reference(interned.line(k), refs, &words, &matchers, scratch, None);
+                Ok(best.map_err(|e| e.error(k))?.unwrap_or(([0.0; STATS_LEN], 0.0, 0)))
             })
             .collect()
     }
@@ -516,6 +551,7 @@ mod tests {
             normalization: Normalization::Tokenize,
             char_based: false,
             beam_size: 40,
+            max_candidates: align::DEFAULT_MAX_CANDIDATES,
             function_words: vec!["the".into(), "a".into()],
             nonbreaking_prefixes: vec![],
             synonyms: None,
@@ -528,7 +564,7 @@ mod tests {
     #[test]
     fn identical_sentence_scores_fmean() {
         let meteor = english_exact();
-        let result = meteor.segment("The cat sat.", &["the cat sat ."]);
+        let result = meteor.segment("The cat sat.", &["the cat sat ."]).unwrap();
         assert_eq!(result.stats[CHUNKS], 1.0);
         assert!((result.score - 1.0).abs() < 1e-12);
     }
@@ -536,10 +572,10 @@ mod tests {
     #[test]
     fn stem_matches_and_empty_inputs() {
         let meteor = english_exact();
-        let result = meteor.segment("cats running", &["a cat runs"]);
+        let result = meteor.segment("cats running", &["a cat runs"]).unwrap();
         assert_eq!(result.stats[STAGE_OFFSET + 4 + 1], 2.0); // cats/cat, running/runs via stem
-        assert_eq!(meteor.segment("", &[""]).score, 0.0);
-        assert_eq!(meteor.segment("x", &[]).score, 0.0);
+        assert_eq!(meteor.segment("", &[""]).unwrap().score, 0.0);
+        assert_eq!(meteor.segment("x", &[]).unwrap().score, 0.0);
     }
 
     #[test]
@@ -569,6 +605,7 @@ mod tests {
             normalization: Normalization::Tokenize,
             char_based: false,
             beam_size: 40,
+            max_candidates: align::DEFAULT_MAX_CANDIDATES,
             function_words: vec![],
             nonbreaking_prefixes: vec![],
             synonyms: None,
@@ -592,6 +629,7 @@ mod tests {
             normalization: o.normalization,
             char_based: o.char_based,
             beam_size: o.beam_size,
+            max_candidates: o.max_candidates,
             function_words: o.function_words.clone(),
             nonbreaking_prefixes: o.nonbreaking_prefixes.clone(),
             synonyms: o.synonyms.clone(),

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 /// Id of a word absent from the table's vocabulary (the jar's `-1`).
 pub const UNKNOWN_WORD: u32 = u32::MAX;
 
-const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT04";
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-PT05";
 /// Sections: vocabulary bytes, vocabulary offsets, node records, and [paraphrase count].
 const SECTIONS: usize = 4;
 

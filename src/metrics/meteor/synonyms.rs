@@ -12,7 +12,7 @@ use super::blob::{self, Blob, Raw};
 use super::normalize::java_len;
 use crate::error::{Error, Result};
 
-const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-SY01";
+const CACHE_MAGIC: &[u8; 16] = b"NLGM-METEOR-SY02";
 /// Sections: sorted words' bytes, word offsets, synset-id offsets per word, synset ids.
 const SECTIONS: usize = 4;
 

@@ -12,6 +12,34 @@ const DENSE_ID_LIMIT: u32 = 1 << 20;
 /// Mask memory kept for the next text (32 MiB); a larger one is freed after use.
 const KEPT_MASK_WORDS: usize = 1 << 22;
 
+/// Most memory one LCS computation may take (512 MiB). The bit-parallel tables grow with the
+/// product of the two lengths (a 256,000-word document against itself: 8 GB), so larger pairs
+/// are refused with a ValueError instead of aborting the process.
+pub const MAX_LCS_BYTES: usize = 1 << 29;
+
+/// Refuses an LCS whose bit-parallel tables would exceed [`MAX_LCS_BYTES`]: `bits` tokens held as
+/// bit vectors, `fed` tokens fed one by one, ids below `n_ids` (one match mask each), and with
+/// `backtrack` one row per fed token kept for the walk back.
+pub(crate) fn check_lcs_size(bits: usize, fed: usize, n_ids: usize, backtrack: bool) -> crate::error::Result<()> {
+    let words = bits.div_ceil(64);
+    let rows = if backtrack { fed + 1 } else { 1 };
+    check_lcs_bytes(bits, fed, (n_ids.saturating_add(rows)).saturating_mul(words).saturating_mul(8))
+}
+
+/// Refuses an LCS of `bits` × `fed` tokens whose tables take `bytes` (see [`check_lcs_size`]).
+pub(crate) fn check_lcs_bytes(bits: usize, fed: usize, bytes: usize) -> crate::error::Result<()> {
+    if bytes > MAX_LCS_BYTES {
+        return Err(crate::error::Error::InvalidOption(format!(
+            "a longest-common-subsequence of {bits} × {fed} tokens needs {} MiB, more than the limit of {} MiB \
+             (ROUGE-L/Lsum tables grow with the product of the lengths); split the text into sentences \
+             (newlines, rougeLsum) or shorten it",
+            bytes >> 20,
+            MAX_LCS_BYTES >> 20
+        )));
+    }
+    Ok(())
+}
+
 /// Reusable buffers for the LCS computations: keep one per thread. Masks are all zero between calls.
 #[derive(Debug, Default, Clone)]
 pub struct LcsScratch {

@@ -117,10 +117,10 @@ pub fn rouge_score_segment<S: AsRef<str>>(
     options: &RougeScoreOptions,
     candidate: &str,
     references: &[S],
-) -> SegmentScores {
+) -> Result<SegmentScores> {
     let mut out = vec![Default::default(); options.variants.len()];
-    segment::score_segment_into(options, candidate, references, &mut out);
-    out
+    segment::score_segment_into(options, candidate, references, &mut out)?;
+    Ok(out)
 }
 
 /// `rouge_score_segment` on texts tokenized elsewhere (e.g. by a user's Python tokenizer).
@@ -128,10 +128,10 @@ pub fn rouge_score_segment_tokens(
     variants: &[Variant],
     candidate: &TokenizedText,
     references: &[TokenizedText],
-) -> SegmentScores {
+) -> Result<SegmentScores> {
     let mut out = vec![Default::default(); variants.len()];
-    segment::score_tokens_into(variants, candidate, references, &mut out);
-    out
+    segment::score_tokens_into(variants, candidate, references, &mut out)?;
+    Ok(out)
 }
 
 /// Batches of at most this many segments are scored on the calling thread.
@@ -161,15 +161,16 @@ pub fn rouge_score_batch<S: AsRef<str> + Sync>(
     if width > 0 && candidates.len() <= SEQUENTIAL_BATCH {
         // A few segments (e.g. one `score()` call of the rouge_score facade): handing them to the
         // thread pool would cost more than scoring them here.
-        for ((slots, candidate), refs) in out.chunks_mut(width).zip(candidates).zip(references) {
-            segment::score_segment_into(options, candidate.as_ref(), refs, slots);
+        for (k, ((slots, candidate), refs)) in out.chunks_mut(width).zip(candidates).zip(references).enumerate() {
+            segment::score_segment_into(options, candidate.as_ref(), refs, slots).map_err(|e| e.at_segment(k))?;
         }
     } else if width > 0 {
         out.par_chunks_mut(width)
             .zip(candidates.par_iter().zip(references.par_iter()))
-            .for_each(|(slots, (candidate, refs))| {
-                segment::score_segment_into(options, candidate.as_ref(), refs, slots)
-            });
+            .enumerate()
+            .try_for_each(|(k, (slots, (candidate, refs)))| {
+                segment::score_segment_into(options, candidate.as_ref(), refs, slots).map_err(|e| e.at_segment(k))
+            })?;
     }
     Ok(out)
 }
@@ -184,7 +185,7 @@ mod tests {
             tokenizer: RougeTokenizer::RougeScore,
             stem: false,
         };
-        rouge_score_segment(&options, candidate, &[reference.to_string()])[0].1
+        rouge_score_segment(&options, candidate, &[reference.to_string()]).unwrap()[0].1
     }
 
     #[test]

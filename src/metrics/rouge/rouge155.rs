@@ -9,7 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::lcs::{union_lcs_marks, LcsScratch};
+use super::lcs::{check_lcs_bytes, check_lcs_size, union_lcs_marks, LcsScratch};
 use crate::error::{Error, Result};
 use crate::ngram::{count_ngrams, Vocab};
 use crate::text::rouge::rouge155::{
@@ -394,7 +394,7 @@ pub fn rouge155_segment(
     options: &Rouge155Options,
     peer: &str,
     models: &[String],
-) -> Vec<[f64; 3]> {
+) -> Result<Vec<[f64; 3]>> {
     let needs_sentences = measures
         .iter()
         .any(|m| matches!(m, Measure155::L | Measure155::W(_)));
@@ -423,11 +423,25 @@ pub fn rouge155_segment(
     let mut vocab = Vocab::default();
     let peer = intern(&mut vocab, &raw_peer);
     let models: Vec<Text155> = raw_models.iter().map(|m| intern(&mut vocab, m)).collect();
+    // The LCS tables grow with the product of the longest model and peer sentences.
+    let longest = |text: &Text155| text.sentences.iter().map(Vec::len).max().unwrap_or(0);
+    let longest_model = models.iter().map(longest).max().unwrap_or(0);
+    for measure in measures {
+        match measure {
+            Measure155::L => check_lcs_size(longest(&peer), longest_model, vocab.len(), true)?,
+            // Dense float, length and direction tables (13 bytes a cell), as ROUGE-1.5.5's.
+            Measure155::W(_) => {
+                let (m, n) = (longest_model, longest(&peer));
+                check_lcs_bytes(n, m, (m + 1).saturating_mul(n + 1).saturating_mul(13))?
+            }
+            _ => {}
+        }
+    }
     let mut scratch = LcsScratch::default();
-    measures
+    Ok(measures
         .iter()
         .map(|&m| segment_measure(m, options, &peer, &models, &mut scratch))
-        .collect()
+        .collect())
 }
 
 /// Perl's `srand(seed)` + `rand()`: drand48 (Perl ≥ 5.20 ships its own, identical everywhere).
@@ -453,10 +467,11 @@ pub fn rouge155_bootstrap(
     confidence: f64,
     spl_ids: bool,
 ) -> Result<[[f64; 3]; 3]> {
-    if samples == 0 {
-        return Err(Error::InvalidOption(
-            "the number of bootstrap samples must be positive".into(),
-        ));
+    // The resampled means are held in memory: an unbounded count (2**40) would abort on allocation.
+    if samples == 0 || samples > 10_000_000 {
+        return Err(Error::InvalidOption(format!(
+            "the number of bootstrap samples must be between 1 and 10,000,000, got {samples}"
+        )));
     }
     if !(0.0..=100.0).contains(&confidence) {
         return Err(Error::InvalidOption(format!(
@@ -569,7 +584,8 @@ mod tests {
             &options(),
             "a b c d e f g h i j k l m n o p q r s",
             &["a".to_string()],
-        );
+        )
+        .unwrap();
         // R = 1, P = 1/19 = 0.05263 (rounded), F from the rounded values.
         assert_eq!(scores[0][0], 1.0);
         assert_eq!(scores[0][1], 0.05263);

@@ -6,7 +6,8 @@ use std::cell::RefCell;
 use crate::ngram::Vocab;
 use crate::text::rouge::{RougeTokenizer, SegmentInterner};
 
-use super::lcs::{lcs_length_with, summary_lcs_hits_with, LcsScratch, Sentences};
+use super::lcs::{check_lcs_size, lcs_length_with, summary_lcs_hits_with, LcsScratch, Sentences};
+use crate::error::Result;
 use super::ngram::{ngram_counts_with, NgramScratch};
 use super::{Counts, RougeScoreOptions, TokenizedText, Variant};
 
@@ -81,7 +82,7 @@ pub(crate) fn score_segment_into<S: AsRef<str>>(
     candidate: &str,
     references: &[S],
     out: &mut [(Counts, [f64; 3])],
-) {
+) -> Result<()> {
     WORKSPACE.with_borrow_mut(|workspace| {
         let Workspace { interners, candidate: candidate_ids, references: reference_ids, lcs, ngrams } = workspace;
         let interner = interners[options.stem as usize].get_or_insert_with(|| SegmentInterner::new(options.stem));
@@ -95,7 +96,7 @@ pub(crate) fn score_segment_into<S: AsRef<str>>(
             ids.fill(text.as_ref(), options.tokenizer, split, interner);
         }
         let mut scratch = Scratch { n_ids: interner.n_ids(), lcs, ngrams };
-        scratch.score(&options.variants, candidate_ids, &reference_ids[..references.len()], out);
+        scratch.score(&options.variants, candidate_ids, &reference_ids[..references.len()], out)
     })
 }
 
@@ -105,13 +106,13 @@ pub(crate) fn score_tokens_into(
     candidate: &TokenizedText,
     references: &[TokenizedText],
     out: &mut [(Counts, [f64; 3])],
-) {
+) -> Result<()> {
     let mut vocab = Vocab::default();
     let candidate = TextIds::from_tokens(candidate, &mut vocab);
     let references: Vec<TextIds> = references.iter().map(|text| TextIds::from_tokens(text, &mut vocab)).collect();
     WORKSPACE.with_borrow_mut(|workspace| {
         let mut scratch = Scratch { n_ids: vocab.len(), lcs: &mut workspace.lcs, ngrams: &mut workspace.ngrams };
-        scratch.score(variants, &candidate, &references, out);
+        scratch.score(variants, &candidate, &references, out)
     })
 }
 
@@ -123,7 +124,22 @@ struct Scratch<'a> {
 }
 
 impl Scratch<'_> {
-    fn score(&mut self, variants: &[Variant], candidate: &TextIds, references: &[TextIds], out: &mut [(Counts, [f64; 3])]) {
+    fn score(&mut self, variants: &[Variant], candidate: &TextIds, references: &[TextIds], out: &mut [(Counts, [f64; 3])]) -> Result<()> {
+        for variant in variants {
+            for reference in references {
+                match variant {
+                    Variant::Ngram(_) => {}
+                    Variant::L => {
+                        let (c, r) = (candidate.all.len(), reference.all.len());
+                        check_lcs_size(c.min(r), c.max(r), self.n_ids, false)?;
+                    }
+                    Variant::Lsum => {
+                        let longest = |text: &TextIds| text.sentences().iter().map(<[u32]>::len).max().unwrap_or(0);
+                        check_lcs_size(longest(candidate), longest(reference), self.n_ids, true)?;
+                    }
+                }
+            }
+        }
         for (variant, slot) in variants.iter().zip(out.iter_mut()) {
             let mut best: Option<(Counts, [f64; 3])> = None;
             for reference in references {
@@ -150,5 +166,6 @@ impl Scratch<'_> {
             }
             *slot = best.unwrap_or_default();
         }
+        Ok(())
     }
 }

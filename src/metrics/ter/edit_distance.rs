@@ -57,44 +57,65 @@ impl Beam {
     }
 }
 
-/// Fills row `i` (costs in `row`, optional ops) from the previous row's costs.
-#[inline]
-fn fill_row(beam: &Beam, i: usize, word: u32, reference: &[u32], prev: &[i64], row: &mut [i64], mut ops: Option<&mut [Op]>) {
-    row.fill(INFINITY);
-    if let Some(ops) = ops.as_deref_mut() {
-        ops.fill(Op::Undefined);
+/// One row of the beam-restricted table: cells `lo..lo + costs.len()`; every other cell is
+/// unreachable (`INFINITY`, `Op::Undefined`), as in sacreBLEU's full table. Storing only the beam
+/// keeps memory at O(n · beam) instead of O(n · m) (a 32,000-word pair needed 8.8 GB densely).
+#[derive(Clone, Copy)]
+struct RowView<'a> {
+    lo: usize,
+    costs: &'a [i64],
+}
+
+impl RowView<'_> {
+    #[inline]
+    fn cost(&self, j: usize) -> i64 {
+        j.checked_sub(self.lo).and_then(|k| self.costs.get(k)).copied().unwrap_or(INFINITY)
     }
+}
+
+/// Fills row `i` (its beam columns `beam.columns(i)`, costs in `row`, optional ops) from the
+/// previous row; returns the row's first column.
+#[inline]
+fn fill_row(beam: &Beam, i: usize, word: u32, reference: &[u32], prev: RowView<'_>, row: &mut Vec<i64>, mut ops: Option<&mut Vec<Op>>) -> usize {
     let (min_j, max_j) = beam.columns(i);
-    for j in min_j..max_j {
+    row.clear();
+    if let Some(ops) = ops.as_deref_mut() {
+        ops.clear();
+    }
+    for j in min_j..max_j.max(min_j) {
         if j == 0 {
-            row[0] = prev[0] + 1;
+            row.push(prev.cost(0) + 1);
             if let Some(ops) = ops.as_deref_mut() {
-                ops[0] = Op::Del;
+                ops.push(Op::Del);
             }
             continue;
         }
         // Preference on ties: match/substitution, then deletion, then insertion (strictly lower wins).
-        let (sub_cost, sub_op) = if word == reference[j - 1] { (prev[j - 1], Op::Nop) } else { (prev[j - 1] + 1, Op::Sub) };
-        let mut best = row[j];
+        let diagonal = prev.cost(j - 1);
+        let (sub_cost, sub_op) = if word == reference[j - 1] { (diagonal, Op::Nop) } else { (diagonal + 1, Op::Sub) };
+        let left = if j > min_j { row[j - 1 - min_j] } else { INFINITY };
+        let mut best = INFINITY;
         let mut best_op = Op::Undefined;
-        for (cost, op) in [(sub_cost, sub_op), (prev[j] + 1, Op::Del), (row[j - 1] + 1, Op::Ins)] {
+        for (cost, op) in [(sub_cost, sub_op), (prev.cost(j) + 1, Op::Del), (left + 1, Op::Ins)] {
             if best > cost {
                 best = cost;
                 best_op = op;
             }
         }
-        row[j] = best;
+        row.push(best);
         if let Some(ops) = ops.as_deref_mut() {
-            if best_op != Op::Undefined {
-                ops[j] = best_op;
-            }
+            ops.push(best_op);
         }
     }
+    min_j
 }
 
-/// The full edit-distance matrix of one hypothesis (costs and ops, `(n_hyp + 1) × (n_ref + 1)`).
+/// The edit-distance table of one hypothesis (costs and ops), row `i` holding only its beam cells.
 struct Matrix {
     width: usize,
+    /// Row `i` is `costs[offsets[i]..offsets[i + 1]]`, starting at column `lo[i]`.
+    offsets: Vec<usize>,
+    lo: Vec<usize>,
     costs: Vec<i64>,
     ops: Vec<Op>,
 }
@@ -102,26 +123,40 @@ struct Matrix {
 impl Matrix {
     fn compute(beam: &Beam, hyp: &[u32], reference: &[u32]) -> Matrix {
         let width = reference.len() + 1;
-        let mut costs = vec![INFINITY; (hyp.len() + 1) * width];
-        let mut ops = vec![Op::Undefined; (hyp.len() + 1) * width];
-        for j in 0..width {
-            costs[j] = j as i64;
-            ops[j] = Op::Ins;
-        }
+        let mut matrix = Matrix {
+            width,
+            offsets: vec![0, width],
+            lo: vec![0],
+            costs: (0..width as i64).collect(),
+            ops: vec![Op::Ins; width],
+        };
+        let (mut row, mut ops) = (Vec::new(), Vec::new());
         for i in 1..=hyp.len() {
-            let (before, after) = costs.split_at_mut(i * width);
-            let prev = &before[(i - 1) * width..];
-            fill_row(beam, i, hyp[i - 1], reference, prev, &mut after[..width], Some(&mut ops[i * width..(i + 1) * width]));
+            let lo = fill_row(beam, i, hyp[i - 1], reference, matrix.row(i - 1), &mut row, Some(&mut ops));
+            matrix.costs.extend_from_slice(&row);
+            matrix.ops.extend_from_slice(&ops);
+            matrix.lo.push(lo);
+            matrix.offsets.push(matrix.costs.len());
         }
-        Matrix { width, costs, ops }
+        matrix
     }
 
     fn distance(&self) -> i64 {
-        *self.costs.last().unwrap_or(&0)
+        self.row(self.lo.len() - 1).cost(self.width - 1)
     }
 
-    fn row(&self, i: usize) -> &[i64] {
-        &self.costs[i * self.width..(i + 1) * self.width]
+    fn row(&self, i: usize) -> RowView<'_> {
+        RowView { lo: self.lo[i], costs: &self.costs[self.offsets[i]..self.offsets[i + 1]] }
+    }
+
+    fn op(&self, i: usize, j: usize) -> Op {
+        let lo = self.lo[i];
+        let k = self.offsets[i] + j.wrapping_sub(lo);
+        if j >= lo && k < self.offsets[i + 1] {
+            self.ops[k]
+        } else {
+            Op::Undefined
+        }
     }
 
     /// The alignment seen from the reference (sacreBLEU flips the trace, then `trace_to_alignment`):
@@ -130,7 +165,7 @@ impl Matrix {
         let mut trace = Vec::new();
         let (mut i, mut j) = (n_hyp, self.width - 1);
         while i > 0 || j > 0 {
-            let op = self.ops[i * self.width + j];
+            let op = self.op(i, j);
             trace.push(op);
             match op {
                 Op::Nop | Op::Sub => {
@@ -208,14 +243,16 @@ fn shifted_distance(beam: &Beam, base: &Matrix, base_words: &[u32], shifted: &[u
     if shared == shifted.len() {
         return base.distance();
     }
+    let start = base.row(shared);
     scratch.prev.clear();
-    scratch.prev.extend_from_slice(base.row(shared));
-    scratch.row.resize(base.width, INFINITY);
+    scratch.prev.extend_from_slice(start.costs);
+    let mut prev_lo = start.lo;
     for i in shared + 1..=shifted.len() {
-        fill_row(beam, i, shifted[i - 1], reference, &scratch.prev, &mut scratch.row, None);
+        let prev = RowView { lo: prev_lo, costs: &scratch.prev };
+        prev_lo = fill_row(beam, i, shifted[i - 1], reference, prev, &mut scratch.row, None);
         std::mem::swap(&mut scratch.prev, &mut scratch.row);
     }
-    scratch.prev[base.width - 1]
+    RowView { lo: prev_lo, costs: &scratch.prev }.cost(base.width - 1)
 }
 
 /// A shift candidate ranked like sacreBLEU's tuple: larger gain, then longer, then earlier start,
@@ -258,10 +295,8 @@ pub fn translation_edit_rate(hyp: &[u32], reference: &[u32]) -> Result<(u64, usi
         let pre_score = base.distance();
         let mut best: Option<Candidate> = None;
         'pairs: for start_h in 0..words.len() {
-            for start_r in 0..reference.len() {
-                if start_r.abs_diff(start_h) > MAX_SHIFT_DIST {
-                    continue;
-                }
+            // Only reference starts within MAX_SHIFT_DIST of start_h (sacreBLEU skips the others).
+            for start_r in start_h.saturating_sub(MAX_SHIFT_DIST)..reference.len().min(start_h + MAX_SHIFT_DIST + 1) {
                 let mut length = 0;
                 while words[start_h + length] == reference[start_r + length] && length < MAX_SHIFT_SIZE {
                     length += 1;

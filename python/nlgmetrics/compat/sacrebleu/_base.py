@@ -11,6 +11,7 @@ import statistics
 from typing import Any, List, Optional, Sequence
 
 from nlgmetrics._core import __version__ as _nlgmetrics_version
+from nlgmetrics.core.inputs import PerHypothesis
 
 #: The version field of facade signatures: the sacreBLEU release reproduced, and who computed it.
 SIGNATURE_VERSION = f"2.6.0+nlgmetrics-{_nlgmetrics_version}"
@@ -160,7 +161,7 @@ def streams_to_segments(streams: Sequence[Sequence[Optional[str]]], n_hypotheses
                 f"refs[{index}] has {length} lines but there are {expected} {what} "
                 "(sacreBLEU would silently truncate; nlgmetrics refuses)"
             )
-    segments = [[ref for ref in refs if ref is not None] for refs in zip(*streams)] if streams else []
+    segments = PerHypothesis([[ref for ref in refs if ref is not None] for refs in zip(*streams)] if streams else [])
     if n_hypotheses and not streams:
         raise ValueError("refs is empty: at least one reference stream is needed")
     counts = {len(refs) for refs in segments}

@@ -93,6 +93,11 @@ class BLEU(Metric):
     def display_name(self) -> str:
         return "BLEU"
 
+    def reads_arrow(self) -> bool:
+        # Text reaches Rust untouched unless Python lowercases it or MeCab tokenizes it first.
+        options = self.options
+        return self.preset is sacrebleu and not options["lowercase"] and options["tokenize"] not in sacrebleu._MECAB_TOKENIZERS
+
     def batch_arrays(self, hypotheses, references) -> Dict[str, Any]:
         if self.preset is sacrebleu:
             return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)

@@ -239,6 +239,7 @@ class MeteorConfig:
     beam_size: int
     paraphrase_table: Optional[str]
     preset: str = "meteor15"
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES
 
     def signature(self, n_refs: str) -> Signature:
         alpha, beta, gamma, delta = self.parameters
@@ -276,6 +277,7 @@ def resolve_config(
     char_based: bool = False,
     warn: bool = True,
     preset: str = "meteor15",
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES,
 ) -> MeteorConfig:
     """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
     if not isinstance(language, str):
@@ -347,8 +349,10 @@ def resolve_config(
         raise ValueError(f"gamma must be in [0, 1], got {params[2]}")
     if not 0.0 <= params[3] <= 1.0:
         raise ValueError(f"delta must be in [0, 1], got {params[3]}")
-    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or beam_size < 1:
-        raise ValueError(f"beam_size must be a positive int, got {beam_size!r}")
+    if isinstance(beam_size, bool) or not isinstance(beam_size, int) or not 1 <= beam_size <= _core.METEOR_MAX_BEAM_SIZE:
+        raise ValueError(f"beam_size must be an int between 1 and {_core.METEOR_MAX_BEAM_SIZE}, got {beam_size!r}")
+    if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or not 1 <= max_candidates < 2**63:
+        raise ValueError(f"max_candidates must be a positive int, got {max_candidates!r}")
 
     table = None
     if "paraphrase" in module_list:
@@ -377,6 +381,7 @@ def resolve_config(
         beam_size,
         table,
         preset,
+        max_candidates,
     )
 
 
@@ -412,6 +417,7 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
             paraphrases,
             config.preset,
             _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
+            config.max_candidates,
         )
         _SCORERS[config] = scorer
     return scorer

@@ -47,13 +47,14 @@ class METEOR(Metric):
                  delta: Optional[float] = None, weights: Optional[Sequence[float]] = None,
                  paraphrase_path: Optional[str] = None, preset: str = "meteor15", beam_size: int = 40,
                  char_based: bool = False, wordnet_path: Optional[str] = None, threads: Optional[int] = None,
-                 segments: bool = True):
+                 segments: bool = True, max_candidates: int = _core.METEOR_MAX_CANDIDATES):
         if preset == "nltk":
             unsupported = {
                 "language": language != "en", "task": task is not None, "norm": norm is not True,
                 "lower": lower is not None, "no_punct": no_punct, "modules": modules is not None,
                 "delta": delta is not None, "weights": weights is not None, "paraphrase_path": paraphrase_path is not None,
                 "char_based": char_based, "beam_size": beam_size != 40,
+                "max_candidates": max_candidates != _core.METEOR_MAX_CANDIDATES,
             }
             named = [name for name, given in unsupported.items() if given]
             if named:
@@ -67,14 +68,15 @@ class METEOR(Metric):
                        "gamma": self.parameters[2], "wordnet_path": wordnet_path}
         else:
             self.config = resolve_config(language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta,
-                                         weights, paraphrase_path, beam_size, char_based, preset=preset)
+                                         weights, paraphrase_path, beam_size, char_based, preset=preset,
+                                         max_candidates=max_candidates)
             self.scorer = scorer_for(self.config)
             options = {"preset": preset, "language": language, "task": task, "norm": check_bool(norm, "norm"),
                        "lower": lower, "no_punct": no_punct, "modules": None if modules is None else list(modules),
                        "alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta,
                        "weights": None if weights is None else list(weights),
                        "paraphrase_path": self.config.paraphrase_table, "beam_size": beam_size,
-                       "char_based": char_based}
+                       "char_based": char_based, "max_candidates": max_candidates}
         super().__init__(options, threads=threads, segments=segments)
 
     @classmethod
@@ -189,6 +191,7 @@ def meteor(
     beam_size: int = 40,
     char_based: bool = False,
     wordnet_path: Optional[str] = None,
+    max_candidates: int = _core.METEOR_MAX_CANDIDATES,
 ) -> MeteorResult:
     """METEOR 1.5 of hypotheses against references (``references[i]``: a str or a list of str).
 
@@ -207,6 +210,12 @@ def meteor(
     P and R over all words (no δ), Fmean = P·R/(αP+(1−α)R), Penalty = γ·(chunks/matches)^β,
     METEOR = Fmean·(1−Penalty), defaults α .9 β 3 γ .5, modules exact stem synonym weighted 1.
     As in the jar, function words (δ weighting) come from its English list whatever the language.
+    Worst case: the alignment search takes time and memory in proportion to ``beam_size`` × the
+    candidate matches of a hypothesis–reference pair (at most hypothesis words × reference words per
+    word module: "the the the …" of n words against itself has n² of them). A pair with more than
+    ``max_candidates`` (10 million by default, a few hundred for a real sentence; the jar has no
+    limit but would take hours there) raises ValueError naming the segment instead of taking
+    gigabytes; raise it to score such a pair anyway.
     The paraphrase table is taken from ``paraphrase_path``, ``$NLGMETRICS_METEOR_PARAPHRASE`` or the
     installed pycocoevalcap; without one, a warning says so and the module is dropped.
 
@@ -219,7 +228,7 @@ def meteor(
     metric = METEOR(language=language, task=task, norm=norm, lower=lower, no_punct=no_punct, modules=modules,
                     alpha=alpha, beta=beta, gamma=gamma, delta=delta, weights=weights,
                     paraphrase_path=paraphrase_path, preset=preset, beam_size=beam_size, char_based=char_based,
-                    wordnet_path=wordnet_path)
+                    wordnet_path=wordnet_path, max_candidates=max_candidates)
     hyps, refs = metric.check_inputs(hypotheses, references)
     result = metric(hyps, refs)
     object.__setattr__(result, "_inputs", (hyps, refs))  # for alignment(i)

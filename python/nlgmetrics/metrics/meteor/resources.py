@@ -45,7 +45,7 @@ def synonyms(language_name: str) -> Optional["_core.MeteorSynonyms"]:
     exceptions = DATA / f"wordnet-{language_name}.exceptions.gz"
     if not synsets.is_file():
         return None
-    return _core.MeteorSynonyms.load(str(synsets), str(exceptions), _cache_path(synsets, "sy01"))
+    return _core.MeteorSynonyms.load(str(synsets), str(exceptions), _cache_path(synsets, "sy02"))
 
 
 def _pycocoevalcap_meteor_dir() -> Optional[Path]:
@@ -128,8 +128,10 @@ def _cache_dir() -> Path:
 def _cache_path(source: Path, version: str) -> Optional[str]:
     """The binary cache file of a resource file (None when the cache directory cannot be made).
 
-    Keyed by the source's path, size and modification time; the format version is part of the
-    name, so library versions with other layouts keep their own files."""
+    Keyed by the source's path, size and modification time, with the format version (the Rust
+    magic's, e.g. ``pt05`` for ``NLGM-METEOR-PT05``) in the name. Files of the same source in an
+    older format are removed. The Rust loader checks the file's magic, version and checksum, and
+    rebuilds it with a RuntimeWarning when they do not match (corrupted, truncated or foreign)."""
     stat = source.stat()
     # Two 32-bit checksums (zlib is already loaded; hashlib would load OpenSSL for a file name).
     text = f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()
@@ -139,12 +141,18 @@ def _cache_path(source: Path, version: str) -> Optional[str]:
         cache.parent.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
+    for old in cache.parent.glob(f"{source.name}.{key}.*.bin"):
+        if old != cache:
+            try:
+                old.unlink()
+            except OSError:
+                pass
     return str(cache)
 
 
 @functools.lru_cache(maxsize=None)
 def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
-    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt04"))
+    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt05"))
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":

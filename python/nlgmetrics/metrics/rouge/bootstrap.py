@@ -26,8 +26,12 @@ def bootstrap_percentiles(matrix: np.ndarray, n_samples: int, confidence: float,
     return np.percentile(sample_mean, q, axis=0)
 
 
+MAX_SAMPLES = 10_000_000
+
+
 def check_bootstrap_options(confidence: float, n_samples: int) -> None:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
         raise ValueError(f"confidence must be a number in [0, 1], got {confidence!r}")
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples <= 0:
-        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    # The resamples are held as n_samples × measures floats: 2**40 would need terabytes.
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or not 0 < n_samples <= MAX_SAMPLES:
+        raise ValueError(f"n_samples must be a positive integer (at most {MAX_SAMPLES:,}), got {n_samples!r}")

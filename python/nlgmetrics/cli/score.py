@@ -1,0 +1,146 @@
+"""``nlgmetrics score``: several metrics over the columns of a table, streamed in batches.
+
+    nlgmetrics score FILE -m bleu,chrf,rouge --hyp COL --ref COL [--ref COL2] [--output FILE] [-f json]
+                     [--nulls error|empty|skip] [-o METRIC.OPTION=VALUE ...]
+
+FILE is Parquet, JSONL, CSV or TSV (by extension; ``-`` reads JSONL from standard input). ``--ref`` names one
+column per reference (given several times for several references) or one list column. Memory stays bounded:
+metrics whose corpus score is a sum of statistics (BLEU, chrF, TER, METEOR) keep only the sums; with
+``--output`` the input rows are written with one score column per metric, through a temporary file renamed
+only when every row is scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List
+
+from nlgmetrics.cli.progress import Progress
+from nlgmetrics.io.table import format_table
+
+
+def add_score_command(commands) -> None:
+    score = commands.add_parser(
+        "score", help="score the columns of a Parquet/JSONL/CSV/TSV table with several metrics",
+        description=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    score.add_argument("file", metavar="FILE", help="Parquet, JSONL, CSV or TSV table; - reads JSONL from standard input")
+    score.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics (default bleu), e.g. bleu,chrf,rouge")
+    score.add_argument("--hyp", required=True, metavar="COL", help="the hypotheses' column")
+    score.add_argument("--ref", required=True, action="append", metavar="COL",
+                       help="a references' column (repeat for several references per row), or one list column")
+    score.add_argument("--output", metavar="FILE", help="write the input rows plus one score column per metric "
+                                                        "(.parquet, .jsonl, .csv or .tsv)")
+    score.add_argument("--input-format", choices=["parquet", "jsonl", "csv", "tsv"], help="FILE's format, if its "
+                                                                                         "extension does not say")
+    score.add_argument("--nulls", choices=["error", "empty", "skip"], default="error",
+                       help="null texts: stop with an error (default), score them as empty, or skip their rows")
+    score.add_argument("-o", "--option", action="append", default=[], metavar="METRIC.OPTION=VALUE",
+                       help="a metric option, e.g. bleu.tokenize=intl or chrf.word_order=2 (JSON values)")
+    score.add_argument("--batch-rows", type=int, default=65_536, help="rows per batch (default 65536)")
+    score.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format (default text)")
+    score.add_argument("-w", "--width", type=int, default=2, help="decimals shown in text output (default 2)")
+
+
+def metric_options(names: List[str], settings: List[str]) -> Dict[str, Dict[str, Any]]:
+    """``{metric: {option: value}}`` from ``METRIC.OPTION=VALUE`` settings (values read as JSON, else as text).
+
+    >>> metric_options(["bleu", "chrf"], ["bleu.tokenize=intl", "chrf.word_order=2"])
+    {'bleu': {'tokenize': 'intl'}, 'chrf': {'word_order': 2}}
+    """
+    options: Dict[str, Dict[str, Any]] = {name: {} for name in names}
+    for setting in settings:
+        key, equals, text = setting.partition("=")
+        metric, dot, option = key.partition(".")
+        if not equals or not dot or not option:
+            raise ValueError(f"option {setting!r} is not METRIC.OPTION=VALUE")
+        if metric not in options:
+            raise ValueError(f"option {setting!r} is for {metric!r}, which is not among the metrics ({', '.join(names)})")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        options[metric][option.replace("-", "_")] = value
+    return options
+
+
+def run_score(args) -> str:
+    """Reads the table in batches, scores every metric, writes ``--output``; returns the summary to print."""
+    from nlgmetrics.io.partitions import StreamScorer
+    from nlgmetrics.io.tabular import TableError, TableWriter, check_text_column, read_batches
+
+    names = [name.strip().lower() for name in args.metrics.split(",") if name.strip()]
+    if not names:
+        raise ValueError("--metrics names no metric")
+    if args.batch_rows < 1:
+        raise ValueError("--batch-rows must be at least 1")
+    options = metric_options(names, args.option)
+    per_row = args.output is not None
+    scorers = {name: StreamScorer(name, options[name], per_row=per_row) for name in names}
+    source = "<stdin>" if args.file == "-" else args.file
+    columns = [args.hyp, *args.ref]
+    batches = read_batches(args.file, columns, format=args.input_format, batch_rows=args.batch_rows, all_columns=per_row)
+    progress = Progress("score")
+    first_row = 0
+    with _maybe_writer(args.output, TableWriter) as writer:
+        for batch in batches:
+            for column in dict.fromkeys(columns):
+                check_text_column(batch, column, source, first_row, args.nulls)
+            hyps = batch.column(args.hyp)
+            refs = [batch.column(column) for column in args.ref]
+            scores = {}
+            for name, scorer in scorers.items():
+                try:
+                    scores[name] = scorer.add(hyps, refs[0] if len(refs) == 1 else refs, nulls=args.nulls)
+                except ValueError as error:  # row numbers in the message count from this batch's start
+                    raise TableError(f"{source}: rows {first_row + 1}–{first_row + batch.num_rows}: {error}") from None
+            if writer is not None:
+                writer.write(_with_scores(batch, scores, source))
+            first_row += batch.num_rows
+            progress.add(batch.num_rows)
+    progress.done()
+    results = {name: scorer.result() for name, scorer in scorers.items()}
+    return _render(results, args)
+
+
+class _NoWriter:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _maybe_writer(path, writer_class):
+    return writer_class(path) if path is not None else _NoWriter()
+
+
+def _with_scores(batch, scores: Dict[str, Any], source: str):
+    import numpy as np
+    import pyarrow as pa
+
+    for name, values in scores.items():
+        if name in batch.schema.names:
+            raise ValueError(f"{source} already has a column {name!r}; the score columns are named after the metrics")
+        batch = batch.append_column(name, pa.array(values, pa.float64(), mask=np.isnan(values)))
+    return batch
+
+
+def _render(results: Dict[str, Any], args) -> str:
+    if args.format == "json":
+        return json.dumps({name: {"score": result.score, "signature": str(result.signature), **_named(result)}
+                           for name, result in results.items()}, indent=1, ensure_ascii=False)
+    rows = [[name, f"{result.score:.{args.width + _extra_decimals(result)}f}", (str(result).splitlines() or [""])[0]]
+            for name, result in results.items()]
+    signatures = "\n".join(f"  {result.signature}" for result in results.values())
+    return format_table(["Metric", "Score", "Details"], rows) + f"\n\nSignatures:\n{signatures}"
+
+
+def _named(result) -> Dict[str, Any]:
+    scores = getattr(result, "scores", None)
+    return {"scores": dict(scores)} if isinstance(scores, dict) and len(scores) > 1 else {}
+
+
+def _extra_decimals(result) -> int:
+    metric = getattr(result, "_metric", None)
+    return getattr(metric, "extra_decimals", 0)

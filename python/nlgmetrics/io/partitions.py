@@ -1,0 +1,212 @@
+"""Scoring a table split into partitions (Spark, Ray, or batches of one file): each partition's Arrow
+batches go through ``Metric.update`` into a ``MetricState``, the states travel as bytes, and merging them
+in partition order gives the single-process result.
+
+``sum`` metrics (BLEU, chrF, TER, METEOR) keep only their summed statistics per partition
+(``segments=False``), so what travels is a few hundred bytes whatever the partition's size; the others
+keep their per-segment rows, as their corpus number needs them.
+
+>>> import pyarrow as pa
+>>> scorer = PartitionScorer("chrf", {}, hyp="hyp", refs=["ref"])
+>>> table = pa.table({"hyp": ["the cat sat", "a dog"], "ref": ["the cat sat down", "a dog ran"]})
+>>> halves = [scorer.state_bytes(table.slice(0, 1).to_batches()), scorer.state_bytes(table.slice(1).to_batches())]
+>>> import nlgmetrics
+>>> scorer.merge(halves).score == nlgmetrics.chrf(["the cat sat", "a dog"], ["the cat sat down", "a dog ran"]).score
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, Iterable, Sequence, Union
+
+import numpy as np
+
+__all__ = ["PartitionScorer", "StreamScorer", "merge_states", "reference_columns"]
+
+
+def reference_columns(refs: Union[str, Sequence[str]]) -> list:
+    """``refs`` as a list of column names (one name: one reference column, or a list column)."""
+    names = [refs] if isinstance(refs, str) else list(refs)
+    if not names or not all(isinstance(name, str) for name in names):
+        raise TypeError("refs must be a column name or a list of column names")
+    return names
+
+
+class PartitionScorer:
+    """What an executor needs to score its partition: the metric's name and options and the column names.
+
+    Plain data, so it pickles small; the metric object is built where it runs.
+    """
+
+    def __init__(self, metric: str, options: Dict[str, Any], *, hyp: str, refs: Union[str, Sequence[str]],
+                 nulls: str = "error"):
+        if not isinstance(metric, str):
+            raise TypeError(f"metric must be a metric name (str), got {type(metric).__name__}")
+        if not isinstance(hyp, str):
+            raise TypeError(f"hyp must be a column name (str), got {type(hyp).__name__}")
+        self.metric_name = metric
+        self.options = dict(options)
+        self.hyp = hyp
+        self.refs = reference_columns(refs)
+        self.nulls = nulls
+        self.new_metric(totals_only=True)  # bad metric names and options fail here, on the driver
+
+    @property
+    def columns(self) -> list:
+        return list(dict.fromkeys([self.hyp, *self.refs]))
+
+    def new_metric(self, totals_only: bool):
+        """A fresh metric; with ``totals_only`` a ``sum`` metric keeps its column totals only."""
+        import nlgmetrics
+
+        metric = nlgmetrics.metric(self.metric_name, **self.options)
+        if totals_only and type(metric).supports_totals(metric.options):
+            return nlgmetrics.metric(self.metric_name, **self.options, segments=False)
+        return metric
+
+    def _columns_of(self, batch) -> tuple:
+        refs = [batch.column(name) for name in self.refs]
+        return batch.column(self.hyp), refs[0] if len(refs) == 1 else refs
+
+    def _update(self, metric, batch) -> None:
+        """``metric.update`` on one batch; errors name the columns (row numbers count within the batch)."""
+        hyps, refs = self._columns_of(batch)
+        try:
+            metric.update(hyps, refs, nulls=self.nulls)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
+
+    def check_schema(self, names: Sequence[str], where: str) -> None:
+        """ValueError naming the first missing column."""
+        for column in self.columns:
+            if column not in names:
+                raise ValueError(f"{where}: no column {column!r} (columns: {', '.join(names)})")
+
+    def state_bytes(self, batches: Iterable[Any]) -> bytes:
+        """The ``MetricState`` of some Arrow record batches (or tables), as bytes."""
+        metric = self.new_metric(totals_only=True)
+        for batch in batches:
+            if batch.num_rows:
+                self._update(metric, batch)
+        return metric.state().to_bytes()
+
+    def merge(self, states: Iterable[bytes]):
+        """The result of the states (in the order given), as the single-process call would give it."""
+        from nlgmetrics.core.state import MetricState
+
+        metric = self.new_metric(totals_only=True)
+        return metric.merge(merge_states([MetricState.from_bytes(state) for state in states])).compute()
+
+    def segment_scores(self, batch):
+        """One score per row of an Arrow batch, as a float64 Arrow array (null for rows ``nulls="skip"`` left out)."""
+        import pyarrow as pa
+
+        metric = self.new_metric(totals_only=False)
+        self._update(metric, batch)
+        scores = headline_segment_scores(metric.compute())
+        kept = metric.last_kept_rows
+        if kept is None:
+            return pa.array(scores, pa.float64())
+        full = np.zeros(batch.num_rows)
+        full[kept] = scores
+        missing = np.ones(batch.num_rows, bool)
+        missing[kept] = False
+        return pa.array(full, pa.float64(), mask=missing)
+
+
+def headline_segment_scores(result) -> np.ndarray:
+    """One float per segment: the result's segment scores, or for ROUGE (segments × variants × P/R/F) the
+    first variant's F-measure."""
+    scores = np.asarray(result.segment_scores, dtype=np.float64)
+    if scores.ndim == 3:
+        return np.ascontiguousarray(scores[:, 0, 2])
+    return scores if scores.ndim == 1 else np.ascontiguousarray(scores.reshape(len(scores), -1)[:, 0])
+
+
+def merge_states(states: Sequence[Any]):
+    """One ``MetricState`` from many, in order, joining each array once (merging them pairwise would copy
+    the rows kept so far at every step)."""
+    from nlgmetrics.core.state import MetricState
+
+    if not states:
+        raise ValueError("no states to merge")
+    first = states[0]
+    for other in states[1:]:
+        first.check_compatible(other)
+    arrays = {}
+    for name, kind in first.kinds.items():
+        if kind == "sum":
+            arrays[name] = np.sum([state.arrays[name] for state in states], axis=0, dtype=first.arrays[name].dtype)
+        elif kind == "rows":
+            arrays[name] = np.concatenate([state.arrays[name] for state in states])
+        else:
+            data, ends = f"{name}.data", f"{name}.offsets"
+            shifts = np.cumsum([0] + [len(state.arrays[data]) for state in states[:-1]])
+            arrays[data] = np.concatenate([state.arrays[data] for state in states])
+            arrays[ends] = np.concatenate([state.arrays[ends] + shift for state, shift in zip(states, shifts)])
+    return MetricState(first.metric, dict(first.options), arrays, dict(first.kinds),
+                       sum(state.n_segments for state in states),
+                       tuple(sorted(set().union(*(state.ref_counts for state in states)))))
+
+
+def totals_state(metric: Any, state: Any):
+    """The column totals of a ``sum`` metric's state with rows, as a totals-only state (what ``segments=False`` keeps)."""
+    from nlgmetrics.core.state import MetricState
+
+    return MetricState(state.metric, dict(state.options), {"totals": np.asarray(metric.totals(state))}, {"totals": "sum"},
+                       state.n_segments, state.ref_counts)
+
+
+class StreamScorer:
+    """One metric over a stream of batches in bounded memory: only each batch's summed statistics are kept
+    where the metric allows it; with ``per_row`` each ``add`` also returns the batch's per-row scores.
+
+    >>> stream = StreamScorer("bleu", {}, per_row=True)
+    >>> stream.add(["the cat sat on the mat"], ["the cat sat on the mat"]).tolist()
+    [100.00000000000004]
+    >>> stream.add(["a dog"], ["the dog"]).tolist()
+    [0.0]
+    >>> import nlgmetrics
+    >>> stream.result().score == nlgmetrics.bleu(["the cat sat on the mat", "a dog"],
+    ...                                          ["the cat sat on the mat", "the dog"]).score
+    True
+    """
+
+    def __init__(self, metric: str, options: Dict[str, Any], *, per_row: bool = False):
+        import nlgmetrics
+
+        self.metric = nlgmetrics.metric(metric, **options)
+        self.totals_only = type(self.metric).supports_totals(self.metric.options)
+        self.per_row = per_row
+        if self.totals_only and not per_row:  # one running metric that keeps column totals only
+            self.metric = nlgmetrics.metric(metric, **options, segments=False)
+        self.states: list = []
+
+    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error"):
+        """Score one batch; with ``per_row`` return its per-row scores (float64 NumPy array, NaN where
+        ``nulls="skip"`` left a row out)."""
+        if self.totals_only and not self.per_row:
+            self.metric.update(hypotheses, references, nulls=nulls)
+            return None
+        batch = copy.copy(self.metric).reset()
+        batch.update(hypotheses, references, nulls=nulls)
+        state = batch.state()
+        self.states.append(totals_state(batch, state) if self.totals_only else state)
+        if not self.per_row:
+            return None
+        scores = headline_segment_scores(batch.result_from_state(state))
+        if batch.last_kept_rows is None:
+            return scores
+        full = np.full(len(hypotheses), np.nan)
+        full[batch.last_kept_rows] = scores
+        return full
+
+    def result(self):
+        """The result of every batch added."""
+        if self.totals_only and not self.per_row:
+            return self.metric.compute()
+        final = type(self.metric).from_options(self.metric.options, segments=not self.totals_only)
+        if self.states:
+            final.merge(merge_states(self.states))
+        return final.compute()

@@ -1,0 +1,237 @@
+"""Tables in and out, in batches: Parquet, JSONL, CSV and TSV read with PyArrow's streaming readers
+(``-`` reads JSONL from standard input), and written atomically (a temporary file renamed when whole).
+
+Errors are one line naming the file, the column and, where known, the row (rows count from 1, the
+header of a CSV/TSV file not counted), raised as :class:`TableError` (a ``ValueError``).
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "in.jsonl")
+>>> _ = open(path, "w").write('{"hyp": "a cat", "ref": "the cat"}\\n{"hyp": "a dog", "ref": "a dog"}\\n')
+>>> [batch.num_rows for batch in read_batches(path, ["hyp", "ref"])]
+[2]
+>>> with TableWriter(os.path.join(folder, "out.csv")) as writer:
+...     for batch in read_batches(path, ["hyp", "ref"]):
+...         writer.write(batch.append_column("score", pa.array([0.5, 1.0])))
+>>> print(open(os.path.join(folder, "out.csv")).read().strip())
+"hyp","ref","score"
+"a cat","the cat",0.5
+"a dog","a dog",1
+>>> next(read_batches(path, ["hyp", "reference"]))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+nlgmetrics.io.tabular.TableError: ...in.jsonl: no column 'reference' (columns: hyp, ref)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from typing import Iterator, Optional, Sequence
+
+try:
+    import pyarrow as pa
+except ImportError:  # pragma: no cover - the score command names the extra to install
+    pa = None
+
+__all__ = ["TableError", "FORMATS", "table_format", "read_batches", "TableWriter", "check_text_column"]
+
+#: File extensions and the format each means.
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
+           ".csv": "csv", ".tsv": "tsv"}
+#: Rows per batch: enough to keep every core busy, small enough to bound memory.
+BATCH_ROWS = 65_536
+
+
+class TableError(ValueError):
+    """A table the user named cannot be read or written; the message names the file, column and row."""
+
+
+def _require_pyarrow() -> None:
+    if pa is None:
+        raise TableError("reading tables needs pyarrow: pip install pyarrow")
+
+
+def table_format(path: str, format: Optional[str] = None) -> str:
+    """``parquet``, ``jsonl``, ``csv`` or ``tsv``: ``format`` if given, else from the extension (``-``: JSONL)."""
+    if format is not None:
+        if format not in set(FORMATS.values()):
+            raise TableError(f"unknown table format {format!r}; expected parquet, jsonl, csv or tsv")
+        return format
+    if path == "-":
+        return "jsonl"
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in FORMATS:
+        raise TableError(f"{path}: cannot tell the format from the extension {extension or '(none)'!r}; "
+                         "use .parquet, .jsonl, .csv or .tsv")
+    return FORMATS[extension]
+
+
+def read_batches(path: str, columns: Sequence[str], *, format: Optional[str] = None,
+                 batch_rows: int = BATCH_ROWS, all_columns: bool = False) -> Iterator["pa.RecordBatch"]:
+    """The rows of a table in batches, with the ``columns`` checked present (and every other column too
+    when ``all_columns``, e.g. to copy the input rows to ``--output``)."""
+    _require_pyarrow()
+    kind = table_format(path, format)
+    name = "<stdin>" if path == "-" else path
+    try:
+        batches = _open(path, kind, columns, batch_rows, all_columns, name)
+        for batch in batches:
+            yield batch
+    except TableError:
+        raise
+    except FileNotFoundError:
+        raise TableError(f"cannot read {name}: no such file") from None
+    except OSError as error:
+        raise TableError(f"cannot read {name}: {error.strerror or _one_line(error)}") from None
+    except (pa.ArrowInvalid, pa.ArrowException, ValueError) as error:
+        raise TableError(f"{name}: cannot read it as {kind}: {_one_line(error)}") from None
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def _check_columns(present: Sequence[str], wanted: Sequence[str], name: str) -> None:
+    for column in wanted:
+        if column not in present:
+            raise TableError(f"{name}: no column {column!r} (columns: {', '.join(present)})")
+
+
+def _open(path, kind, columns, batch_rows, all_columns, name) -> Iterator["pa.RecordBatch"]:
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            # pre_buffer keeps every coalesced read of the file alive: memory would grow with the file.
+            parquet = pq.ParquetFile(path, pre_buffer=False)
+        except pa.ArrowInvalid as error:
+            raise TableError(f"{name}: not a readable Parquet file (truncated or not Parquet): {_one_line(error)}") from None
+        _check_columns(parquet.schema_arrow.names, columns, name)
+        wanted = None if all_columns else list(dict.fromkeys(columns))
+        try:
+            yield from parquet.iter_batches(batch_size=batch_rows, columns=wanted)
+        except (pa.ArrowInvalid, OSError) as error:
+            raise TableError(f"{name}: the Parquet data is damaged or truncated: {_one_line(error)}") from None
+        return
+    if kind == "jsonl":
+        import pyarrow.json as pj
+
+        source = sys.stdin.buffer if path == "-" else path
+        # Text columns stay strings whatever they look like; a block of ~1 MiB keeps memory bounded.
+        parse = pj.ParseOptions(explicit_schema=None, newlines_in_values=False)
+        reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=1 << 20), parse_options=parse)
+    else:
+        import pyarrow.csv as pc
+
+        parse = pc.ParseOptions(delimiter="\t" if kind == "tsv" else ",", quote_char=False if kind == "tsv" else '"',
+                                newlines_in_values=kind == "csv")
+        convert = pc.ConvertOptions(column_types={column: pa.string() for column in columns},
+                                    strings_can_be_null=False, quoted_strings_can_be_null=False)
+        reader = pc.open_csv(path, read_options=pc.ReadOptions(block_size=1 << 20), parse_options=parse,
+                             convert_options=convert)
+    _check_columns(reader.schema.names, columns, name)
+    pending, rows = [], 0
+    for batch in reader:  # re-cut to ``batch_rows`` rows (the readers cut by bytes)
+        pending.append(batch)
+        rows += batch.num_rows
+        if rows >= batch_rows:
+            whole = _concat(pending)
+            cut = rows - rows % batch_rows
+            for start in range(0, cut, batch_rows):
+                yield whole.slice(start, batch_rows)
+            pending, rows = ([whole.slice(cut)], rows - cut) if rows > cut else ([], 0)
+    if rows:
+        yield _concat(pending)
+
+
+def _concat(batches: list) -> "pa.RecordBatch":
+    if len(batches) == 1:
+        return batches[0]
+    return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
+
+
+def check_text_column(batch: "pa.RecordBatch", column: str, name: str, first_row: int, nulls: str = "error") -> None:
+    """Raise TableError if ``column`` of ``batch`` does not hold strings or (with ``nulls="error"``) holds a null;
+    ``first_row`` is the batch's first row in the file (0-based), so the message names the file's row."""
+    values = batch.column(column)
+    kind = values.type
+    text = pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
+    listed = (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
+        pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type))
+    if not (text or listed or pa.types.is_null(kind)):
+        raise TableError(f"{name}: column {column!r} holds {kind}, not strings")
+    if nulls == "error" and values.null_count:
+        row = first_row + values.is_null().to_numpy(zero_copy_only=False).argmax() + 1
+        raise TableError(f"{name}: column {column!r} is null in row {row}")
+
+
+class TableWriter:
+    """Writes record batches to ``path`` (Parquet, JSONL, CSV or TSV by extension) through a temporary
+    file in the same folder, renamed onto ``path`` only when the ``with`` block ends without an error:
+    a failed run never leaves a partial file that looks whole."""
+
+    def __init__(self, path: str, format: Optional[str] = None):
+        _require_pyarrow()
+        self.path = path
+        self.format = table_format(path, format)
+        self._writer = None
+        self._handle = None
+        self._temporary: Optional[str] = None
+        self._rows = 0
+
+    def __enter__(self) -> "TableWriter":
+        folder = os.path.dirname(os.path.abspath(self.path))
+        try:
+            descriptor, self._temporary = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".tmp",
+                                                           dir=folder)
+        except OSError as error:
+            raise TableError(f"cannot write {self.path}: {error.strerror or error}") from None
+        self._handle = os.fdopen(descriptor, "wb")
+        return self
+
+    def write(self, batch: "pa.RecordBatch") -> None:
+        if self.format == "jsonl":
+            lines = (json.dumps(row, ensure_ascii=False) for row in batch.to_pylist())
+            self._handle.write("".join(line + "\n" for line in lines).encode("utf-8"))
+            return
+        if self.format == "tsv":  # unquoted, as it is read: a tab or newline inside a value cannot be written
+            self._write_tsv(batch)
+            return
+        if self._writer is None:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                self._writer = pq.ParquetWriter(self._handle, batch.schema)
+            else:
+                import pyarrow.csv as pc
+
+                options = pc.WriteOptions(delimiter="\t" if self.format == "tsv" else ",")
+                self._writer = pc.CSVWriter(self._handle, batch.schema, write_options=options)
+        self._writer.write_batch(batch)
+
+    def _write_tsv(self, batch: "pa.RecordBatch") -> None:
+        if self._rows == 0:
+            self._handle.write(("\t".join(batch.schema.names) + "\n").encode("utf-8"))
+        columns = [column.to_pylist() for column in batch.columns]
+        lines = []
+        for values in zip(*columns):
+            fields = ["" if value is None else repr(value) if isinstance(value, float) else str(value) for value in values]
+            if any("\t" in field or "\n" in field for field in fields):
+                raise TableError(f"cannot write {self.path} as TSV: row {self._rows + len(lines) + 1} holds a tab or "
+                                 "a newline; write .csv, .jsonl or .parquet")
+            lines.append("\t".join(fields) + "\n")
+        self._rows += len(lines)
+        self._handle.write("".join(lines).encode("utf-8"))
+
+    def __exit__(self, kind, error, traceback) -> None:
+        try:
+            if self._writer is not None:
+                self._writer.close()
+            self._handle.close()
+            if kind is None:
+                os.replace(self._temporary, self.path)
+        finally:
+            if os.path.exists(self._temporary):
+                os.unlink(self._temporary)

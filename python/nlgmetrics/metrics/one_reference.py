@@ -1,0 +1,50 @@
+"""Shared by the metrics that compare each hypothesis with exactly one reference (jiwer's measures,
+CharacTER, CharCut): the input rule, and results that keep their batch's texts for per-segment views
+(alignments, highlighting).
+
+>>> single_references([["a"], ["b"]], "these metrics")
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def single_references(references: list[list[str]], metric: str) -> list[str]:
+    """The one reference of each hypothesis; ValueError naming the first entry with several."""
+    if any(len(entry) != 1 for entry in references):
+        index = next(i for i, entry in enumerate(references) if len(entry) != 1)
+        raise ValueError(f"references[{index}] has {len(references[index])} references: {metric} take exactly "
+                         "one reference per hypothesis")
+    return [entry[0] for entry in references]
+
+
+class OneReference:
+    """Mixin for a ``Metric``: one reference per hypothesis; ``metric(hyps, refs)`` results keep the texts
+    that ``batch_arrays`` hands to ``keep_texts`` (as ``result._texts``)."""
+
+    #: Names the metric in the error for several references.
+    reference_rule: str = "these metrics"
+
+    def check_inputs(self, hypotheses: Any, references: Any):
+        hyps, refs = super().check_inputs(hypotheses, references)
+        single_references(refs, self.reference_rule)
+        return hyps, refs
+
+    def keep_texts(self, texts: tuple) -> None:
+        """Called by ``batch_arrays``; kept only on the copy ``__call__`` scores (not the empty probe batch)."""
+        if getattr(self, "_keep_texts", False) and texts[0]:
+            self._kept_texts = texts
+
+    def no_texts(self) -> tuple:
+        return ([], [])
+
+    def __call__(self, hypotheses: Any, references: Any):
+        fresh = copy.copy(self)
+        fresh.reset()
+        fresh._keep_texts = True
+        result = fresh.update(hypotheses, references).compute()
+        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", None) or self.no_texts())
+        return result

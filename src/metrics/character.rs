@@ -1,0 +1,307 @@
+//! CharacTER (Wang et al. 2016) exactly as the `cer` package 1.2.0 computes it (`cer/cer.py`
+//! `calculate_cer`), the implementation HF evaluate's `character` metric calls on whitespace-split text.
+//!
+//! Greedy word-level shifts: while some shift of a hypothesis phrase that also occurs in the reference
+//! (`couple_discoverer`) lowers the word Levenshtein distance normalised by the reference length, apply
+//! the best one (`shifter`: largest gain, ties to the lexicographically largest shifted word list, as
+//! Python's `sort()` of `(gain, words)` tuples leaves it last). Then the score is
+//! `min(1, (character distance + shift cost) / len(" ".join(shifted hypothesis)))`.
+//! Float operations are the reference's, in its order.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, Result};
+use crate::metrics::edit_distance::{distance, Column, Pattern};
+use crate::metrics::map_pairs;
+use crate::text::sacrebleu::is_python_whitespace;
+
+const PARALLEL_THRESHOLD: usize = 16;
+
+/// Python's `text.split()`; ASCII bytes are classified without decoding.
+fn py_split(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut words = Vec::with_capacity(bytes.len() / 5 + 1);
+    let (mut at, mut start) = (0, None);
+    while at < bytes.len() {
+        let (is_space, width) = if bytes[at] < 0x80 {
+            (matches!(bytes[at], b'\t'..=b'\r' | 0x1c..=b' '), 1)
+        } else {
+            let c = text[at..].chars().next().expect("at a char boundary");
+            (is_python_whitespace(c), c.len_utf8())
+        };
+        match (is_space, start) {
+            (true, Some(from)) => {
+                words.push(&text[from..at]);
+                start = None;
+            }
+            (false, None) => start = Some(at),
+            _ => {}
+        }
+        at += width;
+    }
+    if let Some(from) = start {
+        words.push(&text[from..]);
+    }
+    words
+}
+
+/// Dense word ids of the pair, by first occurrence, and the words by id.
+fn word_ids<'a>(hypothesis: &[&'a str], reference: &[&'a str]) -> (Vec<u32>, Vec<u32>, Vec<&'a str>) {
+    let mut ids: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(hypothesis.len() + reference.len(), Default::default());
+    let mut vocabulary = Vec::with_capacity(hypothesis.len() + reference.len());
+    let mut id_of = |word: &&'a str| {
+        *ids.entry(*word).or_insert_with(|| {
+            vocabulary.push(*word);
+            vocabulary.len() as u32 - 1
+        })
+    };
+    let hypothesis: Vec<u32> = hypothesis.iter().map(&mut id_of).collect();
+    let reference: Vec<u32> = reference.iter().map(&mut id_of).collect();
+    (hypothesis, reference, vocabulary)
+}
+
+/// `a > b` for lists of words as Python compares them (code point order = UTF-8 byte order).
+fn words_greater(a: &[u32], b: &[u32], vocabulary: &[&str]) -> bool {
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some((x, y)) => vocabulary[*x as usize] > vocabulary[*y as usize],
+        None => a.len() > b.len(),
+    }
+}
+
+/// `couple_discoverer(hyp, ref)`: every (hyp start, ref start, length) of a common phrase with
+/// different start positions, `length` extended as far as the words keep matching.
+fn couples(hypothesis: &[u32], reference: &[u32], alphabet: usize) -> Vec<(usize, usize, usize)> {
+    // the reference positions of each word, so each hypothesis word visits only its matches
+    // (the order of candidates never matters: the best is a maximum over a total order)
+    let mut first = vec![u32::MAX; alphabet];
+    let mut next = vec![u32::MAX; reference.len()];
+    for (position, &word) in reference.iter().enumerate().rev() {
+        next[position] = first[word as usize];
+        first[word as usize] = position as u32;
+    }
+    let mut out = Vec::with_capacity(hypothesis.len());
+    for start_1 in 0..hypothesis.len() {
+        let mut start_2 = first[hypothesis[start_1] as usize];
+        while start_2 != u32::MAX {
+            let at = start_2 as usize;
+            start_2 = next[at];
+            if at == start_1 {
+                continue;
+            }
+            let mut length = 1;
+            for step in 1..hypothesis.len() - start_1 {
+                if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
+                    length += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push((start_1, at, length));
+        }
+    }
+    out
+}
+
+/// `shifter`: the best shift's gain and shifted words, or `None` when there is no candidate.
+fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vocabulary: &[&str], pre_score: f64) -> Option<(f64, Vec<u32>)> {
+    let mut best: Option<(f64, Vec<u32>)> = None;
+    let mut shifted = Vec::with_capacity(hypothesis.len());
+    // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
+    // moved phrase and its new place, so only the rest is run (same distance as from the start)
+    let prefix_columns: Vec<Column> = if reference.is_single_word() {
+        let mut columns = vec![reference.start()];
+        for k in 0..hypothesis.len() {
+            let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
+            columns.push(next);
+        }
+        columns
+    } else {
+        Vec::new()
+    };
+    for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids, vocabulary.len()) {
+        // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
+        shifted.clear();
+        shifted.extend_from_slice(&hypothesis[..hyp_start]);
+        shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
+        let at = ref_start.min(shifted.len());
+        shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
+        let shared = hyp_start.min(at);
+        let distance = if prefix_columns.is_empty() {
+            reference.distance(&shifted)
+        } else {
+            reference.advance(prefix_columns[shared], &shifted[shared..]).dist
+        };
+        let shift_score = distance as f64 / reference_ids.len() as f64;
+        let gain = pre_score - shift_score;
+        let better = match &best {
+            None => true,
+            Some((best_gain, best_words)) => {
+                gain > *best_gain || (gain == *best_gain && words_greater(&shifted, best_words, vocabulary))
+            }
+        };
+        if better {
+            match &mut best {
+                Some((best_gain, best_words)) => {
+                    *best_gain = gain;
+                    best_words.clone_from(&shifted);
+                }
+                None => best = Some((gain, shifted.clone())),
+            }
+        }
+    }
+    best
+}
+
+/// `_shift_cost(shifted, original)`: for each displaced phrase, the average length of its words.
+fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
+    let mut cost = 0.0f64;
+    let mut original_start = 0;
+    while original_start < shifted.len() {
+        let mut average = 0.0f64;
+        let original_index = original_start;
+        if original[original_start] == shifted[original_start] {
+            original_start += 1;
+            continue;
+        }
+        for shift_start in original_start + 1..shifted.len() {
+            if original[original_start] == shifted[shift_start] {
+                let mut length = 1;
+                for pos in 1..original.len() - original_index {
+                    let (original_end, shift_end) = (original_index + pos, shift_start + pos);
+                    if shift_end < shifted.len() && original[original_end] == shifted[shift_end] {
+                        length += 1;
+                        if original_start + 1 < original.len() {
+                            original_start += 1;
+                        }
+                    } else {
+                        break;
+                    }
+                }
+                let chars: usize = (0..length).map(|k| vocabulary[original[original_index + k] as usize].chars().count()).sum();
+                average = chars as f64 / length as f64;
+                break;
+            }
+        }
+        cost += average;
+        original_start += 1;
+    }
+    cost
+}
+
+/// Dense ids of code points: a table below U+0100 (most Latin text), a map above.
+struct CharIds {
+    latin: [u32; 256],
+    other: FxHashMap<char, u32>,
+    count: u32,
+}
+
+impl CharIds {
+    fn new() -> Self {
+        Self { latin: [u32::MAX; 256], other: FxHashMap::default(), count: 0 }
+    }
+
+    fn id(&mut self, c: char) -> u32 {
+        let slot = if (c as u32) < 256 { &mut self.latin[c as usize] } else { self.other.entry(c).or_insert(u32::MAX) };
+        if *slot == u32::MAX {
+            *slot = self.count;
+            self.count += 1;
+        }
+        *slot
+    }
+
+    /// Code points of `" ".join(words)` as ids.
+    fn joined<'a>(&mut self, words: impl Iterator<Item = &'a str>, capacity: usize) -> Vec<u32> {
+        let mut out = Vec::with_capacity(capacity);
+        for (k, word) in words.enumerate() {
+            if k > 0 {
+                out.push(self.id(' '));
+            }
+            for c in word.chars() {
+                out.push(self.id(c));
+            }
+        }
+        out
+    }
+}
+
+/// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
+/// The reference must have a word (the reference divides by its length).
+pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
+    let (hyp_words, ref_words) = (py_split(hypothesis), py_split(reference));
+    if hyp_words == ref_words {
+        return 0.0; // distance 0: the reference returns before any shift
+    }
+    let (original, reference_ids, vocabulary) = word_ids(&hyp_words, &ref_words);
+    let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
+    let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
+    let mut words = original.clone();
+    while let Some((gain, shifted)) = best_shift(&words, &reference_ids, &reference_pattern, &vocabulary, pre_score) {
+        if gain <= 0.0 {
+            break;
+        }
+        words = shifted;
+        pre_score -= gain;
+    }
+    let cost_of_shifts = shift_cost(&words, &original, &vocabulary);
+    let mut char_ids = CharIds::new();
+    let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]), hypothesis.len());
+    let reference_chars = char_ids.joined(ref_words.iter().copied(), reference.len());
+    if shifted_chars.is_empty() {
+        return 1.0;
+    }
+    let edit_cost = distance(&shifted_chars, &reference_chars, char_ids.count.max(1) as usize) as f64 + cost_of_shifts;
+    (edit_cost / shifted_chars.len() as f64).min(1.0)
+}
+
+/// CharacTER of every pair, in parallel; refuses a reference without words (the reference raises
+/// ZeroDivisionError there).
+pub fn segment_scores<H, R>(hypotheses: &[H], references: &[R]) -> Result<Vec<f64>>
+where
+    H: AsRef<str> + Sync,
+    R: AsRef<str> + Sync,
+{
+    if hypotheses.len() == references.len() {
+        if let Some(index) = references.iter().position(|r| r.as_ref().trim_matches(is_python_whitespace).is_empty()) {
+            return Err(Error::ShapeMismatch(format!(
+                "references[{index}] has no words: CharacTER divides by the reference length"
+            )));
+        }
+    }
+    map_pairs(hypotheses, references, PARALLEL_THRESHOLD, segment_score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hf_evaluate_docstring_examples() {
+        // HF evaluate `character` module docstring (cer 1.2.0 values)
+        let hyp = "this week the saudis denied information published in the new york times";
+        let reference = "saudi arabia denied this week information published in the american new york times";
+        assert_eq!(segment_score(hyp, reference), 0.36619718309859156);
+        assert_eq!(segment_score("this is in fact an estimate", "this is actually an estimate"), 0.25925925925925924);
+    }
+
+    #[test]
+    fn split_is_python_split() {
+        assert_eq!(py_split("\u{3000}a\u{1f}b  c\u{a0}\u{85}dé\u{200b} "), vec!["a", "b", "c", "dé\u{200b}"]);
+        assert_eq!(py_split(" \t"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn identical_empty_and_refused() {
+        assert_eq!(segment_score("a b", " a  b "), 0.0);
+        assert_eq!(segment_score("", "a"), 1.0);
+        assert!(segment_scores(&["a"], &[" "]).is_err());
+        assert!(segment_scores(&["a"], &["a", "b"]).is_err());
+    }
+
+    #[test]
+    fn word_lists_compare_as_python_lists() {
+        let (hyp, reference, vocabulary) = word_ids(&["b", "é", "a"], &["z", "b"]);
+        assert!(words_greater(&[hyp[1]], &[reference[0]], &vocabulary)); // "é" > "z"
+        assert!(!words_greater(&[hyp[2], hyp[0]], &[hyp[0], hyp[2]], &vocabulary));
+        assert_eq!(reference[1], hyp[0]);
+    }
+}

@@ -1,0 +1,99 @@
+//! Bindings for `metrics::wer` (jiwer's WER family and CER) and `metrics::edit_distance`.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2};
+use pyo3::prelude::*;
+
+use crate::error::Error;
+use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
+use crate::metrics::wer::{corpus_stats, segment_alignment, ErrorRateConfig, Unit, STATS_WIDTH};
+
+use super::errors::guard;
+use super::strings::Texts;
+use super::threads::run_released;
+
+fn config(unit: &str, remove_multiple_spaces: bool, strip: bool) -> PyResult<ErrorRateConfig> {
+    let unit = match unit {
+        "words" => Unit::Words,
+        "characters" => Unit::Characters,
+        other => return Err(Error::InvalidOption(format!("unit must be 'words' or 'characters', got {other:?}")).into()),
+    };
+    Ok(ErrorRateConfig { unit, remove_multiple_spaces, strip })
+}
+
+/// jiwer's tag for an opcode ("equal", "substitute", "insert", "delete"), and its bounds.
+fn chunk(code: &Opcode) -> (&'static str, usize, usize, usize, usize) {
+    let tag = match code.kind {
+        None => "equal",
+        Some(EditKind::Replace) => "substitute",
+        Some(EditKind::Insert) => "insert",
+        Some(EditKind::Delete) => "delete",
+    };
+    (tag, code.src_start, code.src_end, code.dest_start, code.dest_end)
+}
+
+/// Per-segment substitutions, deletions, insertions and hits `(n, 4)`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, unit, remove_multiple_spaces, strip, threads=None))]
+fn error_rate_segment_stats<'py>(
+    py: Python<'py>,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    unit: &str,
+    remove_multiple_spaces: bool,
+    strip: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let config = config(unit, remove_multiple_spaces, strip)?;
+    let (hypotheses, references) = (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
+    let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
+    let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, &config))??;
+    let rows = hypotheses.len();
+    let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
+    let array = Array2::from_shape_vec((rows, STATS_WIDTH), stats).expect("row-major statistics have the declared shape");
+    Ok(array.into_pyarray_bound(py))
+}
+
+/// jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`.
+#[pyfunction]
+fn error_rate_alignment(
+    hypothesis: &str,
+    reference: &str,
+    unit: &str,
+    remove_multiple_spaces: bool,
+    strip: bool,
+) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+    guard(|| {
+        let config = config(unit, remove_multiple_spaces, strip)?;
+        Ok(segment_alignment(reference, hypothesis, &config).chunks.iter().map(chunk).collect())
+    })
+}
+
+/// rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks).
+#[pyfunction]
+fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+    guard(|| Ok(opcodes_of(&s1, &s2)))
+}
+
+fn opcodes_of(s1: &[u64], s2: &[u64]) -> Vec<(&'static str, usize, usize, usize, usize)> {
+    let mut ids = rustc_hash::FxHashMap::default();
+    let mut dense = |values: &[u64]| -> Vec<u32> {
+        values
+            .iter()
+            .map(|v| {
+                let next = ids.len() as u32;
+                *ids.entry(*v).or_insert(next)
+            })
+            .collect()
+    };
+    let (a, b) = (dense(s1), dense(s2));
+    let alphabet = ids.len().max(1);
+    opcodes(&editops(&a, &b, alphabet), a.len(), b.len()).iter().map(chunk).collect()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(error_rate_segment_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(error_rate_alignment, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
+    Ok(())
+}

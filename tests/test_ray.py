@@ -1,0 +1,66 @@
+"""nlgmetrics.ray on a local Ray instance with 2 CPUs: corpus results identical to the single-process call and
+to sacreBLEU, per-row scores identical to the segment scores, on WMT22 en-de (two references). Marked ``ray``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.ray
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("ray.data")
+
+import nlgmetrics  # noqa: E402
+import nlgmetrics.ray  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dataset(ray_cluster, wmt22_two_refs):
+    import ray.data
+
+    hyps, ref_a, ref_b = wmt22_two_refs
+    table = pa.table({"id": range(len(hyps)), "hyp": hyps, "ref_a": ref_a, "ref_b": ref_b,
+                      "refs": [[a, b] for a, b in zip(ref_a, ref_b)]})
+    return ray.data.from_arrow(table).repartition(3).materialize()
+
+
+@pytest.mark.parametrize("metric, options", [("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {}),
+                                             ("rouge", {"variants": ["rouge1", "rougeL"]})])
+def test_score_is_the_single_process_result(dataset, wmt22_two_refs, metric, options):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.ray.score(dataset, metric, hyp="hyp", refs=["ref_a", "ref_b"], batch_size=700, **options)
+    expected = nlgmetrics.metric(metric, **options)(hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
+    if metric == "ter":  # average reference lengths are float sums: batch totals add them in another order
+        assert got.score == pytest.approx(expected.score, rel=1e-12)
+    else:
+        assert got.score == expected.score
+    assert str(got.signature) == str(expected.signature)
+
+
+def test_bleu_matches_sacrebleu(dataset, wmt22_two_refs):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.ray.score(dataset, "bleu", hyp="hyp", refs="refs")  # one list<string> column
+    expected = sacrebleu.corpus_bleu(hyps, [ref_a, ref_b])
+    assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
+
+
+def test_with_segment_scores(dataset, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    scored = nlgmetrics.ray.with_segment_scores(dataset, "bleu", hyp="hyp", refs=["ref_a", "ref_b"], output="bleu",
+                                                effective_order=True)
+    rows = sorted(scored.select_columns(["id", "bleu"]).take_all(), key=lambda row: row["id"])
+    expected = nlgmetrics.bleu(hyps, [[a, b] for a, b in zip(ref_a, ref_b)], effective_order=True).segment_scores
+    assert np.array_equal(np.array([row["bleu"] for row in rows]), expected)
+
+
+def test_errors(ray_cluster, dataset):
+    import ray.data
+
+    with pytest.raises(ValueError, match=r"Dataset: no column 'reference'"):
+        nlgmetrics.ray.score(dataset, "bleu", hyp="hyp", refs=["reference"])
+    with_null = ray.data.from_arrow(pa.table({"hyp": ["a b", None], "ref": ["a b", "c d"]}))
+    with pytest.raises(Exception, match=r"hypotheses column 'hyp', references \['ref'\]: hypotheses\[1\] is null"):
+        nlgmetrics.ray.score(with_null, "bleu", hyp="hyp", refs="ref")
+    skipped = nlgmetrics.ray.with_segment_scores(with_null, "chrf", hyp="hyp", refs="ref", nulls="skip").take_all()
+    assert skipped[1]["score"] is None and skipped[0]["score"] == nlgmetrics.chrf(["a b"], ["a b"]).score

@@ -1,0 +1,77 @@
+"""nlgmetrics.spark on a local[2] Spark session: corpus results identical to the single-process call and to
+sacreBLEU, per-row scores identical to the segment scores, on WMT22 en-de (two references). Marked ``spark``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.spark
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("pyspark")
+import pyarrow.parquet as pq  # noqa: E402
+
+import nlgmetrics  # noqa: E402
+import nlgmetrics.spark  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def frame(spark, wmt22_two_refs, tmp_path_factory):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    path = tmp_path_factory.mktemp("spark") / "wmt22_two_refs.parquet"
+    table = pa.table({"id": range(len(hyps)), "hyp": hyps, "ref_a": ref_a, "ref_b": ref_b,
+                      "refs": [[a, b] for a, b in zip(ref_a, ref_b)]})
+    pq.write_table(table, path, row_group_size=500)
+    df = spark.read.parquet(str(path)).coalesce(1).repartition(3)  # 3 partitions on 2 workers
+    return df.sortWithinPartitions("id").cache()
+
+
+def _inputs(df):
+    rows = sorted(df.select("id", "hyp", "ref_a", "ref_b").collect(), key=lambda row: row["id"])
+    return [r["hyp"] for r in rows], [[r["ref_a"], r["ref_b"]] for r in rows]
+
+
+@pytest.mark.parametrize("metric, options", [("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {}),
+                                             ("rouge", {"variants": ["rouge1", "rougeL"]})])
+def test_score_is_the_single_process_result(frame, metric, options):
+    got = nlgmetrics.spark.score(frame, metric, hyp="hyp", refs=["ref_a", "ref_b"], **options)
+    # The same rows in the order Spark's partitions hold them: the single-process call on them.
+    order = [r["id"] for r in frame.select("id").collect()]
+    hyps, refs = _inputs(frame)
+    expected = nlgmetrics.metric(metric, **options)([hyps[i] for i in order], [refs[i] for i in order])
+    if metric == "ter":  # average reference lengths are float sums: partition totals add them in another order
+        assert got.score == pytest.approx(expected.score, rel=1e-12)
+    else:
+        assert got.score == expected.score
+    assert str(got.signature) == str(expected.signature)
+    if metric == "bleu":
+        assert (got.counts, got.totals, got.sys_len, got.ref_len) == \
+            (expected.counts, expected.totals, expected.sys_len, expected.ref_len)
+
+
+def test_bleu_matches_sacrebleu(frame, wmt22_two_refs):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.spark.score(frame, "bleu", hyp="hyp", refs="refs")  # one array<string> column
+    assert got.score == sacrebleu.corpus_bleu(hyps, [ref_a, ref_b]).score
+
+
+def test_with_segment_scores(frame, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    scored = nlgmetrics.spark.with_segment_scores(frame, "chrf", hyp="hyp", refs=["ref_a", "ref_b"], output="chrf")
+    assert scored.columns == frame.columns + ["chrf"]
+    rows = sorted(scored.select("id", "chrf").collect(), key=lambda row: row["id"])
+    expected = nlgmetrics.chrf(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).segment_scores
+    assert np.array_equal(np.array([row["chrf"] for row in rows]), expected)
+
+
+def test_errors(spark, frame):
+    with pytest.raises(ValueError, match=r"DataFrame: no column 'reference'"):
+        nlgmetrics.spark.score(frame, "bleu", hyp="hyp", refs=["reference"])
+    with pytest.raises(ValueError, match=r"unknown metric 'blue'"):
+        nlgmetrics.spark.score(frame, "blue", hyp="hyp", refs=["ref_a"])
+    with_null = spark.createDataFrame([("a b", "a b"), (None, "c d")], "hyp string, ref string").coalesce(1)
+    with pytest.raises(Exception, match=r"hypotheses column 'hyp', references \['ref'\]: hypotheses\[1\] is null"):
+        nlgmetrics.spark.score(with_null, "bleu", hyp="hyp", refs="ref")
+    skipped = nlgmetrics.spark.with_segment_scores(with_null, "chrf", hyp="hyp", refs="ref", nulls="skip").collect()
+    assert skipped[1]["score"] is None and skipped[0]["score"] == nlgmetrics.chrf(["a b"], ["a b"]).score
