@@ -63,6 +63,7 @@ fn scorers() -> &'static Vec<Meteor> {
                 normalization,
                 char_based: false,
                 beam_size: 40,
+                max_candidates: crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES,
                 function_words: json_strings("function-words.json", "english"),
                 nonbreaking_prefixes: prefixes().0.clone(),
                 synonyms: Some(synonyms.clone()),
@@ -101,7 +102,7 @@ pub fn meteor(data: &[u8]) {
     let input = FuzzInput::decode_capped(data, 4, 400);
     let (hyp, refs) = input.hypothesis_and_references();
     let scorer = &scorers()[input.bits(0, 2)];
-    let result = scorer.segment(hyp, &refs);
+    let result = scorer.segment(hyp, &refs).unwrap();
     assert_in_range("METEOR", result.score, 0.0, 1.0, &input);
     assert_eq!(result.stats[TEST_LENGTH] as usize, result.hypothesis_tokens.len(), "METEOR test length on {input:?}");
     let parts = scorer.score(&result.stats);
@@ -109,11 +110,11 @@ pub fn meteor(data: &[u8]) {
     for (name, x) in [("precision", parts.precision), ("recall", parts.recall), ("fmean", parts.fmean), ("penalty", parts.frag_penalty)] {
         assert!(x.is_nan() || (0.0..=1.0).contains(&x), "METEOR {name} = {x} on {input:?}");
     }
-    let batch = scorer.score_batch(&[hyp], &[refs.clone()]);
+    let batch = scorer.score_batch(&[hyp], &[refs.clone()]).unwrap();
     assert_eq!((batch[0].0, batch[0].1, batch[0].2), (result.stats, result.score, result.best_reference), "batch vs segment METEOR on {input:?}");
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
-    assert_eq!(scorer.segment(hyp, &reversed).score, result.score, "reference order changes METEOR on {input:?}");
-    let own = scorer.segment(hyp, &[hyp]);
+    assert_eq!(scorer.segment(hyp, &reversed).unwrap().score, result.score, "reference order changes METEOR on {input:?}");
+    let own = scorer.segment(hyp, &[hyp]).unwrap();
     if !own.hypothesis_tokens.is_empty() && scorer.formula == Formula::Meteor15 {
         assert_eq!(own.score, 1.0, "METEOR of a text against itself on {input:?}");
     }
