@@ -142,7 +142,7 @@ def test_reference_order_does_not_matter(hyp, references, data):
 @given(rows=st.lists(st.tuples(line, refs), min_size=1, max_size=5))
 def test_segment_scores_do_not_depend_on_the_batch(rows):
     hyps = [hyp for hyp, _ in rows]
-    references = [r for _, r in rows]
+    references = [tuple(r) for _, r in rows]  # tuples: per-hypothesis references, never sacreBLEU streams
     batch_meteor = quiet(nlgmetrics.meteor, hyps, references, modules=["exact", "stem", "synonym"]).segment_scores
     for k, (hyp, r) in enumerate(rows):
         assert batch_meteor[k] == meteor_score(hyp, r)
