@@ -213,3 +213,10 @@ def test_well_formed_inputs_with_random_options(data, char_order, word_order, be
     for function, kwargs in calls:
         if function.__name__ not in skip:
             call(function, hyps, refs, **kwargs)
+
+
+@pytest.mark.parametrize("option", ["word_limit", "byte_limit"])
+def test_huge_rouge155_limit_is_a_value_error(option):
+    """Found by the huge-value exploration (NLGMETRICS_FUZZ_HUGE=1): 2**64 used to raise OverflowError."""
+    with pytest.raises(ValueError, match=option):
+        nlgmetrics.rouge(["a b"], ["a b"], preset="rouge155", **{option: 2**64})

@@ -25,6 +25,8 @@ an XML config, as used for the shared CNN/DM expected files).
 from __future__ import annotations
 
 import re
+import sys
+
 import numpy as np
 
 
@@ -37,6 +39,8 @@ def check_limit(value, name: str) -> int:
         return 0
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise ValueError(f"{name} must be None or a positive integer, got {value!r}")
+    if value > sys.maxsize:  # found by tests/test_properties_api_fuzz.py: 2**64 raised OverflowError in the binding
+        raise ValueError(f"{name} must be at most {sys.maxsize}, got {value!r}")
     return int(value)
 
 
