@@ -245,3 +245,18 @@ def test_squad_predictions_matching_no_question_warn():
 def test_a_rust_panic_becomes_runtime_error(released):
     with pytest.raises(RuntimeError, match="internal error in nlgmetrics .*: boom"):
         _core._panic_for_tests("boom", released)
+
+
+def test_a_segment_over_the_size_limit_is_refused_in_columns_too():
+    # Synthetic: one over-long cell in an Arrow column and in a pandas column (the Arrow path reads buffers in Rust).
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    from nlgmetrics.core.inputs import MAX_SEGMENT_CHARS as limit
+    long_text = "é" * (limit + 1)
+    for metric in (nlgmetrics.bleu, nlgmetrics.chrf, nlgmetrics.ter):
+        with pytest.raises(ValueError, match=r"\[1\] has 1,000,001 characters"):
+            metric(pa.array(["a", long_text]), pa.array(["a", "b"]))
+        with pytest.raises(ValueError, match=r"\[0\] has 1,000,001 characters"):
+            metric(pd.Series(["a", "b"]), pd.Series([long_text, "b"]))
+    # Under the limit in characters, over it in bytes: scored.
+    assert nlgmetrics.bleu(pa.array(["é" * (limit // 2 + 1)]), pa.array(["é"])).score == 0.0

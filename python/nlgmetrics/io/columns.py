@@ -157,7 +157,24 @@ def _string_array(array, name: str):
         array = array.cast(pa.string())
     elif not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
         raise TypeError(f"{name} must hold strings, got Arrow type {kind}")
+    _check_arrow_lengths(array, name)
     return array
+
+
+def _check_arrow_lengths(array, name: str) -> None:
+    """The per-segment size limit of ``core.inputs`` for Arrow strings (bytes first: cheap, and an upper bound)."""
+    import pyarrow.compute as pc
+
+    limit = _inputs().MAX_SEGMENT_CHARS
+    if not len(array) or (pc.max(pc.binary_length(array)).as_py() or 0) <= limit:
+        return
+    lengths = pc.utf8_length(array).to_numpy(zero_copy_only=False)
+    over = np.flatnonzero(np.nan_to_num(lengths.astype(np.float64)) > limit)
+    if len(over):
+        row = int(over[0])
+        raise ValueError(f"{name}[{row}] has {int(lengths[row]):,} characters, more than the limit of {limit:,} per "
+                         "segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
+                         "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit")
 
 
 def _first_null(array) -> Optional[int]:
@@ -197,6 +214,7 @@ def _check_texts(values: list, name: str) -> list:
     for index, value in enumerate(values):
         if not isinstance(value, str) and not _is_null(value):
             raise TypeError(f"{name}[{index}] must be str, got {type(value).__name__}")
+    _inputs().check_segment_lengths([value for value in values if isinstance(value, str)], name)
     return values
 
 
