@@ -43,7 +43,7 @@ from nlgmetrics.core import inputs
 from nlgmetrics.io import columns
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.core.state import MetricState, encode_texts
+from nlgmetrics.core.state import MetricState, encode_texts, join_texts
 
 REDUCTIONS = ("sum", "mean", "rows")
 
@@ -229,29 +229,29 @@ class Metric:
 
     def state(self) -> MetricState:
         """Everything accumulated, as a ``MetricState`` (plain arrays and a JSON header)."""
-        kinds = self.array_kinds()
+        arrays = self._arrays(joined=True)
+        return MetricState(self.name, dict(self.options), arrays, self.array_kinds(), self._n_segments,
+                           tuple(sorted(self._ref_counts)))
+
+    def _arrays(self, joined: bool) -> Dict[str, np.ndarray]:
+        """The state's arrays: each kept part joined into one (``joined``; done once, then kept joined), or only
+        the first part of each, enough to check that another state can merge (dtypes and widths)."""
         arrays: Dict[str, np.ndarray] = {}
         if not self.keep_segments:
             arrays["totals"] = self._totals if self._totals is not None else np.zeros(
                 len(self.stat_columns), dtype=self._empty_arrays()["segment_stats"].dtype)
-        for name, kind in kinds.items():
+        for name, kind in self.array_kinds().items():
             if kind == "rows":
                 parts = self._rows.get(name) or [np.asarray(self._empty_arrays()[name])]
-                joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
-                self._rows[name] = [joined]  # concatenated once, not at every call
-                arrays[name] = joined
+                if joined and len(parts) > 1:
+                    parts = self._rows[name] = [np.concatenate(parts)]
+                arrays[name] = parts[0]
             elif kind == "text":
                 pairs = self._texts.get(name) or [encode_texts([])]
-                if len(pairs) > 1:
-                    ends, base = [], 0
-                    for data, offsets in pairs:
-                        ends.append(offsets + base)
-                        base += len(data)
-                    pairs = [(np.concatenate([data for data, _ in pairs]), np.concatenate(ends))]
-                self._texts[name] = pairs
+                if joined and len(pairs) > 1:
+                    pairs = self._texts[name] = [join_texts(pairs)]
                 arrays[f"{name}.data"], arrays[f"{name}.offsets"] = pairs[0]
-        return MetricState(self.name, dict(self.options), arrays, kinds, self._n_segments,
-                           tuple(sorted(self._ref_counts)))
+        return arrays
 
     def _empty_arrays(self) -> Dict[str, Any]:
         """The arrays of an empty batch (their names, dtypes and widths)."""
@@ -261,25 +261,33 @@ class Metric:
         return empty
 
     def merge(self, other: Union[MetricState, "Metric"]) -> "Metric":
-        """Add another metric's (or a state's) segments after this one's; ValueError if options differ."""
+        """Add another metric's (or a state's) segments after this one's; ValueError if options differ.
+
+        The other state's arrays are kept as parts, joined once when the state is next needed, so merging
+        many states one after another copies each row once.
+        """
         state = other.state() if isinstance(other, Metric) else other
-        mine = self.state()
-        merged = mine.merge(state)  # checks metric, options and arrays, raising ValueError
-        self._load(merged)
+        layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
+        layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
+        self._add_state(state)
         return self
 
-    def _load(self, state: MetricState) -> None:
-        self.reset()
+    def _add_state(self, state: MetricState) -> None:
         if not self.keep_segments:
-            self._totals = np.array(state.arrays["totals"])
+            totals = state.arrays["totals"]
+            self._totals = np.array(totals) if self._totals is None else self._totals + totals
         else:
             for name, kind in state.kinds.items():
                 if kind == "text":
-                    self._texts[name] = [(state.arrays[f"{name}.data"], state.arrays[f"{name}.offsets"])]
+                    self._texts.setdefault(name, []).append((state.arrays[f"{name}.data"], state.arrays[f"{name}.offsets"]))
                 else:
-                    self._rows[name] = [state.arrays[name]]
-        self._n_segments = state.n_segments
-        self._ref_counts = set(state.ref_counts)
+                    self._rows.setdefault(name, []).append(state.arrays[name])
+        self._n_segments += state.n_segments
+        self._ref_counts |= set(state.ref_counts)
+
+    def _load(self, state: MetricState) -> None:
+        self.reset()
+        self._add_state(state)
 
     # ------------------------------------------------------------------ helpers for subclasses
 

@@ -77,6 +77,44 @@ def decode_texts(data: np.ndarray, ends: np.ndarray) -> list:
     return [raw[start:end].decode("utf-8", "surrogatepass") for start, end in zip(starts, ends.tolist())]
 
 
+def join_texts(pairs: Sequence[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+    """One ``(UTF-8 bytes, end offsets)`` pair from several, in order (each pair's offsets shifted by the bytes before it).
+
+    >>> decode_texts(*join_texts([encode_texts(["ab"]), encode_texts(["", "é"])]))
+    ['ab', '', 'é']
+    """
+    if len(pairs) == 1:
+        return pairs[0]
+    shifts = np.cumsum([0] + [len(data) for data, _ in pairs[:-1]])
+    return (np.concatenate([data for data, _ in pairs]),
+            np.concatenate([ends + shift for (_, ends), shift in zip(pairs, shifts)]))
+
+
+def join_states(states: Sequence["MetricState"]) -> "MetricState":
+    """One state holding the segments of ``states`` in order, each array joined once (joining them pairwise would
+    copy the rows kept so far at every step); ValueError when two cannot be merged, naming what differs."""
+    if not states:
+        raise ValueError("no states to merge")
+    first = states[0]
+    for other in states[1:]:
+        first.check_compatible(other)
+    arrays: Dict[str, np.ndarray] = {}
+    for name, kind in first.kinds.items():
+        if kind == "sum":
+            total = first.arrays[name]
+            for other in states[1:]:
+                total = total + other.arrays[name]
+            arrays[name] = total
+        elif kind == "rows":
+            arrays[name] = np.concatenate([state.arrays[name] for state in states])
+        else:
+            data, ends = f"{name}.data", f"{name}.offsets"
+            arrays[data], arrays[ends] = join_texts([(state.arrays[data], state.arrays[ends]) for state in states])
+    return MetricState(first.metric, dict(first.options), arrays, dict(first.kinds),
+                       sum(state.n_segments for state in states),
+                       tuple(sorted(set().union(*(state.ref_counts for state in states)))))
+
+
 @dataclass(frozen=True, eq=False)
 class MetricState:
     """The accumulated statistics of one metric under one set of options.
@@ -118,21 +156,7 @@ class MetricState:
 
     def merge(self, other: "MetricState") -> "MetricState":
         """A new state holding this state's segments followed by ``other``'s."""
-        self.check_compatible(other)
-        arrays: Dict[str, np.ndarray] = {}
-        for name, kind in self.kinds.items():
-            if kind == "sum":
-                arrays[name] = self.arrays[name] + other.arrays[name]
-            elif kind == "rows":
-                arrays[name] = np.concatenate([self.arrays[name], other.arrays[name]])
-            else:
-                data, ends = f"{name}.data", f"{name}.offsets"
-                shift = self.arrays[ends][-1] if len(self.arrays[ends]) else 0
-                arrays[data] = np.concatenate([self.arrays[data], other.arrays[data]])
-                arrays[ends] = np.concatenate([self.arrays[ends], other.arrays[ends] + shift])
-        return MetricState(self.metric, dict(self.options), arrays, dict(self.kinds),
-                           self.n_segments + other.n_segments,
-                           tuple(sorted(set(self.ref_counts) | set(other.ref_counts))))
+        return join_states([self, other])
 
     def texts(self, name: str) -> list:
         """The strings of the text array ``name``."""

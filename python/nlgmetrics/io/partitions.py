@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, Sequence, Union
 
 import numpy as np
 
-__all__ = ["PartitionScorer", "StreamScorer", "merge_states", "reference_columns"]
+__all__ = ["PartitionScorer", "StreamScorer", "reference_columns"]
 
 
 def reference_columns(refs: Union[str, Sequence[str]]) -> list:
@@ -96,7 +96,9 @@ class PartitionScorer:
         from nlgmetrics.core.state import MetricState
 
         metric = self.new_metric(totals_only=True)
-        return metric.merge(merge_states([MetricState.from_bytes(state) for state in states])).compute()
+        for state in states:  # Metric.merge keeps parts and joins them once, at compute()
+            metric.merge(MetricState.from_bytes(state))
+        return metric.compute()
 
     def segment_scores(self, batch):
         """One score per row of an Arrow batch, as a float64 Arrow array (null for rows ``nulls="skip"`` left out)."""
@@ -122,32 +124,6 @@ def headline_segment_scores(result) -> np.ndarray:
     if scores.ndim == 3:
         return np.ascontiguousarray(scores[:, 0, 2])
     return scores if scores.ndim == 1 else np.ascontiguousarray(scores.reshape(len(scores), -1)[:, 0])
-
-
-def merge_states(states: Sequence[Any]):
-    """One ``MetricState`` from many, in order, joining each array once (merging them pairwise would copy
-    the rows kept so far at every step)."""
-    from nlgmetrics.core.state import MetricState
-
-    if not states:
-        raise ValueError("no states to merge")
-    first = states[0]
-    for other in states[1:]:
-        first.check_compatible(other)
-    arrays = {}
-    for name, kind in first.kinds.items():
-        if kind == "sum":
-            arrays[name] = np.sum([state.arrays[name] for state in states], axis=0, dtype=first.arrays[name].dtype)
-        elif kind == "rows":
-            arrays[name] = np.concatenate([state.arrays[name] for state in states])
-        else:
-            data, ends = f"{name}.data", f"{name}.offsets"
-            shifts = np.cumsum([0] + [len(state.arrays[data]) for state in states[:-1]])
-            arrays[data] = np.concatenate([state.arrays[data] for state in states])
-            arrays[ends] = np.concatenate([state.arrays[ends] + shift for state, shift in zip(states, shifts)])
-    return MetricState(first.metric, dict(first.options), arrays, dict(first.kinds),
-                       sum(state.n_segments for state in states),
-                       tuple(sorted(set().union(*(state.ref_counts for state in states)))))
 
 
 def totals_state(metric: Any, state: Any):
@@ -207,6 +183,6 @@ class StreamScorer:
         if self.totals_only and not self.per_row:
             return self.metric.compute()
         final = type(self.metric).from_options(self.metric.options, segments=not self.totals_only)
-        if self.states:
-            final.merge(merge_states(self.states))
+        for state in self.states:
+            final.merge(state)
         return final.compute()

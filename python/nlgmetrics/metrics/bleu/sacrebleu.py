@@ -161,15 +161,6 @@ def _smooth_signature(smooth: str, smooth_value: Optional[float]) -> str:
     return f"{smooth}[{value:.2f}]"
 
 
-def nrefs_signature(references: list[list[str]]) -> str:
-    """The number of references per segment, or ``var`` when it varies (sacreBLEU's ``nrefs``)."""
-    counts = set(map(len, references))
-    return str(counts.pop()) if len(counts) == 1 else ("var" if counts else "0")
-
-
-# ---------------------------------------------------------------------------------------------
-# The sacrebleu preset.
-
 def _preprocess(lines: list[str], lowercase: bool, tokenize: str) -> tuple[list[str], str]:
     """Lowercase in Python (exact ``str.lower``) and, for MeCab, tokenize in Python; the rest is Rust."""
     if lowercase:

@@ -423,13 +423,6 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
     return scorer
 
 
-def _n_refs(refs: List[List[str]]) -> str:
-    counts = {len(r) for r in refs}
-    if not refs:
-        return "0"
-    return str(counts.pop()) if len(counts) == 1 else "var"
-
-
 def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> float:
     """The system score of (summed) statistics rows under a configuration, e.g. after merging batches.
 

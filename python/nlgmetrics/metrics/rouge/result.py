@@ -69,13 +69,6 @@ class RougeResult(Result):
     def _segment_score_columns(self, width: int) -> list:
         return [f"{variant}_{part}" for variant in self.variants for part in ("precision", "recall", "fmeasure")]
 
-    def to_pandas(self):
-        """Per-document P/R/F of every variant as a DataFrame (pandas imported only here)."""
-        import pandas as pd
-
-        flat = np.asarray(self.segment_scores).reshape(len(self.segment_scores), -1)
-        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]))
-
     def __getitem__(self, variant: str) -> RougeScore:
         return self.scores[variant]
 
