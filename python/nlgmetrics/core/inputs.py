@@ -59,11 +59,16 @@ def check_segment_lengths(texts: Sequence[str], argument: str) -> None:
     """Raise ValueError naming the first text longer than ``MAX_SEGMENT_CHARS``."""
     if texts and max(map(len, texts)) > MAX_SEGMENT_CHARS:
         index = next(i for i, text in enumerate(texts) if len(text) > MAX_SEGMENT_CHARS)
-        raise ValueError(
-            f"{argument}[{index}] has {len(texts[index]):,} characters, more than the limit of {MAX_SEGMENT_CHARS:,} "
-            "per segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
-            "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit"
-        )
+        raise segment_too_long(f"{argument}[{index}]", len(texts[index]))
+
+
+def segment_too_long(where: str, length: int) -> ValueError:
+    """The error for a segment over ``MAX_SEGMENT_CHARS`` characters (``where``: e.g. ``hypotheses[3]``)."""
+    return ValueError(
+        f"{where} has {length:,} characters, more than the limit of {MAX_SEGMENT_CHARS:,} "
+        "per segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
+        "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit"
+    )
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:

@@ -27,7 +27,7 @@ ValueError: hypotheses[1] is null (nulls="empty" scores it as "", nulls="skip" l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -172,9 +172,7 @@ def _check_arrow_lengths(array, name: str) -> None:
     over = np.flatnonzero(np.nan_to_num(lengths.astype(np.float64)) > limit)
     if len(over):
         row = int(over[0])
-        raise ValueError(f"{name}[{row}] has {int(lengths[row]):,} characters, more than the limit of {limit:,} per "
-                         "segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
-                         "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit")
+        raise _inputs().segment_too_long(f"{name}[{row}]", int(lengths[row]))
 
 
 def _first_null(array) -> Optional[int]:
