@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         sub = commands.add_parser(name, help=cls.description, description=cls.description)
         _add_common_arguments(sub, cls.needs_references)
-        cli_metrics.add_metric_arguments(sub, cls)
+        cls.add_cli_arguments(sub)
     _add_compare_command(commands)
     add_score_command(commands)
     add_task_commands(commands)
@@ -155,7 +155,7 @@ def _non_empty(chunks, name: str):
 
 
 def _score_systems(cls, args) -> list:
-    options = cli_metrics.options_from_args(cls, args)
+    options = cls.options_from_cli(args)
     name = args.references[0] if args.references else args.input[0]
     chunks = counted(_non_empty(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), name), Progress(args.command))
     return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
@@ -168,7 +168,7 @@ def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
     report = getattr(results[0], "cli_report", None)
     if report is not None and report() is not None:
         return "\n\n".join(f"{name}\n{result.cli_report()}" for name, result in zip(names, results))
-    decimals = cli_metrics.decimals(cls, args.width)
+    decimals = args.width + cls.extra_decimals
     columns = [cli_metrics.table_columns(result) for result in results]
     header = ["System"] + [title for title, _ in columns[0]]
     rows = [[name] + [f"{value:.{decimals}f}" for _, value in cells] for name, cells in zip(names, columns)]
@@ -185,10 +185,10 @@ def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str
                  "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
     lines = []
-    decimals = cli_metrics.decimals(cls, args.width)
+    decimals = args.width + cls.extra_decimals
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
-        bleu_lines = sentence_bleu_lines(result, cli_metrics.options_from_args(cls, args), args.width) \
+        bleu_lines = sentence_bleu_lines(result, cls.options_from_cli(args), args.width) \
             if cls.name == "bleu" else None
         if bleu_lines is not None:  # sacreBLEU's form: every line carries the signature
             lines.extend(prefix + line for line in bleu_lines)
@@ -208,7 +208,7 @@ def run_sample(args) -> str:
     columns = {}
     classes = cli_metrics.sample_classes()
     for metric_name, cls in classes.items():
-        metric = cls(**cli_metrics.sample_options(metric_name))
+        metric = cls(**cli_metrics.SAMPLE_OPTIONS.get(metric_name, {}))
         columns[metric_name] = [metric(hypotheses, references) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
@@ -217,7 +217,7 @@ def run_sample(args) -> str:
              for i, name in enumerate(names)}, indent=1, ensure_ascii=False)
     header, rows = ["System"], [[name] for name in names]
     for metric_name, results in columns.items():
-        decimals = cli_metrics.decimals(classes[metric_name], args.width)
+        decimals = args.width + classes[metric_name].extra_decimals
         header += [title for title, _ in cli_metrics.table_columns(results[0])]
         for row, result in zip(rows, results):
             row += [f"{value:.{decimals}f}" for _, value in cli_metrics.table_columns(result)]

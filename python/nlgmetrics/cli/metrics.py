@@ -9,7 +9,6 @@ output was asked for).
 
 from __future__ import annotations
 
-import argparse
 from typing import Any, Dict, List, Sequence, Tuple, Type
 
 import numpy as np
@@ -54,22 +53,6 @@ def score_chunks(cls: Type[Any], options: Dict[str, Any], chunks, n_systems: int
         for metric, hypotheses in zip(metrics, systems):
             metric.update(hypotheses, references)
     return [metric.compute() for metric in metrics]
-
-
-def add_metric_arguments(parser: argparse.ArgumentParser, cls: Type[Any]) -> None:
-    cls.add_cli_arguments(parser)
-
-
-def options_from_args(cls: Type[Any], args: argparse.Namespace) -> Dict[str, Any]:
-    return cls.options_from_cli(args)
-
-
-def sample_options(name: str) -> Dict[str, Any]:
-    return dict(SAMPLE_OPTIONS.get(name, {}))
-
-
-def decimals(cls: Type[Any], width: int) -> int:
-    return width + cls.extra_decimals
 
 
 def sample_classes(names: Sequence[str] = SAMPLE_METRICS) -> Dict[str, Type[Any]]:
