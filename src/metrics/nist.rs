@@ -236,9 +236,7 @@ impl LocalIds {
 }
 
 fn check(n_hyps: usize, n_refs: usize, max_order: usize) -> Result<()> {
-    if n_hyps != n_refs {
-        return Err(Error::ShapeMismatch(format!("{n_hyps} hypotheses but {n_refs} reference sets")));
-    }
+    Error::check_reference_sets(n_hyps, n_refs)?;
     if max_order == 0 || max_order > MAX_ORDER_LIMIT {
         return Err(Error::InvalidOption(format!("n must be between 1 and {MAX_ORDER_LIMIT}, got {max_order}")));
     }

@@ -11,11 +11,13 @@
 //! common extensions: the number of reference positions where `hyp[i..i+L]` occurs is the number
 //! of positions whose common prefix with `hyp[i..]` is ≥ L, so "exactly once" holds for L in
 //! `(second largest, largest]`. The first window that qualifies is then read off directly,
-//! O(|hyp| · (|hyp| + |ref|)) per pair instead of NLTK's super-linear window search.
+//! O(|hyp| · (|hyp| + |ref|)) per pair at worst instead of NLTK's super-linear window search, and in
+//! practice the number of pairs of equal tokens (only those extend a match).
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::text::words::{map_segments, WordTokenizer};
 
 /// NLTK's `MAX_ALIGNMENT_LEN`: longer references or hypotheses are refused, as NLTK does.
 pub const MAX_ALIGNMENT_LEN: usize = 2000;
@@ -48,32 +50,83 @@ struct Context {
     hypothesis_other: u32,
 }
 
+/// Where each token of a sentence occurs: `(token, position)` pairs sorted, so the positions of
+/// one token are a contiguous run (found by binary search; ids need not be dense).
+fn occurrences(sentence: &[u32]) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = sentence.iter().enumerate().map(|(at, &token)| (token, at as u32)).collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+/// The positions (ascending) at which `token` occurs, from [`occurrences`].
+#[inline]
+fn positions_of(sorted: &[(u32, u32)], token: u32) -> impl Iterator<Item = usize> + '_ {
+    let start = sorted.partition_point(|&(t, _)| t < token);
+    sorted[start..].iter().take_while(move |&&(t, _)| t == token).map(|&(_, at)| at as usize)
+}
+
+/// One row of the common-extension table, stored densely but written only where a token equals the
+/// current one (every other entry is 0): the work per hypothesis position is its number of
+/// occurrences, not the sentence length.
+#[derive(Debug, Default)]
+struct SparseRow {
+    previous: Vec<u32>,
+    current: Vec<u32>,
+    previous_written: Vec<usize>,
+    current_written: Vec<usize>,
+}
+
+impl SparseRow {
+    fn new(len: usize) -> Self {
+        Self { previous: vec![0; len + 2], current: vec![0; len + 2], ..Self::default() }
+    }
+
+    /// `current[slot] = previous[neighbour] + 1`, returning it.
+    #[inline]
+    fn extend(&mut self, slot: usize, neighbour: usize) -> u32 {
+        let value = self.previous[neighbour] + 1;
+        self.current[slot] = value;
+        self.current_written.push(slot);
+        value
+    }
+
+    /// The current row becomes the previous one; the new current row is all zeros again.
+    fn advance(&mut self) {
+        for slot in self.previous_written.drain(..) {
+            self.previous[slot] = 0;
+        }
+        std::mem::swap(&mut self.previous, &mut self.current);
+        std::mem::swap(&mut self.previous_written, &mut self.current_written);
+    }
+}
+
 /// Forward (right-context) or backward (left-context) common extensions of every hypothesis position.
-fn contexts(reference: &[u32], hypothesis: &[u32], backward: bool) -> Vec<Context> {
+fn contexts(reference: &[u32], hypothesis: &[u32], ref_occurrences: &[(u32, u32)], hyp_occurrences: &[(u32, u32)], backward: bool) -> Vec<Context> {
     let (n, m) = (hypothesis.len(), reference.len());
     let mut out = vec![Context::default(); n];
-    // previous[p] / previous_hyp[q]: the extension at the neighbouring hypothesis position.
-    let (mut previous, mut current) = (vec![0u32; m + 2], vec![0u32; m + 2]);
-    let (mut previous_hyp, mut current_hyp) = (vec![0u32; n + 2], vec![0u32; n + 2]);
+    // The extension at the neighbouring hypothesis position, per reference / hypothesis position.
+    let (mut in_reference, mut in_hypothesis) = (SparseRow::new(m), SparseRow::new(n));
     let positions: Box<dyn Iterator<Item = usize>> = if backward { Box::new(0..n) } else { Box::new((0..n).rev()) };
     for i in positions {
         let token = hypothesis[i];
         let context = &mut out[i];
         // Slot s holds position s - 1 when backward (slot 0 = before the start), s when forward (slot m = past the end).
-        for (p, &word) in reference.iter().enumerate() {
+        // Only equal tokens extend (elsewhere the extension is 0, which changes no maximum); ascending positions
+        // keep the first of equal maxima, as a full scan does.
+        for p in positions_of(ref_occurrences, token) {
             let (slot, neighbour) = if backward { (p + 1, p) } else { (p, p + 1) };
-            current[slot] = if word == token { previous[neighbour] + 1 } else { 0 };
-            context.reference.add(current[slot], p as u32);
+            let value = in_reference.extend(slot, neighbour);
+            context.reference.add(value, p as u32);
         }
-        for (q, &word) in hypothesis.iter().enumerate() {
+        for q in positions_of(hyp_occurrences, token) {
             let (slot, neighbour) = if backward { (q + 1, q) } else { (q, q + 1) };
-            current_hyp[slot] = if word == token { previous_hyp[neighbour] + 1 } else { 0 };
+            let value = in_hypothesis.extend(slot, neighbour);
             if q != i {
-                context.hypothesis_other = context.hypothesis_other.max(current_hyp[slot]);
+                context.hypothesis_other = context.hypothesis_other.max(value);
             }
         }
-        std::mem::swap(&mut previous, &mut current);
-        std::mem::swap(&mut previous_hyp, &mut current_hyp);
+        in_reference.advance();
+        in_hypothesis.advance();
     }
     out
 }
@@ -99,8 +152,9 @@ fn first_unique_window(context: &Context, from: usize, limit: usize) -> Option<u
 /// ```
 pub fn word_rank_alignment(reference: &[u32], hypothesis: &[u32]) -> Vec<usize> {
     let n = hypothesis.len();
-    let right = contexts(reference, hypothesis, false);
-    let left = contexts(reference, hypothesis, true);
+    let (ref_occurrences, hyp_occurrences) = (occurrences(reference), occurrences(hypothesis));
+    let right = contexts(reference, hypothesis, &ref_occurrences, &hyp_occurrences, false);
+    let left = contexts(reference, hypothesis, &ref_occurrences, &hyp_occurrences, true);
     let mut worder = Vec::with_capacity(n);
     for i in 0..n {
         let (r, l) = (&right[i], &left[i]);
@@ -203,16 +257,39 @@ fn python_pow(x: f64, y: f64) -> f64 {
 
 /// Sentence RIBES of every segment, in parallel; the error names the first failing segment.
 pub fn batch_scores(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], params: RibesParams) -> Result<Vec<f64>> {
-    if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference sets", hyps.len(), refs.len())));
-    }
+    Error::check_reference_sets(hyps.len(), refs.len())?;
     hyps.par_iter()
         .zip(refs.par_iter())
         .enumerate()
-        .map(|(index, (hyp, segment_refs))| {
-            sentence_ribes(segment_refs, hyp, params).map_err(|error| Error::InvalidOption(format!("segment {index}: {error}")))
-        })
+        .map(|(index, (hyp, segment_refs))| segment_ribes(index, segment_refs, hyp, params))
         .collect()
+}
+
+/// [`batch_scores`] of lines of text split into words by `tokenizer`, each segment numbered on its
+/// own while it is scored (nothing corpus-sized is built).
+///
+/// ```
+/// use nlgmetrics::metrics::ribes::{text_scores, RibesParams, MAX_ALIGNMENT_LEN};
+/// use nlgmetrics::text::words::WordTokenizer;
+/// let params = RibesParams { alpha: 0.25, beta: 0.10, max_alignment_len: MAX_ALIGNMENT_LEN };
+/// let scores = text_scores(&["a b c d"], &[vec!["a b c d"]], WordTokenizer::Split, params).unwrap();
+/// assert_eq!(scores, vec![1.0]);
+/// ```
+pub fn text_scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+    params: RibesParams,
+) -> Result<Vec<f64>> {
+    Error::check_reference_sets(hyps.len(), refs.len())?;
+    map_segments(hyps, refs, tokenizer, || (), |_, index, hyp, segment_refs| segment_ribes(index, segment_refs, hyp, params))
+        .into_iter()
+        .collect()
+}
+
+/// [`sentence_ribes`] with the segment named in its error.
+fn segment_ribes(index: usize, references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams) -> Result<f64> {
+    sentence_ribes(references, hypothesis, params).map_err(|error| error.at_segment(index))
 }
 
 /// NLTK's `corpus_ribes`: the mean of sentence scores, summed in order (0.0 for no segment).

@@ -43,6 +43,14 @@ pub(crate) fn extract_corpus(
     }
 }
 
+/// The word tokenizer named by `tokenize` when it names one (lines of text), `None` for `"tokens"` and `"ids"`.
+pub(crate) fn text_tokenizer(tokenize: &str) -> PyResult<Option<WordTokenizer>> {
+    Ok(match tokenize {
+        "ids" | "tokens" => None,
+        name => Some(WordTokenizer::from_name(name)?),
+    })
+}
+
 /// The items of an iterable that is not a str (a token list given as one string is refused: TypeError).
 fn items<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if value.is_instance_of::<pyo3::types::PyString>() {
