@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use super::threads::run_released;
 use super::words::extract_corpus;
 use crate::text::words::IdScope;
-use crate::metrics::nist::{corpus_rows, corpus_score, row_width, sentence_rows, NistScore, PythonSum};
+use crate::metrics::nist::{corpus_rows, corpus_score, row_width, rows, sentence_rows, NistScore, PythonSum};
 
 /// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
 /// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
@@ -74,9 +74,7 @@ fn nist_corpus_and_sentence_stats<'py>(
 ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
     let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
     let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
-    let (corpus, sentence) = run_released(py, threads, || -> crate::error::Result<_> {
-        Ok((corpus_rows(&hyps, &refs, n, sum)?, sentence_rows(&hyps, &refs, n, sum)?))
-    })??;
+    let (corpus, sentence) = run_released(py, threads, || rows(&hyps, &refs, n, sum, true, true))??;
     let shape = (hyps.len(), row_width(n));
     let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
     let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
