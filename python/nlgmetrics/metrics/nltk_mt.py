@@ -221,16 +221,26 @@ class NIST(Metric):
 
     def result_from_state(self, state) -> NISTResult:
         o = self.options
-        hyps, flat = state.texts("hypotheses"), state.texts("references")
-        refs, start = [], 0
-        for count in state.arrays["ref_counts"].tolist():
-            refs.append(flat[start:start + count])
-            start += count
-        hyps, refs = _lowercased(hyps, refs, o["lowercase"])
         n = o["n"]
-        rows, own = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
-        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [len(hyps)])
-        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * len(hyps))[0], dtype=np.float64)
+        stats = None
+        if not o["lowercase"]:
+            # The kept UTF-8 buffers read in place (no str per line); None if they are not valid UTF-8.
+            a = state.arrays
+            stats = _core.nist_utf8_stats(a["hypotheses.data"], a["hypotheses.offsets"], a["references.data"],
+                                          a["references.offsets"], a["ref_counts"], o["tokenize"], n, NEUMAIER_SUM,
+                                          self.threads)
+        if stats is None:
+            hyps, flat = state.texts("hypotheses"), state.texts("references")
+            refs, start = [], 0
+            for count in state.arrays["ref_counts"].tolist():
+                refs.append(flat[start:start + count])
+                start += count
+            hyps, refs = _lowercased(hyps, refs, o["lowercase"])
+            stats = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
+        rows, own = stats
+        segments = len(rows)
+        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [segments])
+        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * segments)[0], dtype=np.float64)
         return NISTResult(score, divides_by_zero, self.signature(state.ref_counts), segment_scores, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
