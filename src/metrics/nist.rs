@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use super::nist_corpus::{information, CorpusNgrams};
 use crate::ngram::{ngram_total, NgramIndex, NO_NGRAM};
 
 /// How Python's built-in `sum()` adds floats: one by one (CPython ≤ 3.11) or with Neumaier's
@@ -102,12 +103,7 @@ impl NistWeights {
     /// `math.log(numerator / count, 2)` for a reference n-gram (NLTK's information weight).
     #[inline]
     fn information(&self, id: u32) -> f64 {
-        let numerator = match self.index.prefix(id) {
-            None => self.total_reference_words,
-            Some(parent) => u64::from(self.counts[parent as usize]),
-        };
-        // CPython's math.log(x, 2) is log(x) / log(2).
-        (numerator as f64 / f64::from(self.counts[id as usize])).ln() / 2f64.ln()
+        information(&self.index, &self.counts, self.total_reference_words, id)
     }
 
     /// The n-gram ids of `tokens` for orders `1..=max_order`: `out[n-1][i]` is the id of the n-gram
@@ -123,28 +119,6 @@ impl NistWeights {
 /// Columns of a segment row: `[info_1..N, ngrams_1..N, ref_len_1..N, hyp_len]` (counts as exact f64).
 pub fn row_width(max_order: usize) -> usize {
     3 * max_order + 1
-}
-
-/// The corpus weights and the id under them of every reference n-gram, in
-/// [`NgramIndex::insert_all`]'s order, reference after reference (`starts[r]`: where reference r's begin).
-struct CorpusNgrams {
-    weights: NistWeights,
-    ids: Vec<u32>,
-    starts: Vec<usize>,
-}
-
-impl CorpusNgrams {
-    fn new(refs: &[Vec<Vec<u32>>], max_order: usize) -> Self {
-        let vocab_size = refs.iter().flatten().flatten().max().map_or(0, |&id| id + 1);
-        let mut starts = vec![0];
-        for reference in refs.iter().flatten() {
-            let ngrams: usize = (1..=max_order).map(|order| ngram_total(reference.len(), order)).sum();
-            starts.push(starts[starts.len() - 1] + ngrams);
-        }
-        let mut ids = Vec::with_capacity(starts[starts.len() - 1]);
-        let weights = NistWeights::counted(refs.iter().flatten().map(Vec::as_slice), vocab_size, max_order, |_, _, id| ids.push(id));
-        Self { weights, ids, starts }
-    }
 }
 
 /// Reusable per-thread work space of [`rows`]: the segment renumbered densely, its own weights, and
@@ -210,14 +184,14 @@ fn segment_rows(
         ids.iter_mut().for_each(Vec::clear);
     }
     to_corpus.clear();
-    let mut corpus_ids = corpus.map(|(ngrams, first)| ngrams.ids[ngrams.starts[first]..].iter());
+    let mut corpus_ids = corpus.map(|(ngrams, first)| ngrams.ids_from(first));
     weights.recount_with(local.refs.iter().map(Vec::as_slice), local.ids.len() as u32, |reference, order, id| {
         ref_ids[reference][order - 1].push(id);
         if let Some(corpus_ids) = corpus_ids.as_mut() {
             if id as usize >= to_corpus.len() {
                 to_corpus.resize(id as usize + 1, NO_NGRAM);
             }
-            to_corpus[id as usize] = *corpus_ids.next().expect("the corpus counted the same n-grams");
+            to_corpus[id as usize] = corpus_ids.next().expect("the corpus counted the same n-grams");
         }
     });
     weights.ngram_ids(&local.hyp, hyp_ids);
@@ -248,7 +222,7 @@ fn segment_rows(
             }
             let ref_len = reference.len() as u64;
             if let Some((ngrams, _)) = corpus {
-                let information = sum.sum(matched.iter().map(|&(id, count)| ngrams.weights.information(to_corpus[id as usize]) * f64::from(count)));
+                let information = sum.sum(matched.iter().map(|&(id, count)| ngrams.information(to_corpus[id as usize]) * f64::from(count)));
                 keep_best(&mut best_corpus, (precision(information), information, ref_len));
             }
             if sentence {
@@ -271,7 +245,7 @@ fn segment_rows(
 pub fn rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum, corpus: bool, sentence: bool) -> Result<(Vec<f64>, Vec<f64>)> {
     check(hyps.len(), refs.len(), max_order)?;
     let width = row_width(max_order);
-    let ngrams = corpus.then(|| CorpusNgrams::new(refs, max_order));
+    let ngrams = corpus.then(|| CorpusNgrams::new(&refs.iter().flatten().map(Vec::as_slice).collect::<Vec<_>>(), max_order));
     let mut first_reference = Vec::with_capacity(refs.len());
     refs.iter().fold(0, |first, segment_refs| {
         first_reference.push(first);
@@ -536,7 +510,10 @@ mod tests {
             let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> { (0..next(10)).map(|_| 1000 * next(alphabet) as u32).collect() };
             let hyps: Vec<Vec<u32>> = (0..segments).map(|_| seq(&mut next)).collect();
             let refs: Vec<Vec<Vec<u32>>> = (0..segments).map(|_| (0..next(4)).map(|_| seq(&mut next)).collect()).collect();
-            let (corpus, sentence) = rows(&hyps, &refs, n, PythonSum::Sequential, true, true).unwrap();
+            // The corpus counts are sharded by thread count: every count gives the same rows.
+            let threads = 1 + next(3) as usize;
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let (corpus, sentence) = pool.install(|| rows(&hyps, &refs, n, PythonSum::Sequential, true, true)).unwrap();
             let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&corpus), bits(&literal_rows(&hyps, &refs, n, false)), "{hyps:?} {refs:?} {n}");
             assert_eq!(bits(&sentence), bits(&literal_rows(&hyps, &refs, n, true)), "{hyps:?} {refs:?} {n}");
