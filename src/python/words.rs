@@ -56,6 +56,13 @@ fn items<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if value.is_instance_of::<pyo3::types::PyString>() {
         return Err(pyo3::exceptions::PyTypeError::new_err("expected a sequence of tokens, got a str"));
     }
+    // Lists and tuples read by index: no Python iterator object per sequence (they feed the GC).
+    if let Ok(list) = value.downcast::<PyList>() {
+        return Ok(list.iter().collect());
+    }
+    if let Ok(tuple) = value.downcast::<pyo3::types::PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
     value.iter()?.collect()
 }
 
