@@ -170,7 +170,7 @@ pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: 
 }
 
 /// Numbers pre-tokenized words (each token taken whole, as NLTK compares them).
-pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], scope: IdScope) -> CorpusIds {
+pub fn token_ids<S: AsRef<str> + Sync, H: AsRef<[S]> + Sync>(hyps: &[H], refs: &[Vec<H>], scope: IdScope) -> CorpusIds {
     if scope == IdScope::Segment && hyps.len() == refs.len() {
         return hyps
             .par_iter()
@@ -178,16 +178,16 @@ pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], sc
             .map_init(TokenInterner::default, |interner, (hyp, references)| {
                 interner.clear();
                 let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
-                let hyp_ids = ids_of(hyp);
-                let ref_ids = references.iter().map(|tokens| ids_of(tokens)).collect();
+                let hyp_ids = ids_of(hyp.as_ref());
+                let ref_ids = references.iter().map(|tokens| ids_of(tokens.as_ref())).collect();
                 (hyp_ids, ref_ids)
             })
             .unzip();
     }
     let mut interner = TokenInterner::default();
     let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
-    let hyp_ids = hyps.iter().map(|tokens| ids_of(tokens)).collect();
-    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| ids_of(tokens)).collect()).collect();
+    let hyp_ids = hyps.iter().map(|tokens| ids_of(tokens.as_ref())).collect();
+    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| ids_of(tokens.as_ref())).collect()).collect();
     (hyp_ids, ref_ids)
 }
 

@@ -84,7 +84,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         items = list(hypotheses)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    if not all(type(item) is str for item in items):
+    if not set(map(type, items)) <= {str}:  # one C-level pass (the loop below names a bad item)
         for index, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")

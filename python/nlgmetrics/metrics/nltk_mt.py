@@ -21,6 +21,7 @@ GLEU = 0.2917
 from __future__ import annotations
 
 import sys
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
@@ -216,8 +217,8 @@ class NIST(Metric):
         return "NIST"
 
     def batch_arrays(self, hypotheses, references):
-        return {"hypotheses": list(hypotheses), "references": [ref for refs in references for ref in refs],
-                "ref_counts": np.array([len(refs) for refs in references], dtype=np.int64)}
+        return {"hypotheses": list(hypotheses), "references": list(chain.from_iterable(references)),
+                "ref_counts": np.fromiter(map(len, references), dtype=np.int64, count=len(references))}
 
     def result_from_state(self, state) -> NISTResult:
         o = self.options
