@@ -69,6 +69,17 @@ fn push_ids(interner: &mut TokenInterner, text: &str, out: &mut Vec<u32>) {
     }));
 }
 
+/// The interning keys of the words of `text` (a tokenized line), see [`TokenInterner::key_in`].
+fn word_keys(text: &str) -> Vec<u128> {
+    let base = text.as_ptr() as usize;
+    split_tokens(text)
+        .map(|word| {
+            let start = word.as_ptr() as usize - base;
+            TokenInterner::key_in(text, start, start + word.len())
+        })
+        .collect()
+}
+
 /// Per-thread work space of [`map_segments`]: the segment's ids, numbered from 0 in each segment.
 #[derive(Debug, Default)]
 struct SegmentIds {
@@ -158,14 +169,17 @@ pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: 
     }
     let hyp_text: Vec<Cow<str>> = hyps.par_iter().map(|line| tokenizer.tokenized(line.as_ref())).collect();
     let ref_text: Vec<Vec<Cow<str>>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenized(line.as_ref())).collect()).collect();
+    // Splitting and packing the words runs in parallel; only the numbering (first sight first) is serial.
+    let hyp_keys: Vec<Vec<u128>> = hyp_text.par_iter().map(|text| word_keys(text)).collect();
+    let ref_keys: Vec<Vec<Vec<u128>>> = ref_text.par_iter().map(|texts| texts.iter().map(|text| word_keys(text)).collect()).collect();
     let mut interner = TokenInterner::default();
-    let mut ids_of = |text: &str| -> Vec<u32> {
-        let mut ids = Vec::new();
-        push_ids(&mut interner, text, &mut ids);
-        ids
-    };
-    let hyp_ids = hyp_text.iter().map(|text| ids_of(text)).collect();
-    let ref_ids = ref_text.iter().map(|texts| texts.iter().map(|text| ids_of(text)).collect()).collect();
+    let mut ids_of = |keys: &[u128], text: &str| -> Vec<u32> { keys.iter().map(|&key| interner.id_of_key(key, text)).collect() };
+    let hyp_ids = hyp_keys.iter().zip(&hyp_text).map(|(keys, text)| ids_of(keys, text)).collect();
+    let ref_ids = ref_keys
+        .iter()
+        .zip(&ref_text)
+        .map(|(keys, texts)| keys.iter().zip(texts).map(|(keys, text)| ids_of(keys, text)).collect())
+        .collect();
     (hyp_ids, ref_ids)
 }
 
@@ -208,6 +222,11 @@ mod tests {
         }
         let lines = ["a b", "b c"];
         let references = vec![vec!["c"], vec!["a"]];
+        // Words longer than 15 bytes are keyed apart from the short ones; ids stay by first sight.
+        let long = "a-word-of-more-than-fifteen-bytes";
+        let line = format!("{long} b {long}x {long} b");
+        let (hyps, refs) = corpus_ids(&[line.as_str()], &[vec![long, "b"]], WordTokenizer::Split);
+        assert_eq!((hyps, refs), (vec![vec![0, 1, 2, 0, 1]], vec![vec![vec![0], vec![1]]]));
         let (_, per_segment) = scoped_ids(&lines, &references, WordTokenizer::Split, IdScope::Segment);
         assert_eq!(per_segment, vec![vec![vec![2]], vec![vec![2]]]); // numbered within each segment
     }
