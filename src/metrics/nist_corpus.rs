@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::ngram::{ngram_total, NgramIndex};
 
-/// One shard: the n-grams whose first token `t` has `t % shards == shard`.
+/// One shard: the n-grams whose first token `t` has `t % shards == shard` (`shards` a power of two).
 #[derive(Debug)]
 struct Shard {
     index: NgramIndex,
@@ -16,7 +16,7 @@ struct Shard {
 }
 
 /// The reference n-gram counts of a corpus, and the id of every reference n-gram occurrence (an
-/// n-gram's id is `shard id · shards + shard`), kept in [`NgramIndex::insert_all`]'s order
+/// n-gram's id is `shard id · shards + shard`, `shards` a power of two), kept in [`NgramIndex::insert_all`]'s order
 /// (position by position, order by order), reference after reference.
 #[derive(Debug)]
 pub(crate) struct CorpusNgrams {
@@ -37,9 +37,14 @@ impl CorpusNgrams {
             starts.push(starts[starts.len() - 1] + ngrams);
         }
         let total = starts[starts.len() - 1];
-        // Twice the threads for balance, but few enough that every packed id fits in a u32.
+        // A power of two (masks, not divisions, pick the shard): about twice the threads for balance, but
+        // few enough that every packed id fits in a u32.
         let largest_id = u64::from(vocab_size) + total as u64 + 1;
-        let shard_count = (rayon::current_num_threads() as u64 * 2).clamp(1, 64).min((u64::from(u32::MAX) / largest_id).max(1)) as u32;
+        let mut shard_bits = (rayon::current_num_threads() * 2).clamp(1, 64).next_power_of_two().trailing_zeros();
+        while shard_bits > 0 && largest_id << shard_bits > u64::from(u32::MAX) {
+            shard_bits -= 1;
+        }
+        let (shard_count, shard_mask) = (1u32 << shard_bits, (1u32 << shard_bits) - 1);
         let ids: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
         let shards = (0..shard_count)
             .into_par_iter()
@@ -51,14 +56,14 @@ impl CorpusNgrams {
                         counts.resize(id as usize + 1, 0);
                     }
                     counts[id as usize] += 1;
-                    ids[at].store(id * shard_count + shard, Ordering::Relaxed);
+                    ids[at].store((id << shard_bits) | shard, Ordering::Relaxed);
                 };
                 for (reference, &start) in references.iter().zip(&starts) {
                     let mut at = start;
                     for position in 0..reference.len() {
                         let orders = max_order.min(reference.len() - position);
                         let first = reference[position];
-                        if first % shard_count == shard && orders > 0 {
+                        if first & shard_mask == shard && orders > 0 {
                             let mut id = first;
                             record(id, at);
                             for (offset, &token) in reference[position + 1..position + orders].iter().enumerate() {
@@ -84,9 +89,9 @@ impl CorpusNgrams {
     /// NLTK's information weight of the n-gram `id` (see [`information`]).
     #[inline]
     pub(crate) fn information(&self, id: u32) -> f64 {
-        let shard_count = self.shards.len() as u32;
-        let shard = &self.shards[(id % shard_count) as usize];
-        information(&shard.index, &shard.counts, self.total_reference_words, id / shard_count)
+        let shard_bits = self.shards.len().trailing_zeros();
+        let shard = &self.shards[id as usize & (self.shards.len() - 1)];
+        information(&shard.index, &shard.counts, self.total_reference_words, id >> shard_bits)
     }
 }
 
