@@ -100,6 +100,15 @@ class Metric:
         """Whether ``float32_score_rows`` mirrors sacreBLEU's bootstrap arithmetic (BLEU, chrF, TER)."""
         return False
 
+    @property
+    def refuses_stream_layout(self) -> bool:
+        """Whether references shaped like sacreBLEU's streams (as many streams as hypotheses) are refused.
+
+        True for sacreBLEU's metrics (BLEU's sacreBLEU preset, chrF, TER), whose users may pass
+        sacreBLEU's stream layout; the shape that reads both ways is refused (issue 13).
+        """
+        return False
+
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{self.name} has no float32 (sacreBLEU bootstrap) arithmetic")
 
@@ -115,8 +124,7 @@ class Metric:
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)
-        # sacreBLEU's metrics meet sacreBLEU users, who may pass its stream layout (issue 13).
-        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.sacrebleu_bootstrap)
+        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout)
 
     # ------------------------------------------------------------------ the life cycle
 

@@ -180,6 +180,10 @@ class CHRF(Metric):
     def sacrebleu_bootstrap(self) -> bool:
         return True
 
+    @property
+    def refuses_stream_layout(self) -> bool:
+        return True
+
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         options = self.options
         return sacrebleu_float32.chrf_scores(rows, options["char_order"] + options["word_order"], options["beta"],

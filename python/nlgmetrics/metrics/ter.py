@@ -153,6 +153,10 @@ class TER(Metric):
     def sacrebleu_bootstrap(self) -> bool:
         return True
 
+    @property
+    def refuses_stream_layout(self) -> bool:
+        return True
+
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         return sacrebleu_float32.ter_scores(rows)
 

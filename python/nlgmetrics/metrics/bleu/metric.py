@@ -121,6 +121,10 @@ class BLEU(Metric):
                          "which a resample does not have; use preset 'sacrebleu' for intervals and paired tests")
 
     @property
+    def refuses_stream_layout(self) -> bool:
+        return self.options["preset"] == "sacrebleu"
+
+    @property
     def sacrebleu_bootstrap(self) -> bool:
         # sacreBLEU has no custom weights: with them, resampling uses full precision.
         return self.options["preset"] == "sacrebleu" and self.options["weights"] is None
