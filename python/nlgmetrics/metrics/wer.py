@@ -307,8 +307,12 @@ wer.__doc__ = """Word error rate, identical to ``jiwer.wer(references, hypothese
 
 :param hypotheses: one string per segment.
 :param references: one reference string per segment (a one-element list is accepted).
-:param lowercase, expand_contractions, remove_kaldi_non_words, remove_punctuation, whitespace_to_space,
-    remove_whitespace: jiwer transforms applied before ``wer_default`` (see the module docstring).
+:param lowercase: jiwer's ``ToLowerCase``, applied before ``wer_default`` as the next five.
+:param expand_contractions: jiwer's ``ExpandCommonEnglishContractions``.
+:param remove_kaldi_non_words: jiwer's ``RemoveKaldiNonWords``.
+:param remove_punctuation: jiwer's ``RemovePunctuation``.
+:param whitespace_to_space: jiwer's ``RemoveWhiteSpace(replace_by_space=True)``.
+:param remove_whitespace: jiwer's ``RemoveWhiteSpace()`` (exclusive with ``whitespace_to_space``).
 :param remove_multiple_spaces: jiwer's ``RemoveMultipleSpaces`` (default: on for words, off for CER).
 :param strip: jiwer's ``Strip`` (on in both defaults).
 :param threads: worker threads (default: all cores).
