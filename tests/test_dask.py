@@ -14,6 +14,7 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 import nlgmetrics  # noqa: E402
+from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 import nlgmetrics.dask  # noqa: E402
 
 
@@ -38,17 +39,11 @@ def per_hypothesis(ref_a, ref_b):
     return [[a, b] for a, b in zip(ref_a, ref_b)]
 
 
-@pytest.mark.parametrize("metric, options", [("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {}),
-                                             ("rouge", {"variants": ["rouge1", "rougeL"]})])
+@pytest.mark.parametrize("metric, options", ENGINE_CASES)
 def test_score_is_the_single_process_result(frame, wmt22_two_refs, metric, options):
     hyps, ref_a, ref_b = wmt22_two_refs
     got = nlgmetrics.dask.score(frame, metric, hyp="hyp", refs=["ref_a", "ref_b"], **options)
-    expected = nlgmetrics.metric(metric, **options)(hyps, per_hypothesis(ref_a, ref_b))
-    if metric == "ter":  # average reference lengths are float sums: partition totals add them in another order
-        assert got.score == pytest.approx(expected.score, rel=1e-12)
-    else:
-        assert got.score == expected.score
-    assert str(got.signature) == str(expected.signature)
+    assert_single_process_result(got, metric, options, hyps, per_hypothesis(ref_a, ref_b))
 
 
 def test_bleu_matches_sacrebleu_from_a_list_column_on_processes(frame, wmt22_two_refs):

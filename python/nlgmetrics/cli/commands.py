@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 import numpy as np
 
@@ -163,8 +163,8 @@ def _score_systems(cls, args) -> list:
 
 def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
-        rows = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
-        return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
+        entries = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
+        return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1, ensure_ascii=False)
     report = getattr(results[0], "cli_report", None)
     if report is not None and report() is not None:
         return "\n\n".join(f"{name}\n{result.cli_report()}" for name, result in zip(names, results))
@@ -184,7 +184,7 @@ def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str
         rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist(),
                  "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
-    lines = []
+    lines: List[str] = []
     decimals = args.width + cls.extra_decimals
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""

@@ -56,7 +56,7 @@ class Metric:
     description: ClassVar[str] = ""
     #: Other registry names, each with the options it implies (e.g. ``{"chrf++": {"word_order": 2}}``).
     aliases: ClassVar[Dict[str, Dict[str, Any]]] = {}
-    reduction: ClassVar[str] = "sum"
+    reduction: str = "sum"  # may depend on options (ROUGE with bootstrap, METEOR nltk): set per instance
     #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
     extra_decimals: ClassVar[int] = 0
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
@@ -119,8 +119,7 @@ class Metric:
     def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each."""
         if columns.is_columnar(hypotheses, references):
-            batch = columns.text_batch(hypotheses, references, arrow=False)
-            return batch.hypotheses, batch.references
+            return columns.list_batch(hypotheses, references)
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)

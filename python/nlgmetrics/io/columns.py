@@ -27,7 +27,7 @@ ValueError: hypotheses[1] is null (nulls="empty" scores it as "", nulls="skip" l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -202,9 +202,9 @@ def _arrow_strings(array) -> "_core.ArrowStrings":
     dtype, width = (np.int64, 8) if large else (np.int32, 4)
     if len(array) == 0:
         return _core.ArrowStrings(np.zeros(1, dtype), np.zeros(0, np.uint8))
-    _, offsets, data = array.buffers()[:3]
-    offsets = np.frombuffer(offsets, dtype, count=len(array) + 1, offset=array.offset * width)
-    data = np.frombuffer(data, np.uint8) if data is not None and data.size else np.zeros(0, np.uint8)
+    _, offset_buffer, data_buffer = array.buffers()[:3]
+    offsets: np.ndarray = np.frombuffer(offset_buffer, dtype, count=len(array) + 1, offset=array.offset * width)
+    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None and data_buffer.size else np.zeros(0, np.uint8)
     return _core.ArrowStrings(offsets, data)
 
 
@@ -282,13 +282,19 @@ def _null_message(where: str) -> str:
 
 def column_strings(values: Any, name: str = "hypotheses") -> list:
     """One column (Series, Arrow array, NumPy array) as a list of str; nulls raise ValueError naming the row."""
-    return text_batch(values, values, arrow=False, hypotheses_name=name).hypotheses
+    return list_batch(values, values, hypotheses_name=name)[0]
 
 
 def reference_lists(references: Any, n_rows: int, name: str = "references") -> list:
     """Column-shaped references (see :func:`text_batch`) as one list of str per row."""
-    hypotheses = [""] * n_rows
-    return text_batch(hypotheses, references, arrow=False).references
+    return list_batch([""] * n_rows, references)[1]
+
+
+def list_batch(hypotheses: Any, references: Any, hypotheses_name: str = "hypotheses") -> Tuple[list, list]:
+    """:func:`text_batch` with ``arrow=False``: a list of str and one list of str per row."""
+    batch = text_batch(hypotheses, references, arrow=False, hypotheses_name=hypotheses_name)
+    assert isinstance(batch.hypotheses, list) and isinstance(batch.references, list)
+    return batch.hypotheses, batch.references
 
 
 def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow: bool = True,
@@ -388,6 +394,7 @@ def _resolve(hyps, hyp_name, ref_cols, ref_names, ref_lists, nulls, arrow) -> Te
             keep = np.flatnonzero(~drop)
     plain_refs = ref_lists is not None or (nulls == "skip" and any(m.any() for m in col_nulls) and len(ref_cols) > 1)
     hypotheses = _finish_column(hyps, hyp_null, keep, arrow)
+    references: _References
     if plain_refs:
         references = _plain_references(ref_cols, ref_lists, col_nulls, list_nulls, keep, nulls)
     elif ref_cols and isinstance(ref_cols[0], tuple):

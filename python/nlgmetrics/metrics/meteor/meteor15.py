@@ -174,7 +174,7 @@ class MeteorResult(Result):
         return _summary_text(self)
 
 
-def _summary_dict(result: Any, segment_scores: List[float]) -> dict:
+def _summary_dict(result: Any, segment_scores: Optional[List[float]]) -> dict:
     return {
         "score": result.score,
         "precision": result.precision,
@@ -307,7 +307,7 @@ def resolve_config(
         # Exact, stem and synonym matches, all weighted 1, no function-word weighting (δ unused).
         default_modules = [m for m in default_modules if m != "paraphrase"] or ["exact"]
         default_weights = [1.0] * len(default_modules)
-        parameters = (*TEXTBOOK_PARAMETERS, 0.5)
+        parameters = [*TEXTBOOK_PARAMETERS, 0.5]
     if modules is None:
         module_list = list(default_modules)
         weight_defaults = list(default_weights)
@@ -376,7 +376,7 @@ def resolve_config(
         normalization,
         tuple(module_list),
         tuple(weight_list),
-        tuple(params),
+        (params[0], params[1], params[2], params[3]),
         char_based,
         beam_size,
         table,
