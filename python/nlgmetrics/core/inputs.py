@@ -157,8 +157,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     return PerHypothesis(result)
 
 
-def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
-    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+def surrogate_location(hypotheses: list[str], references: list[list[str]], hypotheses_name: str = "hypotheses") -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text).
+
+    >>> surrogate_location(["ok", "bad \\ud800"], [], "outputs")
+    'outputs[1] contains a lone surrogate code point and is not valid Unicode text'
+    """
     def bad(line: str) -> bool:
         try:
             line.encode("utf-8")
@@ -168,7 +172,7 @@ def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> st
 
     for index, line in enumerate(hypotheses):
         if bad(line):
-            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+            return f"{hypotheses_name}[{index}] contains a lone surrogate code point and is not valid Unicode text"
     for index, refs in enumerate(references):
         for ref_index, line in enumerate(refs):
             if bad(line):

@@ -277,7 +277,7 @@ def _list_column_as_lists(array, name: str, nulls: str) -> list:
 
 def _null_message(where: str) -> str:
     return (f'{where} is null (nulls="empty" scores it as "", nulls="skip" leaves the row out: options of '
-            "Metric.update, the score command and the Spark/Ray adapters)")
+            "Metric.update, the score command and the Spark, Ray and Dask adapters)")
 
 
 def column_strings(values: Any, name: str = "hypotheses") -> list:

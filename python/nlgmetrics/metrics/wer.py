@@ -240,7 +240,7 @@ class _ErrorRate(OneReference, Metric):
         scores = {name: corpus[name] for name in names}
         scores.update({name: int(value) for name, value in zip(COUNTS, totals.tolist())})
         segment = measures_from_counts(rows)[self.name] if len(rows) else np.zeros(0)
-        return ErrorRateResult(self.name, corpus[self.name], scores, self.signature(state.ref_counts), segment, rows)
+        return ErrorRateResult(self.display_name(), corpus[self.name], scores, self.signature(state.ref_counts), segment, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return measures_from_counts(sums)[self.name]
