@@ -1,16 +1,16 @@
 """Scoring Dask DataFrames (``pip install "nlgmetrics[dask]"``).
 
-:func:`score` gives the corpus result of a Dask DataFrame's columns: each partition (a pandas DataFrame,
+``score`` gives the corpus result of a Dask DataFrame's columns: each partition (a pandas DataFrame,
 its string columns Arrow-backed by default) goes to Arrow and through ``Metric.update`` into a
 ``MetricState``; the states, a few hundred bytes each for BLEU/chrF/TER/METEOR, are merged on the client
 in partition order. The result is the single-process one: bit for bit where the statistics are integers
 (BLEU, chrF), to the last bits of a float sum otherwise (TER's average reference lengths).
 
-:func:`with_segment_scores` adds a float column with each row's score. Both work with any Dask scheduler
+``with_segment_scores`` adds a float column with each row's score. Both work with any Dask scheduler
 (threads, the default, suit the Rust core, which releases the GIL; processes and ``distributed`` too).
 
 Example (``refs`` names one column per reference, or one column of lists; a column of lists built in pandas
-needs the dtype ``pd.ArrowDtype(pa.list_(pa.string()))``, since Dask turns object columns into strings)::
+needs the dtype ``pd.ArrowDtype(pa.list_(pa.string()))``, since Dask turns object columns into strings):
 
     import dask.dataframe as dd
     import nlgmetrics.dask

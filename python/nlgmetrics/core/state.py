@@ -11,7 +11,7 @@ Each array has a *kind* that says how two states join:
 - ``text``: one string per segment, stored as UTF-8 bytes (``<name>.data``, uint8) and end offsets
   (``<name>.offsets``, int64), concatenated in merge order.
 
-Wire format (version 1), all integers little-endian::
+Wire format (version 1), all integers little-endian:
 
     b"NLGMSTAT"  magic (8 bytes)
     u32          format version (1)

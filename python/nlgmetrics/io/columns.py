@@ -1,8 +1,8 @@
 """Columns in: pandas / polars Series, PyArrow (chunked) arrays and NumPy arrays as metric inputs.
 
-:func:`text_batch` turns a hypotheses column and references — one column of strings (one reference per
+``text_batch`` turns a hypotheses column and references — one column of strings (one reference per
 row), a list column (several per row), several columns, or a DataFrame / Table of reference columns —
-into a :class:`TextBatch` the Rust core reads. Arrow string data (PyArrow, polars, pandas' Arrow-backed
+into a ``TextBatch`` the Rust core reads. Arrow string data (PyArrow, polars, pandas' Arrow-backed
 strings, NumPy ``str`` arrays) goes to the core as its offsets and data buffers, without a Python ``str``
 per row; NumPy/pandas ``object`` columns and plain lists go as lists of ``str``.
 
@@ -98,7 +98,7 @@ def is_column(value: Any) -> bool:
 
 
 def is_columnar(hypotheses: Any, references: Any) -> bool:
-    """True when either argument is given as columns (then :func:`text_batch` reads both)."""
+    """True when either argument is given as columns (then ``text_batch`` reads both)."""
     return is_column(hypotheses) or _reference_columns(references) is not None
 
 
@@ -286,12 +286,12 @@ def column_strings(values: Any, name: str = "hypotheses") -> list:
 
 
 def reference_lists(references: Any, n_rows: int, name: str = "references") -> list:
-    """Column-shaped references (see :func:`text_batch`) as one list of str per row."""
+    """Column-shaped references (see ``text_batch``) as one list of str per row."""
     return list_batch([""] * n_rows, references)[1]
 
 
 def list_batch(hypotheses: Any, references: Any, hypotheses_name: str = "hypotheses") -> Tuple[list, list]:
-    """:func:`text_batch` with ``arrow=False``: a list of str and one list of str per row."""
+    """``text_batch`` with ``arrow=False``: a list of str and one list of str per row."""
     batch = text_batch(hypotheses, references, arrow=False, hypotheses_name=hypotheses_name)
     assert isinstance(batch.hypotheses, list) and isinstance(batch.references, list)
     return batch.hypotheses, batch.references
@@ -299,7 +299,7 @@ def list_batch(hypotheses: Any, references: Any, hypotheses_name: str = "hypothe
 
 def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow: bool = True,
                hypotheses_name: str = "hypotheses") -> TextBatch:
-    """Hypotheses and references (lists or columns) as a :class:`TextBatch`.
+    """Hypotheses and references (lists or columns) as a ``TextBatch``.
 
     ``arrow=False`` turns Arrow columns into lists of ``str`` (for metrics that preprocess text in Python,
     e.g. lowercasing). Raises TypeError for non-text columns, ValueError for nulls (``nulls="error"``) and

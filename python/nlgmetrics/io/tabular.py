@@ -2,7 +2,7 @@
 (``-`` reads JSONL from standard input), and written atomically (a temporary file renamed when whole).
 
 Errors are one line naming the file, the column and, where known, the row (rows count from 1, the
-header of a CSV/TSV file not counted), raised as :class:`TableError` (a ``ValueError``).
+header of a CSV/TSV file not counted), raised as ``TableError`` (a ``ValueError``).
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()

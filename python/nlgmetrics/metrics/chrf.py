@@ -106,7 +106,7 @@ class CHRFResult(Result):
 
 @register
 class CHRF(Metric):
-    """chrF / chrF++ as a registered, mergeable metric (options as :func:`chrf`)."""
+    """chrF / chrF++ as a registered, mergeable metric (options as ``chrf``)."""
 
     name = "chrf"
     description = "chrF / chrF++ (sacreBLEU 2.6.0)"

@@ -85,7 +85,7 @@ def _check_flags(**flags: bool) -> None:
 
 @register
 class TER(Metric):
-    """TER as a registered, mergeable metric (options as :func:`ter`). Statistics per segment:
+    """TER as a registered, mergeable metric (options as ``ter``). Statistics per segment:
     ``[num_edits, ref_length]`` (float64; the reference length is the average over references)."""
 
     name = "ter"

@@ -323,26 +323,26 @@ wer.__doc__ = """Word error rate, identical to ``jiwer.wer(references, hypothese
 0.25
 """
 mer = _measure("mer")
-mer.__doc__ = """Match error rate, identical to ``jiwer.mer``; options as :func:`wer`.
+mer.__doc__ = """Match error rate, identical to ``jiwer.mer``; options as ``wer``.
 
 >>> mer(["the cat sat"], ["the cat sat down"]).score
 0.25
 """
 wil = _measure("wil")
-wil.__doc__ = """Word information lost, identical to ``jiwer.wil``; options as :func:`wer`.
+wil.__doc__ = """Word information lost, identical to ``jiwer.wil``; options as ``wer``.
 
 >>> wil(["the cat sat"], ["the cat sat down"]).score
 0.25
 """
 wip = _measure("wip")
-wip.__doc__ = """Word information preserved, identical to ``jiwer.wip``; options as :func:`wer`.
+wip.__doc__ = """Word information preserved, identical to ``jiwer.wip``; options as ``wer``.
 
 >>> wip(["the cat sat"], ["the cat sat down"]).score
 0.75
 """
 cer = _measure("cer")
 cer.__doc__ = """Character error rate, identical to ``jiwer.cer`` (``cer_default``: strip, then characters,
-spaces included); options as :func:`wer`.
+spaces included); options as ``wer``.
 
 >>> cer(["the cat"], ["the hat"]).score
 0.14285714285714285

@@ -5,7 +5,7 @@ The default (``preset="meteor15"``, ``language="en"`` with its ``rank`` task, ``
 paraphrase modules, the beam-40 alignment search, content/function word weighting (δ), and the
 system score computed from summed statistics (not the mean of segment scores).
 ``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
-parametrised Banerjee & Lavie form; see :func:`meteor`.
+parametrised Banerjee & Lavie form; see ``meteor``.
 
 Arabic in reduced Buckwalter transliteration (``language="ar-bw-red"``, with ``norm=False`` as the
 jar requires) stems with the jar's lookup table, read from the installed meteor-1.5.jar.
@@ -42,7 +42,7 @@ PRESETS = ("meteor15", "textbook", "nltk")
 TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 
-#: Column names of :attr:`MeteorResult.statistics` (the jar's ``-ssOut`` order).
+#: Column names of ``MeteorResult.statistics`` (the jar's ``-ssOut`` order).
 STATISTICS_COLUMNS: Tuple[str, ...] = (
     "test_length",
     "reference_length",
@@ -95,7 +95,7 @@ class MeteorResult(Result):
     """System score (from summed statistics), per-segment scores and statistics, and the signature.
 
     ``statistics`` are the jar's per-segment rows (``STATISTICS_COLUMNS``); ``segment_stats`` are the
-    same rows made additive (see :meth:`additive_statistics`), what merging and resampling sum.
+    same rows made additive (see ``additive_statistics``), what merging and resampling sum.
     """
 
     score: float
@@ -194,7 +194,7 @@ def _summary_text(result: Any) -> str:
 @dataclass(frozen=True)
 class MeteorScores:
     """The system score and per-segment scores only, as plain floats: what the command line prints,
-    computed without NumPy (same numbers as :class:`MeteorResult`)."""
+    computed without NumPy (same numbers as ``MeteorResult``)."""
 
     score: float
     precision: float
