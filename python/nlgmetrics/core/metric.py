@@ -58,7 +58,7 @@ class Metric:
     aliases: ClassVar[Dict[str, Dict[str, Any]]] = {}
     reduction: str = "sum"  # may depend on options (ROUGE with bootstrap, METEOR nltk): set per instance
     #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
-    extra_decimals: ClassVar[int] = 0
+    extra_decimals: int = 0
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.

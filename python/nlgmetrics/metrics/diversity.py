@@ -225,6 +225,7 @@ class SelfBLEU(_OutputsMetric):
             raise ValueError(f"variant must be 'sacrebleu' or 'texygen', got {variant!r}")
         super().__init__({"variant": variant, "tokenize": tokenize, "max_order": max_order}, threads=threads,
                          segments=segments)
+        self.extra_decimals = 2 if variant == "texygen" else 0  # texygen scores on NLTK's 0–1 scale
 
     def display_name(self) -> str:
         return "self-BLEU"
