@@ -15,6 +15,23 @@ pub struct ScoreParts {
     pub score: f64,
 }
 
+impl ScoreParts {
+    /// F1 and the score `fmean · (1 − penalty)`, clamped at 0 (NaN, from 0/0 on empty segments, is 0).
+    fn new(precision: f64, recall: f64, fmean: f64, frag_penalty: f64) -> Self {
+        let f1 = (2.0 * precision * recall) / (precision + recall);
+        let raw = fmean * (1.0 - frag_penalty);
+        let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
+        ScoreParts {
+            precision,
+            recall,
+            f1,
+            fmean,
+            frag_penalty,
+            score,
+        }
+    }
+}
+
 /// The textbook parametrised METEOR (see [`Formula::Textbook`]); δ is not used.
 pub fn textbook_score(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> ScoreParts {
     let [alpha, beta, gamma, _delta] = *params;
@@ -26,20 +43,10 @@ pub fn textbook_score(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) 
     }
     let precision = test_matches / stats[TEST_LENGTH];
     let recall = ref_matches / stats[REF_LENGTH];
-    let f1 = (2.0 * precision * recall) / (precision + recall);
     let fmean = (precision * recall) / (alpha * precision + (1.0 - alpha) * recall);
     let matches = (stats[TEST_WORD_MATCHES] + stats[REF_WORD_MATCHES]) / 2.0;
     let frag_penalty = gamma * (stats[CHUNKS] / matches).powf(beta);
-    let raw = fmean * (1.0 - frag_penalty);
-    let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
-    ScoreParts {
-        precision,
-        recall,
-        f1,
-        fmean,
-        frag_penalty,
-        score,
-    }
+    ScoreParts::new(precision, recall, fmean, frag_penalty)
 }
 
 /// Sum statistics as `MeteorStats.addStats`: chunks of perfect matches (all words matched in one
@@ -99,7 +106,6 @@ pub fn score_stats(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> 
     }
     let precision = test_weighted / test_weighted_length;
     let recall = ref_weighted / ref_weighted_length;
-    let f1 = (2.0 * precision * recall) / (precision + recall);
     let fmean = 1.0 / (((1.0 - alpha) / precision) + (alpha / recall));
     let frag = if is_perfect(stats) {
         0.0
@@ -107,14 +113,5 @@ pub fn score_stats(stats: &SegmentStats, params: &[f64; 4], weights: &[f64]) -> 
         stats[CHUNKS] / ((stats[TEST_WORD_MATCHES] + stats[REF_WORD_MATCHES]) / 2.0)
     };
     let frag_penalty = gamma * frag.powf(beta);
-    let raw = fmean * (1.0 - frag_penalty);
-    let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
-    ScoreParts {
-        precision,
-        recall,
-        f1,
-        fmean,
-        frag_penalty,
-        score,
-    }
+    ScoreParts::new(precision, recall, fmean, frag_penalty)
 }
