@@ -3,10 +3,7 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
-use super::threads::run_released;
-use super::strings::Lines;
-use super::words::{extract_corpus, text_tokenizer};
-use crate::text::words::IdScope;
+use super::words::segment_kernel;
 use crate::metrics::ribes::{batch_scores, kendall_tau, text_scores, word_rank_alignment, RibesParams};
 
 /// Sentence RIBES of every segment (float64, shape `(n,)`).
@@ -24,17 +21,15 @@ fn ribes_scores<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let params = RibesParams { alpha, beta, max_alignment_len };
-    let scores = match text_tokenizer(tokenize)? {
-        Some(tokenizer) => {
-            let lines = Lines::extract(hypotheses, references)?;
-            let (hyps, refs) = lines.borrow()?;
-            run_released(py, threads, || text_scores(&hyps, &refs, tokenizer, params))??
-        }
-        None => {
-            let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
-            run_released(py, threads, || batch_scores(&hyps, &refs, params))??
-        }
-    };
+    let scores = segment_kernel(
+        py,
+        hypotheses,
+        references,
+        tokenize,
+        threads,
+        |hyps, refs, tokenizer| text_scores(hyps, refs, tokenizer, params),
+        |hyps, refs| batch_scores(hyps, refs, params),
+    )??;
     Ok(scores.into_pyarray_bound(py))
 }
 

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::strings::{borrow_str, Lines};
-use super::threads::released;
+use super::threads::{released, run_released};
 use crate::text::words::{scoped_ids, token_ids, CorpusIds, IdScope, WordTokenizer};
 
 /// Word ids of a corpus. `tokenize` is a tokenizer name for lines of text (`"none"`, `"nist"`,
@@ -63,12 +63,26 @@ pub(crate) fn extract_corpus(
     }
 }
 
-/// The word tokenizer named by `tokenize` when it names one (lines of text), `None` for `"tokens"` and `"ids"`.
-pub(crate) fn text_tokenizer(tokenize: &str) -> PyResult<Option<WordTokenizer>> {
-    Ok(match tokenize {
-        "ids" | "tokens" => None,
-        name => Some(WordTokenizer::from_name(name)?),
-    })
+/// A per-segment kernel run with the GIL released on `threads`: on lines of text (`tokenize` names a
+/// tokenizer), `on_text(hyps, refs, tokenizer)` reads them in place and numbers each segment itself;
+/// on token lists or ids, `on_ids` gets the corpus numbered per segment ([`extract_corpus`]).
+pub(crate) fn segment_kernel<T: Send>(
+    py: Python<'_>,
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    tokenize: &str,
+    threads: Option<usize>,
+    on_text: impl FnOnce(&[&str], &[Vec<&str>], WordTokenizer) -> T + Send,
+    on_ids: impl FnOnce(&[Vec<u32>], &[Vec<Vec<u32>>]) -> T + Send,
+) -> PyResult<T> {
+    if matches!(tokenize, "ids" | "tokens") {
+        let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
+        return run_released(py, threads, || on_ids(&hyps, &refs));
+    }
+    let tokenizer = WordTokenizer::from_name(tokenize)?;
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hyps, refs) = lines.borrow()?;
+    run_released(py, threads, || on_text(&hyps, &refs, tokenizer))
 }
 
 /// The items of an iterable that is not a str (a token list given as one string is refused: TypeError).
