@@ -135,6 +135,8 @@ struct SegmentScratch {
     matched: Vec<(u32, u32, u32)>,
     /// Entry in [`SegmentMatches::entries`] of each local n-gram id ([`NO_NGRAM`]: none yet).
     entry_of: Vec<u32>,
+    /// The segment's [`SegmentMatches`], built here and copied out at their exact size.
+    built: SegmentMatches,
 }
 
 impl SegmentScratch {
@@ -149,6 +151,7 @@ impl SegmentScratch {
             ref_sorted: Vec::new(),
             matched: Vec::new(),
             entry_of: Vec::new(),
+            built: SegmentMatches::default(),
         }
     }
 }
@@ -182,7 +185,7 @@ fn segment_pass(
     sentence_row: &mut [f64],
     matches: &mut SegmentMatches,
 ) {
-    let SegmentScratch { local, weights, hyp_ids, ref_ids, occurrences, distinct, ref_sorted, matched, entry_of } = scratch;
+    let SegmentScratch { local, weights, hyp_ids, ref_ids, occurrences, distinct, ref_sorted, matched, entry_of, built } = scratch;
     let max_order = weights.max_order;
     // The segment's words renumbered densely: its weights need no corpus-sized tables.
     local.renumber(hyp, refs);
@@ -198,7 +201,7 @@ fn segment_pass(
     sentence_row[3 * max_order] = hyp.len() as f64;
     entry_of.clear();
     entry_of.resize(weights.index.len(), NO_NGRAM);
-    let SegmentMatches { entries, matches: matched_list, ends, .. } = matches;
+    let SegmentMatches { entries, matches: matched_list, ends } = built;
     entries.clear();
     matched_list.clear();
     ends.clear();
@@ -243,6 +246,12 @@ fn segment_pass(
         }
         write_order(sentence_row, max_order, order, denominator, best_sentence);
     }
+    if corpus {
+        // Exact-size copies: one allocation each, where growing them in place reallocates several times.
+        matches.entries = entries.clone();
+        matches.matches = matched_list.clone();
+        matches.ends = ends.clone();
+    }
 }
 
 /// One segment's row under the corpus weights, from its [`segment_pass`] matches.
@@ -257,7 +266,7 @@ fn corpus_row(hyp_len: usize, refs: &[Vec<u32>], matches: &SegmentMatches, count
             let end = *ends.next().expect("one list per order and reference") as usize;
             let list = &matches.matches[start..end];
             start = end;
-            let information = sum.sum(list.iter().map(|&(entry, count)| counts.information(matches.ids[entry as usize]) * f64::from(count)));
+            let information = sum.sum(list.iter().map(|&(entry, count)| counts.information(matches.entries[entry as usize].0) * f64::from(count)));
             let precision = if denominator == 0 { 0.0 } else { information / denominator as f64 };
             keep_best(&mut best, (precision, information, reference.len() as u64));
         }

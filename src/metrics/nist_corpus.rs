@@ -15,10 +15,9 @@ use crate::ngram::{NgramIndex, NO_NGRAM};
 /// One segment's matched n-grams and, per (order, reference), its clipped matches.
 #[derive(Debug, Default)]
 pub(crate) struct SegmentMatches {
-    /// The distinct matched n-grams, prefixes first: (entry of the prefix or [`NO_NGRAM`], last token).
+    /// The distinct matched n-grams, prefixes first: (entry of the prefix or [`NO_NGRAM`], last token);
+    /// [`MatchedCounts::new`] replaces the first field by the n-gram's corpus-wide id.
     pub(crate) entries: Vec<(u32, u32)>,
-    /// Corpus-wide id of each entry (filled by [`MatchedCounts::new`]).
-    pub(crate) ids: Vec<u32>,
     /// (entry, clipped count) in the order NLTK's `Counter &` yields them, list after list.
     pub(crate) matches: Vec<(u32, u32)>,
     /// End of each (order, reference) list in `matches`, order-major.
@@ -35,22 +34,21 @@ pub(crate) struct MatchedCounts {
 }
 
 impl MatchedCounts {
-    /// Numbers the segments' matched n-grams (writing each segment's `ids`) and counts them in
+    /// Numbers the segments' matched n-grams (rewriting each segment's `entries`) and counts them in
     /// `references` (token ids `< vocab_size`; in the calling thread pool).
     pub(crate) fn new(segments: &mut [SegmentMatches], references: &[&[u32]], vocab_size: u32, max_order: usize) -> Self {
         let mut index = NgramIndex::new(vocab_size);
         let mut matched_token = vec![false; vocab_size as usize];
         for segment in segments.iter_mut() {
-            let SegmentMatches { entries, ids, .. } = segment;
-            ids.clear();
-            for &(prefix, token) in entries.iter() {
-                let id = if prefix == NO_NGRAM {
+            for at in 0..segment.entries.len() {
+                let (prefix, token) = segment.entries[at];
+                // Entries before `at` (its prefix among them) already hold their corpus ids.
+                segment.entries[at].0 = if prefix == NO_NGRAM {
                     matched_token[token as usize] = true;
                     token
                 } else {
-                    index.insert(ids[prefix as usize], token)
+                    index.insert(segment.entries[prefix as usize].0, token)
                 };
-                ids.push(id);
             }
         }
         let size = index.len();
