@@ -128,9 +128,11 @@ struct SegmentScratch {
     weights: NistWeights,
     hyp_ids: Vec<Vec<u32>>,
     ref_ids: Vec<Vec<Vec<u32>>>,
-    occurrences: Vec<(u32, u32)>,
-    distinct: Vec<(u32, u32, u32)>,
-    ref_sorted: Vec<u32>,
+    /// (first position, local n-gram id) of the distinct hypothesis n-grams of one order.
+    distinct: Vec<(u32, u32)>,
+    /// Occurrences of each local n-gram id in the hypothesis / in one reference, for one order.
+    hyp_count: Vec<u32>,
+    ref_count: Vec<u32>,
     /// (local n-gram id, clipped count, first position in the hypothesis).
     matched: Vec<(u32, u32, u32)>,
     /// Entry in [`SegmentMatches::entries`] of each local n-gram id ([`NO_NGRAM`]: none yet).
@@ -146,9 +148,9 @@ impl SegmentScratch {
             weights: NistWeights::new(std::iter::empty(), 0, max_order),
             hyp_ids: Vec::new(),
             ref_ids: Vec::new(),
-            occurrences: Vec::new(),
             distinct: Vec::new(),
-            ref_sorted: Vec::new(),
+            hyp_count: Vec::new(),
+            ref_count: Vec::new(),
             matched: Vec::new(),
             entry_of: Vec::new(),
             built: SegmentMatches::default(),
@@ -185,7 +187,7 @@ fn segment_pass(
     sentence_row: &mut [f64],
     matches: &mut SegmentMatches,
 ) {
-    let SegmentScratch { local, weights, hyp_ids, ref_ids, occurrences, distinct, ref_sorted, matched, entry_of, built } = scratch;
+    let SegmentScratch { local, weights, hyp_ids, ref_ids, distinct, hyp_count, ref_count, matched, entry_of, built } = scratch;
     let max_order = weights.max_order;
     // The segment's words renumbered densely: its weights need no corpus-sized tables.
     local.renumber(hyp, refs);
@@ -201,31 +203,38 @@ fn segment_pass(
     sentence_row[3 * max_order] = hyp.len() as f64;
     entry_of.clear();
     entry_of.resize(weights.index.len(), NO_NGRAM);
+    // Zero from the last segment (every count is reset after use); grown for this one's ids.
+    hyp_count.resize(hyp_count.len().max(weights.index.len()), 0);
+    ref_count.resize(ref_count.len().max(weights.index.len()), 0);
     let SegmentMatches { entries, matches: matched_list, ends } = built;
     entries.clear();
     matched_list.clear();
     ends.clear();
     for order in 0..max_order {
-        // Distinct hypothesis n-grams some reference has, with counts, in order of first occurrence
-        // (sorting a few dozen ids beats hashing them).
-        occurrences.clear();
-        occurrences.extend(hyp_ids[order].iter().enumerate().filter(|(_, &id)| id != NO_NGRAM).map(|(at, &id)| (id, at as u32)));
-        occurrences.sort_unstable();
+        // Distinct hypothesis n-grams some reference has, in order of first occurrence, counted in
+        // arrays indexed by the segment's dense n-gram ids (zeroed again after use).
         distinct.clear();
-        distinct.extend(occurrences.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].1, run[0].0, run.len() as u32)));
-        distinct.sort_unstable();
+        for (at, &id) in hyp_ids[order].iter().enumerate() {
+            if id != NO_NGRAM {
+                if hyp_count[id as usize] == 0 {
+                    distinct.push((at as u32, id));
+                }
+                hyp_count[id as usize] += 1;
+            }
+        }
         let denominator = ngram_total(hyp.len(), order + 1) as u64;
         let precision = |information: f64| if denominator == 0 { 0.0 } else { information / denominator as f64 };
         let mut best_sentence = None;
         for (reference, ids) in refs.iter().zip(ref_ids.iter()) {
-            ref_sorted.clear();
             matched.clear();
             if !distinct.is_empty() {
-                ref_sorted.extend_from_slice(&ids[order]);
-                ref_sorted.sort_unstable();
-                let ref_count = |id: u32| (ref_sorted.partition_point(|&x| x <= id) - ref_sorted.partition_point(|&x| x < id)) as u32;
+                ids[order].iter().for_each(|&id| ref_count[id as usize] += 1);
                 // NLTK's `Counter & Counter`: the clipped matches, in the hypothesis's order.
-                matched.extend(distinct.iter().filter_map(|&(at, id, count)| Some((id, count.min(ref_count(id)), at)).filter(|m| m.1 > 0)));
+                matched.extend(distinct.iter().filter_map(|&(at, id)| {
+                    let count = hyp_count[id as usize].min(ref_count[id as usize]);
+                    (count > 0).then_some((id, count, at))
+                }));
+                ids[order].iter().for_each(|&id| ref_count[id as usize] = 0);
             }
             if sentence {
                 let information = sum.sum(matched.iter().map(|&(id, count, _)| weights.information(id) * f64::from(count)));
@@ -245,6 +254,7 @@ fn segment_pass(
             }
         }
         write_order(sentence_row, max_order, order, denominator, best_sentence);
+        distinct.iter().for_each(|&(_, id)| hyp_count[id as usize] = 0);
     }
     if corpus {
         // Exact-size copies: one allocation each, where growing them in place reallocates several times.
