@@ -27,7 +27,9 @@ from nlgmetrics.io.partitions import PartitionScorer
 
 __all__ = ["score", "with_segment_scores"]
 
-#: Rows per ``map_batches`` call: large enough that the per-call cost vanishes, small enough for memory.
+#: Rows per ``map_batches`` call of :func:`with_segment_scores`: large enough that the per-call cost vanishes,
+#: small enough for memory. :func:`score` takes whole blocks (``batch_size=None``) instead: then Ray fuses the
+#: scoring into the read task, so no text passes through the object store, only each block's state.
 BATCH_ROWS = 65_536
 
 
@@ -40,26 +42,30 @@ def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nul
 
 
 def score(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
-          batch_size: Optional[int] = BATCH_ROWS, **options: Any):
+          batch_size: Optional[int] = None, **options: Any):
     """The corpus result of ``metric`` (a registered name, with its ``options``) over the Dataset ``ds``:
-    hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column)."""
+    hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column).
+
+    ``batch_size=None`` (the default) scores whole blocks, each Arrow chunk as it is; a number of rows makes Ray
+    re-cut the blocks (a separate task, whose batches go through the object store)."""
     import pyarrow as pa
-    import ray.data
 
     scorer = _scorer(ds, metric, hyp, refs, nulls, options)
 
     def batch_state(table):
         return pa.table({"state": pa.array([scorer.state_bytes([table])], pa.binary())})
 
-    context = ray.data.DataContext.get_current()
-    preserve = context.execution_options.preserve_order
-    context.execution_options.preserve_order = True  # states merged in the dataset's row order
+    states = ds.select_columns(scorer.columns).map_batches(
+        batch_state, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)
+    # The Dataset runs under its own context (copied when it was created), shared with ``ds``: set it there.
+    options_of_run = states.context.execution_options
+    preserve = options_of_run.preserve_order
+    options_of_run.preserve_order = True  # states merged in the dataset's row order
     try:
-        states = ds.select_columns(scorer.columns).map_batches(
-            batch_state, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True).take_all()
+        rows = states.take_all()
     finally:
-        context.execution_options.preserve_order = preserve
-    return scorer.merge(row["state"] for row in states)
+        options_of_run.preserve_order = preserve
+    return scorer.merge(row["state"] for row in rows)
 
 
 def with_segment_scores(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], output: str = "score",
