@@ -33,6 +33,17 @@ __all__ = ["score", "with_segment_scores"]
 BATCH_ROWS = 65_536
 
 
+def _task_threads() -> Optional[int]:
+    """Threads for the Rust core in a Ray task: the CPUs Ray gave the task (one by default), else all cores.
+    Ray runs one task per CPU already; more threads each would only contend for the same cores."""
+    import math
+
+    import ray
+
+    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+    return max(1, math.ceil(cpus)) if cpus else None
+
+
 def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     schema = ds.schema()
@@ -47,13 +58,15 @@ def score(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nu
     hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column).
 
     ``batch_size=None`` (the default) scores whole blocks, each Arrow chunk as it is; a number of rows makes Ray
-    re-cut the blocks (a separate task, whose batches go through the object store)."""
+    re-cut the blocks (a separate task, whose batches go through the object store). Each task scores on as many
+    threads as Ray gave it CPUs unless ``threads=`` says otherwise."""
     import pyarrow as pa
 
     scorer = _scorer(ds, metric, hyp, refs, nulls, options)
 
     def batch_state(table):
-        return pa.table({"state": pa.array([scorer.state_bytes([table])], pa.binary())})
+        task = scorer if "threads" in options else scorer.with_options(threads=_task_threads())
+        return pa.table({"state": pa.array([task.state_bytes([table])], pa.binary())})
 
     states = ds.select_columns(scorer.columns).map_batches(
         batch_state, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)

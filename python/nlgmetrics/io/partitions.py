@@ -52,6 +52,12 @@ class PartitionScorer:
         self.nulls = nulls
         self.new_metric(totals_only=True)  # bad metric names and options fail here, on the driver
 
+    def with_options(self, **options: Any) -> "PartitionScorer":
+        """A copy with ``options`` added (e.g. ``threads`` chosen where the partition is scored)."""
+        scorer = copy.copy(self)
+        scorer.options = {**self.options, **options}
+        return scorer
+
     @property
     def columns(self) -> list:
         return list(dict.fromkeys([self.hyp, *self.refs]))
