@@ -144,6 +144,9 @@ elif engine == "spark":
     def run(source):
         return nlgmetrics.spark.score(spark.read.parquet(source).repartition(2), metric, hyp="hyp", refs=["ref"])
 else:
+    import os
+    if engine == "ray-1-footer-reader":  # Ray Data's Parquet listing starts 32 footer-reader actors a read by default
+        os.environ["RAY_DATA_PARQUET_FOOTER_NUM_ACTORS"] = "1"
     import ray, ray.data
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     ray.data.DataContext.get_current().enable_progress_bars = False

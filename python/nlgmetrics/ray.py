@@ -1,8 +1,9 @@
 """Scoring Ray Data datasets (``pip install "nlgmetrics[ray]"``).
 
-:func:`score` runs ``map_batches`` over Arrow batches: each batch's ``MetricState`` (a few hundred bytes
-for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are merged in the dataset's order
-into the single-process result (bit for bit where the statistics are integers: BLEU, chrF).
+:func:`score` runs ``map_batches`` over whole Arrow blocks (fused by Ray into the read tasks): each block's
+``MetricState`` (a few hundred bytes for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are
+merged in the dataset's order into the single-process result (bit for bit where the statistics are integers:
+BLEU, chrF).
 :func:`with_segment_scores` returns the dataset with a column of per-row scores.
 
 Example::
