@@ -1,12 +1,11 @@
 """Scoring Ray Data datasets (``pip install "nlgmetrics[ray]"``).
 
-:func:`score` runs ``map_batches`` over whole Arrow blocks (fused by Ray into the read tasks): each block's
+``score`` runs ``map_batches`` over whole Arrow blocks (fused by Ray into the read tasks): each block's
 ``MetricState`` (a few hundred bytes for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are
 merged in the dataset's order into the single-process result (bit for bit where the statistics are integers:
-BLEU, chrF).
-:func:`with_segment_scores` returns the dataset with a column of per-row scores.
+BLEU, chrF). ``with_segment_scores`` returns the dataset with a column of per-row scores.
 
-Example::
+Example:
 
     import ray, ray.data
     import nlgmetrics.ray
@@ -28,8 +27,8 @@ from nlgmetrics.io.partitions import PartitionScorer
 
 __all__ = ["score", "with_segment_scores"]
 
-#: Rows per ``map_batches`` call of :func:`with_segment_scores`: large enough that the per-call cost vanishes,
-#: small enough for memory. :func:`score` takes whole blocks (``batch_size=None``) instead: then Ray fuses the
+#: Rows per ``map_batches`` call of ``with_segment_scores``: large enough that the per-call cost vanishes,
+#: small enough for memory. ``score`` takes whole blocks (``batch_size=None``) instead: then Ray fuses the
 #: scoring into the read task, so no text passes through the object store, only each block's state.
 BATCH_ROWS = 65_536
 

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
-use crate::text::sacrebleu::is_python_whitespace;
+use crate::text::pystr::is_python_whitespace;
 
 const PARALLEL_THRESHOLD: usize = 16;
 

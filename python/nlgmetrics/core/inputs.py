@@ -84,7 +84,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         items = list(hypotheses)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    if not all(type(item) is str for item in items):
+    if not set(map(type, items)) <= {str}:  # one C-level pass (the loop below names a bad item)
         for index, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
@@ -107,7 +107,7 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         return columns.reference_lists(references, n_hypotheses, argument)
     # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
     # of a Python loop over segments. Anything else gets the full checks and their messages.
-    if (type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
+    if (isinstance(references, list) and type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
             and set(map(type, references)) <= {list}
             and set(map(type, chain.from_iterable(references))) <= {str}
             and (not references or min(map(len, references)) > 0)):
@@ -131,13 +131,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
                 f"entry per hypothesis, so pass list(zip(*{argument}))"
             )
         raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
-    result = []
+    result: list[list[str]] = []
     for index, entry in enumerate(entries):
-        entry_type = type(entry)
-        if entry_type is str:
+        if type(entry) is str:
             result.append([entry])
             continue
-        if entry_type is list or entry_type is tuple:
+        if type(entry) is list or type(entry) is tuple:
             refs = list(entry)
         elif isinstance(entry, str):
             result.append([str(entry)])
@@ -158,8 +157,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     return PerHypothesis(result)
 
 
-def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
-    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+def surrogate_location(hypotheses: list[str], references: list[list[str]], hypotheses_name: str = "hypotheses") -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text).
+
+    >>> surrogate_location(["ok", "bad \\ud800"], [], "outputs")
+    'outputs[1] contains a lone surrogate code point and is not valid Unicode text'
+    """
     def bad(line: str) -> bool:
         try:
             line.encode("utf-8")
@@ -169,7 +172,7 @@ def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> st
 
     for index, line in enumerate(hypotheses):
         if bad(line):
-            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+            return f"{hypotheses_name}[{index}] contains a lone surrogate code point and is not valid Unicode text"
     for index, refs in enumerate(references):
         for ref_index, line in enumerate(refs):
             if bad(line):

@@ -11,7 +11,7 @@ Each array has a *kind* that says how two states join:
 - ``text``: one string per segment, stored as UTF-8 bytes (``<name>.data``, uint8) and end offsets
   (``<name>.offsets``, int64), concatenated in merge order.
 
-Wire format (version 1), all integers little-endian::
+Wire format (version 1), all integers little-endian:
 
     b"NLGMSTAT"  magic (8 bytes)
     u32          format version (1)
@@ -39,11 +39,11 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from nlgmetrics._core import __version__
+from nlgmetrics._core import __version__, encode_utf8
 
 MAGIC = b"NLGMSTAT"
 FORMAT_VERSION = 1
@@ -61,6 +61,10 @@ def encode_texts(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     >>> bytes(data), ends.tolist()
     (b'ab\\xc3\\xa9', [2, 2, 4])
     """
+    if type(texts) is list:
+        fast = encode_utf8(texts)  # one copy in Rust; None for a lone surrogate (kept by "surrogatepass" below)
+        if fast is not None:
+            return fast
     encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
     ends = np.cumsum([len(item) for item in encoded], dtype=np.int64) if encoded else np.zeros(0, np.int64)
     return np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), ends
@@ -170,14 +174,16 @@ class MetricState:
 
     def to_bytes(self) -> bytes:
         """The state as bytes (see the module docstring for the format); arrays are copied once."""
-        entries, views, checksum, offset = [], [], zlib.adler32(b""), 0
+        entries: List[Dict[str, Any]] = []
+        views: List[Any] = []  # memoryviews of the arrays and padding bytes, joined once
+        checksum, offset = zlib.adler32(b""), 0
         for name in sorted(self.arrays):
             array = np.ascontiguousarray(self.arrays[name])
             if array.dtype.byteorder == ">":
                 array = array.astype(array.dtype.newbyteorder("<"))
             if array.dtype.str not in DTYPES:
                 raise ValueError(f"array {name!r} has dtype {array.dtype}, which a state cannot hold")
-            data = memoryview(array).cast("B") if array.size else memoryview(b"")
+            data = array.data.cast("B") if array.size else memoryview(b"")
             padding = b"\0" * (-len(data) % _ALIGN)
             checksum = zlib.adler32(padding, zlib.adler32(data, checksum))
             entries.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "offset": offset,

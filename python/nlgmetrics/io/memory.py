@@ -3,8 +3,8 @@
 Each batch allocates and frees the same few large buffers (Arrow columns, statistics arrays). Two allocator
 habits make the peak drift upwards with the number of batches: PyArrow's default pool (mimalloc) keeps freed
 pages, and glibc raises its mmap threshold after the first large frees, so later large buffers come from heaps
-(one per thread) whose free space fragments. :func:`steady_peak_memory` turns both off for this process: Arrow
-allocates from the system allocator, and every block from :data:`MMAP_THRESHOLD_BYTES` up is its own mapping,
+(one per thread) whose free space fragments. ``steady_peak_memory`` turns both off for this process: Arrow
+allocates from the system allocator, and every block from ``MMAP_THRESHOLD_BYTES`` up is its own mapping,
 returned to the system when freed. Measured on 10M rows of corpus BLEU from Parquet: the peak of every
 500,000-row stretch within 145–151 MB instead of 174–217 MB, for ~10 % more CPU time (benches/RESULTS.md, Scale).
 
