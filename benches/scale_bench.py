@@ -3,7 +3,7 @@ Arrow against list input, and the command line against the Python API.
 
     python benches/scale_bench.py [--sections files,engines,arrow,cli] [--sizes 1000000,10000000]
                                   [--engine-rows 2000000] [--engine-repeats 3]
-                                  [--engines single,spark,ray] [--workdir DIR]
+                                  [--engines single,spark,ray,dask] [--workdir DIR]
 
 Data: real WMT22 en-de system outputs (all 9 systems, 18,333 distinct hypotheses) against reference A,
 repeated in order to the length wanted — repeated real lines, not synthetic text. Every timed command runs in
@@ -143,6 +143,12 @@ elif engine == "spark":
 
     def run(source):
         return nlgmetrics.spark.score(spark.read.parquet(source).repartition(2), metric, hyp="hyp", refs=["ref"])
+elif engine == "dask":  # the threaded scheduler (the default): the Rust core releases the GIL
+    import dask.dataframe as dd
+    import nlgmetrics.dask
+
+    def run(source):
+        return nlgmetrics.dask.score(dd.read_parquet(source, split_row_groups=True), metric, hyp="hyp", refs=["ref"])
 else:
     import os
     if engine == "ray-1-footer-reader":  # Ray Data's Parquet listing starts 32 footer-reader actors a read by default
@@ -170,7 +176,7 @@ def section_engines(pairs, rows: int, workdir: Path, repeats: int = 1, engines: 
     parquet, warm = workdir / f"wmt.{rows}.parquet", workdir / "wmt.warm-up.parquet"
     write_parquet(pairs, rows, parquet, row_group=rows // 8)
     write_parquet(pairs, 2000, warm, row_group=500)
-    print(f"\n### Spark and Ray on 2 workers vs one process ({rows:,} segments from Parquet, same 2 cores, "
+    print(f"\n### Spark, Ray and Dask on 2 workers vs one process ({rows:,} segments from Parquet, same 2 cores, "
           f"best of {repeats})\n")
     print("| metric | engine | seconds (start-up excluded) | every round | start-up | vs one process | score | identical |")
     print("|---|---|---:|---|---:|---:|---:|---|")
@@ -265,7 +271,7 @@ def main() -> None:
     parser.add_argument("--file-metrics", default="bleu,chrf")
     parser.add_argument("--engine-rows", type=int, default=2_000_000)
     parser.add_argument("--engine-repeats", type=int, default=3, help="rounds of the engine comparison (best taken)")
-    parser.add_argument("--engines", default="single,spark,ray", help="engines compared (the first is the baseline)")
+    parser.add_argument("--engines", default="single,spark,ray,dask", help="engines compared (the first is the baseline)")
     parser.add_argument("--engine-metrics", default="bleu,chrf")
     parser.add_argument("--arrow-rows", type=int, default=1_000_000)
     parser.add_argument("--cli-rows", type=int, default=1_000_000)
