@@ -11,6 +11,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
 use crate::text::sacrebleu::is_python_whitespace;
@@ -188,42 +189,6 @@ fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
     cost
 }
 
-/// Dense ids of code points: a table below U+0100 (most Latin text), a map above.
-struct CharIds {
-    latin: [u32; 256],
-    other: FxHashMap<char, u32>,
-    count: u32,
-}
-
-impl CharIds {
-    fn new() -> Self {
-        Self { latin: [u32::MAX; 256], other: FxHashMap::default(), count: 0 }
-    }
-
-    fn id(&mut self, c: char) -> u32 {
-        let slot = if (c as u32) < 256 { &mut self.latin[c as usize] } else { self.other.entry(c).or_insert(u32::MAX) };
-        if *slot == u32::MAX {
-            *slot = self.count;
-            self.count += 1;
-        }
-        *slot
-    }
-
-    /// Code points of `" ".join(words)` as ids.
-    fn joined<'a>(&mut self, words: impl Iterator<Item = &'a str>, capacity: usize) -> Vec<u32> {
-        let mut out = Vec::with_capacity(capacity);
-        for (k, word) in words.enumerate() {
-            if k > 0 {
-                out.push(self.id(' '));
-            }
-            for c in word.chars() {
-                out.push(self.id(c));
-            }
-        }
-        out
-    }
-}
-
 /// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
 /// The reference must have a word (the reference divides by its length).
 pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
@@ -243,13 +208,13 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
         pre_score -= gain;
     }
     let cost_of_shifts = shift_cost(&words, &original, &vocabulary);
-    let mut char_ids = CharIds::new();
+    let mut char_ids = CharIds::with_reserved(0);
     let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]), hypothesis.len());
     let reference_chars = char_ids.joined(ref_words.iter().copied(), reference.len());
     if shifted_chars.is_empty() {
         return 1.0;
     }
-    let edit_cost = distance(&shifted_chars, &reference_chars, char_ids.count.max(1) as usize) as f64 + cost_of_shifts;
+    let edit_cost = distance(&shifted_chars, &reference_chars, char_ids.count().max(1) as usize) as f64 + cost_of_shifts;
     (edit_cost / shifted_chars.len() as f64).min(1.0)
 }
 
