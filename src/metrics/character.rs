@@ -18,30 +18,60 @@ use crate::text::sacrebleu::is_python_whitespace;
 
 const PARALLEL_THRESHOLD: usize = 16;
 
-/// Python's `text.split()`; ASCII bytes are classified without decoding.
+/// How `py_split` reads a byte: part of a word, ASCII whitespace, or the lead byte of a code point
+/// that may be whitespace (U+0085, U+00A0, U+1680, U+2000.., U+3000: lead bytes C2, E1, E2, E3).
+const WORD_BYTE: u8 = 0;
+const SPACE_BYTE: u8 = 1;
+const MAYBE_SPACE: u8 = 2;
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [WORD_BYTE; 256];
+    let mut b = 0;
+    while b < 256 {
+        if matches!(b as u8, b'\t'..=b'\r' | 0x1c..=b' ') {
+            table[b] = SPACE_BYTE;
+        } else if matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3) {
+            table[b] = MAYBE_SPACE;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The width of the whitespace code point at `at`, or 0 when a word goes on there.
+#[inline]
+fn space_width(text: &str, at: usize) -> usize {
+    match BYTE_CLASS[text.as_bytes()[at] as usize] {
+        WORD_BYTE => 0,
+        SPACE_BYTE => 1,
+        _ => {
+            let c = text[at..].chars().next().expect("at a char boundary");
+            if is_python_whitespace(c) {
+                c.len_utf8()
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Python's `text.split()`; bytes are classified by a table, only possible whitespace is decoded.
 fn py_split(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut words = Vec::with_capacity(bytes.len() / 5 + 1);
-    let (mut at, mut start) = (0, None);
+    let mut at = 0;
     while at < bytes.len() {
-        let (is_space, width) = if bytes[at] < 0x80 {
-            (matches!(bytes[at], b'\t'..=b'\r' | 0x1c..=b' '), 1)
-        } else {
-            let c = text[at..].chars().next().expect("at a char boundary");
-            (is_python_whitespace(c), c.len_utf8())
-        };
-        match (is_space, start) {
-            (true, Some(from)) => {
-                words.push(&text[from..at]);
-                start = None;
-            }
-            (false, None) => start = Some(at),
-            _ => {}
+        let width = space_width(text, at);
+        if width > 0 {
+            at += width;
+            continue;
         }
-        at += width;
-    }
-    if let Some(from) = start {
-        words.push(&text[from..]);
+        let start = at;
+        at += 1;
+        // continuation bytes (0x80..0xC0) are WORD_BYTE, so `at` stays on a char boundary when it stops
+        while at < bytes.len() && space_width(text, at) == 0 {
+            at += 1;
+        }
+        words.push(&text[start..at]);
     }
     words
 }
@@ -69,92 +99,122 @@ fn words_greater(a: &[u32], b: &[u32], vocabulary: &[&str]) -> bool {
     }
 }
 
-/// `couple_discoverer(hyp, ref)`: every (hyp start, ref start, length) of a common phrase with
-/// different start positions, `length` extended as far as the words keep matching.
-fn couples(hypothesis: &[u32], reference: &[u32], alphabet: usize) -> Vec<(usize, usize, usize)> {
-    // the reference positions of each word, so each hypothesis word visits only its matches
-    // (the order of candidates never matters: the best is a maximum over a total order)
-    let mut first = vec![u32::MAX; alphabet];
-    let mut next = vec![u32::MAX; reference.len()];
-    for (position, &word) in reference.iter().enumerate().rev() {
-        next[position] = first[word as usize];
-        first[word as usize] = position as u32;
-    }
-    let mut out = Vec::with_capacity(hypothesis.len());
-    for start_1 in 0..hypothesis.len() {
-        let mut start_2 = first[hypothesis[start_1] as usize];
-        while start_2 != u32::MAX {
-            let at = start_2 as usize;
-            start_2 = next[at];
-            if at == start_1 {
-                continue;
-            }
-            let mut length = 1;
-            for step in 1..hypothesis.len() - start_1 {
-                if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
-                    length += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push((start_1, at, length));
-        }
-    }
-    out
+/// The reference positions of each word (a chained list per word), so each hypothesis word visits
+/// only its matches; built once per segment, the reference never changes.
+struct Occurrences<'r> {
+    reference: &'r [u32],
+    first: Vec<u32>,
+    next: Vec<u32>,
 }
 
-/// `shifter`: the best shift's gain and shifted words, or `None` when there is no candidate.
-fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vocabulary: &[&str], pre_score: f64) -> Option<(f64, Vec<u32>)> {
-    let mut best: Option<(f64, Vec<u32>)> = None;
-    let mut shifted = Vec::with_capacity(hypothesis.len());
-    // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
-    // moved phrase and its new place, so only the rest is run (same distance as from the start)
-    let prefix_columns: Vec<Column> = if reference.is_single_word() {
-        let mut columns = vec![reference.start()];
-        for k in 0..hypothesis.len() {
-            let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
-            columns.push(next);
+impl<'r> Occurrences<'r> {
+    fn new(reference: &'r [u32], alphabet: usize) -> Self {
+        let mut first = vec![u32::MAX; alphabet];
+        let mut next = vec![u32::MAX; reference.len()];
+        for (position, &word) in reference.iter().enumerate().rev() {
+            next[position] = first[word as usize];
+            first[word as usize] = position as u32;
         }
-        columns
-    } else {
-        Vec::new()
-    };
-    for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids, vocabulary.len()) {
-        // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
-        shifted.clear();
-        shifted.extend_from_slice(&hypothesis[..hyp_start]);
-        shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
-        let at = ref_start.min(shifted.len());
-        shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
-        let shared = hyp_start.min(at);
-        let distance = if prefix_columns.is_empty() {
-            reference.distance(&shifted)
-        } else {
-            reference.advance(prefix_columns[shared], &shifted[shared..]).dist
-        };
-        let shift_score = distance as f64 / reference_ids.len() as f64;
-        let gain = pre_score - shift_score;
-        let better = match &best {
-            None => true,
-            Some((best_gain, best_words)) => {
-                gain > *best_gain || (gain == *best_gain && words_greater(&shifted, best_words, vocabulary))
-            }
-        };
-        if better {
-            match &mut best {
-                Some((best_gain, best_words)) => {
-                    *best_gain = gain;
-                    best_words.clone_from(&shifted);
+        Self { reference, first, next }
+    }
+
+    /// `couple_discoverer(hyp, ref)` into `out`: every (hyp start, ref start, length) of a common phrase
+    /// with different start positions, `length` extended as far as the words keep matching (the order
+    /// of candidates never matters: the best is a maximum over a total order).
+    fn couples(&self, hypothesis: &[u32], out: &mut Vec<(usize, usize, usize)>) {
+        out.clear();
+        let reference = self.reference;
+        for start_1 in 0..hypothesis.len() {
+            let mut start_2 = self.first[hypothesis[start_1] as usize];
+            while start_2 != u32::MAX {
+                let at = start_2 as usize;
+                start_2 = self.next[at];
+                if at == start_1 {
+                    continue;
                 }
-                None => best = Some((gain, shifted.clone())),
+                let mut length = 1;
+                for step in 1..hypothesis.len() - start_1 {
+                    if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
+                        length += 1;
+                    } else {
+                        break;
+                    }
+                }
+                out.push((start_1, at, length));
             }
         }
     }
-    best
+}
+
+/// The buffers of the shift search, reused by every round of a segment.
+struct ShiftSearch<'r> {
+    reference: &'r Pattern,
+    reference_len: usize,
+    occurrences: Occurrences<'r>,
+    couples: Vec<(usize, usize, usize)>,
+    columns: Vec<Column>,
+    shifted: Vec<u32>,
+}
+
+impl<'r> ShiftSearch<'r> {
+    fn new(reference_ids: &'r [u32], reference: &'r Pattern, alphabet: usize, hypothesis_len: usize) -> Self {
+        Self {
+            reference,
+            reference_len: reference_ids.len(),
+            occurrences: Occurrences::new(reference_ids, alphabet),
+            couples: Vec::with_capacity(2 * hypothesis_len),
+            columns: Vec::with_capacity(hypothesis_len + 1),
+            shifted: Vec::with_capacity(hypothesis_len),
+        }
+    }
+
+    /// `shifter`: the best shift's gain and shifted words (in `best`, reused), or `None` when there is
+    /// no candidate.
+    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64, best_words: &mut Vec<u32>) -> Option<f64> {
+        let reference = self.reference;
+        let mut best_gain: Option<f64> = None;
+        // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
+        // moved phrase and its new place, so only the rest is run (same distance as from the start)
+        self.columns.clear();
+        if reference.is_single_word() {
+            self.columns.push(reference.start());
+            for k in 0..hypothesis.len() {
+                let next = reference.advance(self.columns[k], &hypothesis[k..k + 1]);
+                self.columns.push(next);
+            }
+        }
+        self.occurrences.couples(hypothesis, &mut self.couples);
+        let shifted = &mut self.shifted;
+        for &(hyp_start, ref_start, length) in &self.couples {
+            // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
+            shifted.clear();
+            shifted.extend_from_slice(&hypothesis[..hyp_start]);
+            shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
+            let at = ref_start.min(shifted.len());
+            shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
+            let shared = hyp_start.min(at);
+            let distance = if self.columns.is_empty() {
+                reference.distance(shifted)
+            } else {
+                reference.advance(self.columns[shared], &shifted[shared..]).dist
+            };
+            let shift_score = distance as f64 / self.reference_len as f64;
+            let gain = pre_score - shift_score;
+            let better = match best_gain {
+                None => true,
+                Some(best) => gain > best || (gain == best && words_greater(shifted, best_words, vocabulary)),
+            };
+            if better {
+                best_gain = Some(gain);
+                best_words.clone_from(shifted);
+            }
+        }
+        best_gain
+    }
 }
 
 /// `_shift_cost(shifted, original)`: for each displaced phrase, the average length of its words.
-fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
+fn shift_cost(shifted: &[u32], original: &[u32], word_chars: &WordChars) -> f64 {
     let mut cost = 0.0f64;
     let mut original_start = 0;
     while original_start < shifted.len() {
@@ -178,7 +238,7 @@ fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
                         break;
                     }
                 }
-                let chars: usize = (0..length).map(|k| vocabulary[original[original_index + k] as usize].chars().count()).sum();
+                let chars: usize = (0..length).map(|k| word_chars.len(original[original_index + k])).sum();
                 average = chars as f64 / length as f64;
                 break;
             }
@@ -187,6 +247,53 @@ fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
         original_start += 1;
     }
     cost
+}
+
+/// The characters of every vocabulary word as dense ids, each word decoded once.
+struct WordChars {
+    ids: CharIds,
+    chars: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+}
+
+impl WordChars {
+    fn new(vocabulary: &[&str]) -> Self {
+        let mut ids = CharIds::with_reserved(0);
+        let space = ids.id(' ');
+        debug_assert_eq!(space, 0);
+        let mut chars = Vec::with_capacity(vocabulary.iter().map(|w| w.len()).sum());
+        let mut ranges = Vec::with_capacity(vocabulary.len());
+        for word in vocabulary {
+            let from = chars.len() as u32;
+            if word.is_ascii() {
+                chars.extend(word.bytes().map(|b| ids.id(b as char)));
+            } else {
+                chars.extend(word.chars().map(|c| ids.id(c)));
+            }
+            ranges.push((from, chars.len() as u32));
+        }
+        Self { ids, chars, ranges }
+    }
+
+    /// `len(word)` in code points.
+    fn len(&self, word: u32) -> usize {
+        let (from, to) = self.ranges[word as usize];
+        (to - from) as usize
+    }
+
+    /// The characters of `" ".join(words)` (the space has id 0).
+    fn joined(&self, words: &[u32]) -> Vec<u32> {
+        let total = words.iter().map(|&w| self.len(w)).sum::<usize>() + words.len().saturating_sub(1);
+        let mut out = Vec::with_capacity(total);
+        for (k, &word) in words.iter().enumerate() {
+            if k > 0 {
+                out.push(0);
+            }
+            let (from, to) = self.ranges[word as usize];
+            out.extend_from_slice(&self.chars[from as usize..to as usize]);
+        }
+        out
+    }
 }
 
 /// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
@@ -200,21 +307,23 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
     let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
     let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
     let mut words = original.clone();
-    while let Some((gain, shifted)) = best_shift(&words, &reference_ids, &reference_pattern, &vocabulary, pre_score) {
+    let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), original.len());
+    let mut shifted = Vec::with_capacity(original.len());
+    while let Some(gain) = search.best_shift(&words, &vocabulary, pre_score, &mut shifted) {
         if gain <= 0.0 {
             break;
         }
-        words = shifted;
+        std::mem::swap(&mut words, &mut shifted);
         pre_score -= gain;
     }
-    let cost_of_shifts = shift_cost(&words, &original, &vocabulary);
-    let mut char_ids = CharIds::with_reserved(0);
-    let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]), hypothesis.len());
-    let reference_chars = char_ids.joined(ref_words.iter().copied(), reference.len());
+    let word_chars = WordChars::new(&vocabulary);
+    let cost_of_shifts = shift_cost(&words, &original, &word_chars);
+    let shifted_chars = word_chars.joined(&words);
+    let reference_chars = word_chars.joined(&reference_ids);
     if shifted_chars.is_empty() {
         return 1.0;
     }
-    let edit_cost = distance(&shifted_chars, &reference_chars, char_ids.count().max(1) as usize) as f64 + cost_of_shifts;
+    let edit_cost = distance(&shifted_chars, &reference_chars, word_chars.ids.count()) as f64 + cost_of_shifts;
     (edit_cost / shifted_chars.len() as f64).min(1.0)
 }
 

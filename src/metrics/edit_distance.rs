@@ -103,7 +103,119 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     if s1.is_empty() || s2.is_empty() {
         return s1.len() + s2.len();
     }
-    Pattern::new(s1, alphabet).distance(s2)
+    // the distance is symmetric: the shorter side is the pattern, in one or two machine words if it fits
+    let (short, long) = if s1.len() <= s2.len() { (s1, s2) } else { (s2, s1) };
+    match short.len() {
+        ..=64 => scalar_distance::<u64>(short, long, alphabet),
+        ..=128 => scalar_distance::<u128>(short, long, alphabet),
+        ..=192 => block_distance::<3>(short, long, alphabet),
+        ..=256 => block_distance::<4>(short, long, alphabet),
+        _ => Pattern::new(short, alphabet).distance(long),
+    }
+}
+
+/// An unsigned integer wide enough for a whole pattern (Hyyrö's recurrence on one scalar).
+trait BitVector: Copy + Default {
+    const ONES: Self;
+    fn bit(position: usize) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn not(self) -> Self;
+    fn add(self, other: Self) -> Self;
+    fn xor(self, other: Self) -> Self;
+    fn shl1(self) -> Self;
+    fn any(self) -> bool;
+}
+
+macro_rules! bit_vector {
+    ($t:ty) => {
+        impl BitVector for $t {
+            const ONES: Self = !0;
+            fn bit(position: usize) -> Self {
+                1 << position
+            }
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            fn not(self) -> Self {
+                !self
+            }
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            fn xor(self, other: Self) -> Self {
+                self ^ other
+            }
+            fn shl1(self) -> Self {
+                self << 1
+            }
+            fn any(self) -> bool {
+                self != 0
+            }
+        }
+    };
+}
+bit_vector!(u64);
+bit_vector!(u128);
+
+/// Hyyrö's recurrence with the whole `pattern` (1..=bits of `B` symbols) in one scalar (rapidfuzz
+/// `levenshtein_hyrroe2003`).
+fn scalar_distance<B: BitVector>(pattern: &[u32], text: &[u32], alphabet: usize) -> usize {
+    let mut masks = vec![B::default(); alphabet];
+    for (position, &symbol) in pattern.iter().enumerate() {
+        masks[symbol as usize] = masks[symbol as usize].or(B::bit(position));
+    }
+    let last = B::bit(pattern.len() - 1);
+    let (mut vp, mut vn, mut dist) = (B::ONES, B::default(), pattern.len());
+    for &symbol in text {
+        let x = masks[symbol as usize];
+        let d0 = x.and(vp).add(vp).xor(vp).or(x).or(vn);
+        let hp = vn.or(d0.or(vp).not());
+        let hn = d0.and(vp);
+        dist = dist + usize::from(hp.and(last).any()) - usize::from(hn.and(last).any());
+        let hp = hp.shl1().or(B::bit(0));
+        let hn = hn.shl1();
+        vp = hn.or(d0.or(hp).not());
+        vn = hp.and(d0);
+    }
+    dist
+}
+
+/// [`hyyro`] with the pattern in exactly `N` words (`64·(N-1) < len ≤ 64·N`), its state on the stack.
+fn block_distance<const N: usize>(pattern: &[u32], text: &[u32], alphabet: usize) -> usize {
+    let mut masks = vec![[0u64; N]; alphabet];
+    for (position, &symbol) in pattern.iter().enumerate() {
+        masks[symbol as usize][position / WORD] |= 1u64 << (position % WORD);
+    }
+    let last = 1u64 << ((pattern.len() - 1) % WORD);
+    let (mut vp, mut vn, mut dist) = ([!0u64; N], [0u64; N], pattern.len());
+    for &symbol in text {
+        let pm = &masks[symbol as usize];
+        let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+        for word in 0..N {
+            let x = pm[word] | hn_carry;
+            let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
+            let mut hp = vn[word] | !(d0 | vp[word]);
+            let mut hn = d0 & vp[word];
+            let (hp_in, hn_in) = (hp_carry, hn_carry);
+            if word + 1 < N {
+                hp_carry = hp >> 63;
+                hn_carry = hn >> 63;
+            } else {
+                hp_carry = u64::from(hp & last != 0);
+                hn_carry = u64::from(hn & last != 0);
+            }
+            hp = (hp << 1) | hp_in;
+            hn = (hn << 1) | hn_in;
+            vp[word] = hn | !(d0 | hp);
+            vn[word] = hp & d0;
+        }
+        dist = dist + hp_carry as usize - hn_carry as usize;
+    }
+    dist
 }
 
 /// A fixed first sequence, compiled once, measured against many second sequences (distance only:
@@ -393,12 +505,13 @@ mod tests {
         let mut state = 7u64;
         for trial in 0..400 {
             let alphabet = [2usize, 3, 7, 40][trial % 4];
-            let len1 = (lcg(&mut state) % 150) as usize;
-            let len2 = (lcg(&mut state) % 150) as usize;
+            let len1 = (lcg(&mut state) % 300) as usize;
+            let len2 = (lcg(&mut state) % 300) as usize;
             let s1: Vec<u32> = (0..len1).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let s2: Vec<u32> = (0..len2).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let expected = naive_distance(&s1, &s2);
             assert_eq!(distance(&s1, &s2, alphabet), expected);
+            assert_eq!(distance(&s2, &s1, alphabet), expected);
             assert_eq!(Pattern::new(&s2, alphabet).distance(&s1), expected);
             let ops = editops(&s1, &s2, alphabet);
             assert_eq!(ops.len(), expected);
