@@ -187,11 +187,22 @@ impl<'r> ShiftSearch<'r> {
         let shifted = &mut self.shifted;
         for &(hyp_start, ref_start, length) in &self.couples {
             // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
+            let at = ref_start.min(hypothesis.len() - length);
+            let phrase = &hypothesis[hyp_start..hyp_start + length];
             shifted.clear();
-            shifted.extend_from_slice(&hypothesis[..hyp_start]);
-            shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
-            let at = ref_start.min(shifted.len());
-            shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
+            if at <= hyp_start {
+                // the phrase moves left: [..at] phrase [at..hyp_start] [hyp_start+length..]
+                shifted.extend_from_slice(&hypothesis[..at]);
+                shifted.extend_from_slice(phrase);
+                shifted.extend_from_slice(&hypothesis[at..hyp_start]);
+                shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
+            } else {
+                // it moves right: [..hyp_start] [hyp_start+length..at+length] phrase [at+length..]
+                shifted.extend_from_slice(&hypothesis[..hyp_start]);
+                shifted.extend_from_slice(&hypothesis[hyp_start + length..at + length]);
+                shifted.extend_from_slice(phrase);
+                shifted.extend_from_slice(&hypothesis[at + length..]);
+            }
             let shared = hyp_start.min(at);
             let distance = if self.columns.is_empty() {
                 reference.distance(shifted)
