@@ -103,8 +103,10 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     if s1.is_empty() || s2.is_empty() {
         return s1.len() + s2.len();
     }
-    // the distance is symmetric: the shorter side is the pattern, in one or two machine words if it fits
-    let (short, long) = if s1.len() <= s2.len() { (s1, s2) } else { (s2, s1) };
+    // the distance is symmetric: the pattern is the side that makes fewer word steps (its 64-symbol
+    // words times the other's length), in one scalar or a stack block when it fits
+    let steps = |pattern: &[u32], text: &[u32]| pattern.len().div_ceil(WORD) * text.len();
+    let (short, long) = if steps(s1, s2) <= steps(s2, s1) { (s1, s2) } else { (s2, s1) };
     match short.len() {
         ..=64 => scalar_distance::<u64>(short, long, alphabet),
         ..=128 => scalar_distance::<u128>(short, long, alphabet),
