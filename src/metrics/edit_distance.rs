@@ -110,8 +110,6 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     match short.len() {
         ..=64 => scalar_distance::<u64>(short, long, alphabet),
         ..=128 => scalar_distance::<u128>(short, long, alphabet),
-        ..=192 => block_distance::<3>(short, long, alphabet),
-        ..=256 => block_distance::<4>(short, long, alphabet),
         _ => Pattern::new(short, alphabet).distance(long),
     }
 }
@@ -186,16 +184,13 @@ fn scalar_distance<B: BitVector>(pattern: &[u32], text: &[u32], alphabet: usize)
     dist
 }
 
-/// [`hyyro`] with the pattern in exactly `N` words (`64·(N-1) < len ≤ 64·N`), its state on the stack.
-fn block_distance<const N: usize>(pattern: &[u32], text: &[u32], alphabet: usize) -> usize {
-    let mut masks = vec![[0u64; N]; alphabet];
-    for (position, &symbol) in pattern.iter().enumerate() {
-        masks[symbol as usize][position / WORD] |= 1u64 << (position % WORD);
-    }
-    let last = 1u64 << ((pattern.len() - 1) % WORD);
-    let (mut vp, mut vn, mut dist) = ([!0u64; N], [0u64; N], pattern.len());
+/// [`hyyro`]'s distance with the pattern in exactly `N` words (`64·(N-1) < len ≤ 64·N`; `masks` as
+/// [`PatternMasks`] lays them out), its state on the stack and the word loop unrolled.
+fn block_distance<const N: usize>(masks: &[u64], len: usize, text: &[u32]) -> usize {
+    let last = 1u64 << ((len - 1) % WORD);
+    let (mut vp, mut vn, mut dist) = ([!0u64; N], [0u64; N], len);
     for &symbol in text {
-        let pm = &masks[symbol as usize];
+        let pm = &masks[symbol as usize * N..symbol as usize * N + N];
         let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
         for word in 0..N {
             let x = pm[word] | hn_carry;
@@ -237,8 +232,17 @@ impl Pattern {
         if self.len == 0 || s2.is_empty() {
             return self.len + s2.len();
         }
-        if self.masks.words > 1 {
-            return hyyro(&self.masks, self.len, s2, |_, _, _| {});
+        let masks = &self.masks.masks;
+        match self.masks.words {
+            1 => {}
+            2 => return block_distance::<2>(masks, self.len, s2),
+            3 => return block_distance::<3>(masks, self.len, s2),
+            4 => return block_distance::<4>(masks, self.len, s2),
+            5 => return block_distance::<5>(masks, self.len, s2),
+            6 => return block_distance::<6>(masks, self.len, s2),
+            7 => return block_distance::<7>(masks, self.len, s2),
+            8 => return block_distance::<8>(masks, self.len, s2),
+            _ => return hyyro(&self.masks, self.len, s2, |_, _, _| {}),
         }
         self.advance(self.start(), s2).dist
     }
@@ -507,8 +511,8 @@ mod tests {
         let mut state = 7u64;
         for trial in 0..400 {
             let alphabet = [2usize, 3, 7, 40][trial % 4];
-            let len1 = (lcg(&mut state) % 300) as usize;
-            let len2 = (lcg(&mut state) % 300) as usize;
+            let len1 = (lcg(&mut state) % 600) as usize;
+            let len2 = (lcg(&mut state) % 600) as usize;
             let s1: Vec<u32> = (0..len1).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let s2: Vec<u32> = (0..len2).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let expected = naive_distance(&s1, &s2);
