@@ -84,7 +84,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         items = list(hypotheses)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    if not all(type(item) is str for item in items):
+    if not set(map(type, items)) <= {str}:  # one C-level pass; the loop below names the culprit
         for index, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
@@ -117,6 +117,11 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         if sacrebleu_metric:
             check_not_streams(references, argument)
         return PerHypothesis(references)
+    # Fast path for one reference string per hypothesis (the one-reference metrics' usual input).
+    if type(references) is list and len(references) == n_hypotheses and set(map(type, references)) <= {str}:
+        wrapped = [[reference] for reference in references]
+        check_reference_lengths(wrapped, argument)
+        return PerHypothesis(wrapped)
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
     try:

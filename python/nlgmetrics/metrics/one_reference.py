@@ -14,7 +14,7 @@ from typing import Any
 
 def single_references(references: list[list[str]], metric: str) -> list[str]:
     """The one reference of each hypothesis; ValueError naming the first entry with several."""
-    if any(len(entry) != 1 for entry in references):
+    if references and set(map(len, references)) != {1}:
         index = next(i for i, entry in enumerate(references) if len(entry) != 1)
         raise ValueError(f"references[{index}] has {len(references[index])} references: {metric} take exactly "
                          "one reference per hypothesis")
