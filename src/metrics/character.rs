@@ -186,38 +186,41 @@ impl<'r> ShiftSearch<'r> {
         self.occurrences.couples(hypothesis, &mut self.couples);
         let shifted = &mut self.shifted;
         for &(hyp_start, ref_start, length) in &self.couples {
-            // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
+            // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment
+            // clamps): three pieces after the unchanged prefix, run without building the list
             let at = ref_start.min(hypothesis.len() - length);
             let phrase = &hypothesis[hyp_start..hyp_start + length];
-            shifted.clear();
-            if at <= hyp_start {
-                // the phrase moves left: [..at] phrase [at..hyp_start] [hyp_start+length..]
-                shifted.extend_from_slice(&hypothesis[..at]);
-                shifted.extend_from_slice(phrase);
-                shifted.extend_from_slice(&hypothesis[at..hyp_start]);
-                shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
+            let (shared, pieces) = if at <= hyp_start {
+                (at, [phrase, &hypothesis[at..hyp_start], &hypothesis[hyp_start + length..]])
             } else {
-                // it moves right: [..hyp_start] [hyp_start+length..at+length] phrase [at+length..]
-                shifted.extend_from_slice(&hypothesis[..hyp_start]);
-                shifted.extend_from_slice(&hypothesis[hyp_start + length..at + length]);
-                shifted.extend_from_slice(phrase);
-                shifted.extend_from_slice(&hypothesis[at + length..]);
-            }
-            let shared = hyp_start.min(at);
+                (hyp_start, [&hypothesis[hyp_start + length..at + length], phrase, &hypothesis[at + length..]])
+            };
+            let build = |out: &mut Vec<u32>| {
+                out.clear();
+                out.extend_from_slice(&hypothesis[..shared]);
+                pieces.iter().for_each(|piece| out.extend_from_slice(piece));
+            };
             let distance = if self.columns.is_empty() {
+                build(shifted);
                 reference.distance(shifted)
             } else {
-                reference.advance(self.columns[shared], &shifted[shared..]).dist
+                pieces.iter().fold(self.columns[shared], |column, piece| reference.advance(column, piece)).dist
             };
             let shift_score = distance as f64 / self.reference_len as f64;
             let gain = pre_score - shift_score;
-            let better = match best_gain {
-                None => true,
-                Some(best) => gain > best || (gain == best && words_greater(shifted, best_words, vocabulary)),
-            };
-            if better {
-                best_gain = Some(gain);
-                best_words.clone_from(shifted);
+            match best_gain {
+                Some(best) if gain < best => {}
+                Some(best) if gain == best => {
+                    // a tie goes to the larger word list
+                    build(shifted);
+                    if words_greater(shifted, best_words, vocabulary) {
+                        best_words.clone_from(shifted);
+                    }
+                }
+                _ => {
+                    best_gain = Some(gain);
+                    build(best_words);
+                }
             }
         }
         best_gain
