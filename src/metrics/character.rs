@@ -125,36 +125,66 @@ fn words_greater(a: &[u32], b: &[u32], vocabulary: &[&str]) -> bool {
     }
 }
 
-/// The reference positions of each word (a chained list per word), so each hypothesis word visits
-/// only its matches; built once per segment, the reference never changes.
-struct Occurrences<'r> {
-    reference: &'r [u32],
+/// Buffers one segment's scoring reuses; a thread keeps them from segment to segment (see
+/// [`segment_score`]), so a batch allocates them once a thread instead of once a segment.
+#[derive(Default)]
+struct Buffers {
     first: Vec<u32>,
     next: Vec<u32>,
+    couples: Vec<(usize, usize, usize)>,
+    columns: Vec<Column>,
+    shifted: Vec<u32>,
+    best: Vec<u32>,
+    words: Vec<u32>,
+    chars: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+    shifted_chars: Vec<u32>,
+    reference_chars: Vec<u32>,
 }
 
-impl<'r> Occurrences<'r> {
-    fn new(reference: &'r [u32], alphabet: usize) -> Self {
-        let mut first = vec![u32::MAX; alphabet];
-        let mut next = vec![u32::MAX; reference.len()];
-        for (position, &word) in reference.iter().enumerate().rev() {
+impl Buffers {
+    /// Drops buffers a very long segment left large (a thread keeps them).
+    fn trim(&mut self) {
+        const KEEP: usize = 1 << 16;
+        if self.chars.capacity() > KEEP || self.shifted_chars.capacity() > KEEP || self.couples.capacity() > KEEP {
+            *self = Self::default();
+        }
+    }
+}
+
+/// The shift search of one segment: the reference, the positions of each of its words (a chained list
+/// per word, so each hypothesis word visits only its matches), and the reused buffers.
+struct ShiftSearch<'r> {
+    reference: &'r Pattern,
+    reference_ids: &'r [u32],
+    buffers: &'r mut Buffers,
+}
+
+impl<'r> ShiftSearch<'r> {
+    fn new(reference_ids: &'r [u32], reference: &'r Pattern, alphabet: usize, buffers: &'r mut Buffers) -> Self {
+        let (first, next) = (&mut buffers.first, &mut buffers.next);
+        first.clear();
+        first.resize(alphabet, u32::MAX);
+        next.clear();
+        next.resize(reference_ids.len(), u32::MAX);
+        for (position, &word) in reference_ids.iter().enumerate().rev() {
             next[position] = first[word as usize];
             first[word as usize] = position as u32;
         }
-        Self { reference, first, next }
+        Self { reference, reference_ids, buffers }
     }
 
-    /// `couple_discoverer(hyp, ref)` into `out`: every (hyp start, ref start, length) of a common phrase
-    /// with different start positions, `length` extended as far as the words keep matching (the order
-    /// of candidates never matters: the best is a maximum over a total order).
-    fn couples(&self, hypothesis: &[u32], out: &mut Vec<(usize, usize, usize)>) {
-        out.clear();
-        let reference = self.reference;
+    /// `couple_discoverer(hyp, ref)` into the couples buffer: every (hyp start, ref start, length) of a
+    /// common phrase with different start positions, `length` extended as far as the words keep
+    /// matching (the order of candidates never matters: the best is a maximum over a total order).
+    fn find_couples(&mut self, hypothesis: &[u32]) {
+        let (reference, buffers) = (self.reference_ids, &mut *self.buffers);
+        buffers.couples.clear();
         for start_1 in 0..hypothesis.len() {
-            let mut start_2 = self.first[hypothesis[start_1] as usize];
+            let mut start_2 = buffers.first[hypothesis[start_1] as usize];
             while start_2 != u32::MAX {
                 let at = start_2 as usize;
-                start_2 = self.next[at];
+                start_2 = buffers.next[at];
                 if at == start_1 {
                     continue;
                 }
@@ -166,52 +196,30 @@ impl<'r> Occurrences<'r> {
                         break;
                     }
                 }
-                out.push((start_1, at, length));
+                buffers.couples.push((start_1, at, length));
             }
-        }
-    }
-}
-
-/// The buffers of the shift search, reused by every round of a segment.
-struct ShiftSearch<'r> {
-    reference: &'r Pattern,
-    reference_len: usize,
-    occurrences: Occurrences<'r>,
-    couples: Vec<(usize, usize, usize)>,
-    columns: Vec<Column>,
-    shifted: Vec<u32>,
-}
-
-impl<'r> ShiftSearch<'r> {
-    fn new(reference_ids: &'r [u32], reference: &'r Pattern, alphabet: usize, hypothesis_len: usize) -> Self {
-        Self {
-            reference,
-            reference_len: reference_ids.len(),
-            occurrences: Occurrences::new(reference_ids, alphabet),
-            couples: Vec::with_capacity(2 * hypothesis_len),
-            columns: Vec::with_capacity(hypothesis_len + 1),
-            shifted: Vec::with_capacity(hypothesis_len),
         }
     }
 
     /// `shifter`: the best shift's gain and shifted words (in `best`, reused), or `None` when there is
     /// no candidate.
-    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64, best_words: &mut Vec<u32>) -> Option<f64> {
+    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64) -> Option<f64> {
         let reference = self.reference;
+        let reference_len = self.reference_ids.len();
         let mut best_gain: Option<f64> = None;
         // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
         // moved phrase and its new place, so only the rest is run (same distance as from the start)
-        self.columns.clear();
+        self.find_couples(hypothesis);
+        let Buffers { columns, couples, shifted, best: best_words, .. } = &mut *self.buffers;
+        columns.clear();
         if reference.is_single_word() {
-            self.columns.push(reference.start());
+            columns.push(reference.start());
             for k in 0..hypothesis.len() {
-                let next = reference.advance(self.columns[k], &hypothesis[k..k + 1]);
-                self.columns.push(next);
+                let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
+                columns.push(next);
             }
         }
-        self.occurrences.couples(hypothesis, &mut self.couples);
-        let shifted = &mut self.shifted;
-        for &(hyp_start, ref_start, length) in &self.couples {
+        for &(hyp_start, ref_start, length) in couples.iter() {
             // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment
             // clamps): three pieces after the unchanged prefix, run without building the list
             let at = ref_start.min(hypothesis.len() - length);
@@ -226,13 +234,13 @@ impl<'r> ShiftSearch<'r> {
                 out.extend_from_slice(&hypothesis[..shared]);
                 pieces.iter().for_each(|piece| out.extend_from_slice(piece));
             };
-            let distance = if self.columns.is_empty() {
+            let distance = if columns.is_empty() {
                 build(shifted);
                 reference.distance(shifted)
             } else {
-                pieces.iter().fold(self.columns[shared], |column, piece| reference.advance(column, piece)).dist
+                pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)).dist
             };
-            let shift_score = distance as f64 / self.reference_len as f64;
+            let shift_score = distance as f64 / reference_len as f64;
             let gain = pre_score - shift_score;
             match best_gain {
                 Some(best) if gain < best => {}
@@ -254,7 +262,7 @@ impl<'r> ShiftSearch<'r> {
 }
 
 /// `_shift_cost(shifted, original)`: for each displaced phrase, the average length of its words.
-fn shift_cost(shifted: &[u32], original: &[u32], word_chars: &WordChars) -> f64 {
+fn shift_cost(shifted: &[u32], original: &[u32], ranges: &[(u32, u32)]) -> f64 {
     let mut cost = 0.0f64;
     let mut original_start = 0;
     while original_start < shifted.len() {
@@ -278,7 +286,8 @@ fn shift_cost(shifted: &[u32], original: &[u32], word_chars: &WordChars) -> f64 
                         break;
                     }
                 }
-                let chars: usize = (0..length).map(|k| word_chars.len(original[original_index + k])).sum();
+                let word_len = |word: u32| (ranges[word as usize].1 - ranges[word as usize].0) as usize;
+                let chars: usize = (0..length).map(|k| word_len(original[original_index + k])).sum();
                 average = chars as f64 / length as f64;
                 break;
             }
@@ -289,56 +298,56 @@ fn shift_cost(shifted: &[u32], original: &[u32], word_chars: &WordChars) -> f64 
     cost
 }
 
-/// The characters of every vocabulary word as dense ids, each word decoded once.
-struct WordChars {
-    ids: CharIds,
-    chars: Vec<u32>,
-    ranges: Vec<(u32, u32)>,
+/// The characters of every vocabulary word as dense ids, each word decoded once (into `chars`, with
+/// each word's `ranges`).
+fn word_chars(vocabulary: &[&str], chars: &mut Vec<u32>, ranges: &mut Vec<(u32, u32)>) -> CharIds {
+    let mut ids = CharIds::with_reserved(0);
+    let space = ids.id(' ');
+    debug_assert_eq!(space, 0);
+    chars.clear();
+    ranges.clear();
+    for word in vocabulary {
+        let from = chars.len() as u32;
+        if word.is_ascii() {
+            chars.extend(word.bytes().map(|b| ids.id(b as char)));
+        } else {
+            chars.extend(word.chars().map(|c| ids.id(c)));
+        }
+        ranges.push((from, chars.len() as u32));
+    }
+    ids
 }
 
-impl WordChars {
-    fn new(vocabulary: &[&str]) -> Self {
-        let mut ids = CharIds::with_reserved(0);
-        let space = ids.id(' ');
-        debug_assert_eq!(space, 0);
-        let mut chars = Vec::with_capacity(vocabulary.iter().map(|w| w.len()).sum());
-        let mut ranges = Vec::with_capacity(vocabulary.len());
-        for word in vocabulary {
-            let from = chars.len() as u32;
-            if word.is_ascii() {
-                chars.extend(word.bytes().map(|b| ids.id(b as char)));
-            } else {
-                chars.extend(word.chars().map(|c| ids.id(c)));
-            }
-            ranges.push((from, chars.len() as u32));
+/// The characters of `" ".join(words)` into `out` (the space has id 0).
+fn joined(words: &[u32], chars: &[u32], ranges: &[(u32, u32)], out: &mut Vec<u32>) {
+    out.clear();
+    for (k, &word) in words.iter().enumerate() {
+        if k > 0 {
+            out.push(0);
         }
-        Self { ids, chars, ranges }
-    }
-
-    /// `len(word)` in code points.
-    fn len(&self, word: u32) -> usize {
-        let (from, to) = self.ranges[word as usize];
-        (to - from) as usize
-    }
-
-    /// The characters of `" ".join(words)` (the space has id 0).
-    fn joined(&self, words: &[u32]) -> Vec<u32> {
-        let total = words.iter().map(|&w| self.len(w)).sum::<usize>() + words.len().saturating_sub(1);
-        let mut out = Vec::with_capacity(total);
-        for (k, &word) in words.iter().enumerate() {
-            if k > 0 {
-                out.push(0);
-            }
-            let (from, to) = self.ranges[word as usize];
-            out.extend_from_slice(&self.chars[from as usize..to as usize]);
-        }
-        out
+        let (from, to) = ranges[word as usize];
+        out.extend_from_slice(&chars[from as usize..to as usize]);
     }
 }
 
 /// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
 /// The reference must have a word (the reference divides by its length).
 pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
+    }
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => {
+            let score = score_with(hypothesis, reference, &mut buffers);
+            buffers.trim();
+            score
+        }
+        Err(_) => score_with(hypothesis, reference, &mut Buffers::default()),
+    })
+}
+
+/// [`segment_score`] with the given buffers.
+fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> f64 {
     let (hyp_words, ref_words) = (py_split(hypothesis), py_split(reference));
     if hyp_words == ref_words {
         return 0.0; // distance 0: the reference returns before any shift
@@ -346,24 +355,26 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
     let (original, reference_ids, vocabulary) = word_ids(&hyp_words, &ref_words);
     let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
     let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
-    let mut words = original.clone();
-    let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), original.len());
-    let mut shifted = Vec::with_capacity(original.len());
-    while let Some(gain) = search.best_shift(&words, &vocabulary, pre_score, &mut shifted) {
+    let mut words = std::mem::take(&mut buffers.words);
+    words.clone_from(&original);
+    let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), buffers);
+    while let Some(gain) = search.best_shift(&words, &vocabulary, pre_score) {
         if gain <= 0.0 {
             break;
         }
-        std::mem::swap(&mut words, &mut shifted);
+        std::mem::swap(&mut words, &mut search.buffers.best);
         pre_score -= gain;
     }
-    let word_chars = WordChars::new(&vocabulary);
-    let cost_of_shifts = shift_cost(&words, &original, &word_chars);
-    let shifted_chars = word_chars.joined(&words);
-    let reference_chars = word_chars.joined(&reference_ids);
+    let ids = word_chars(&vocabulary, &mut buffers.chars, &mut buffers.ranges);
+    let cost_of_shifts = shift_cost(&words, &original, &buffers.ranges);
+    joined(&words, &buffers.chars, &buffers.ranges, &mut buffers.shifted_chars);
+    joined(&reference_ids, &buffers.chars, &buffers.ranges, &mut buffers.reference_chars);
+    buffers.words = words;
+    let (shifted_chars, reference_chars) = (&buffers.shifted_chars, &buffers.reference_chars);
     if shifted_chars.is_empty() {
         return 1.0;
     }
-    let edit_cost = distance(&shifted_chars, &reference_chars, word_chars.ids.count()) as f64 + cost_of_shifts;
+    let edit_cost = distance(shifted_chars, reference_chars, ids.count()) as f64 + cost_of_shifts;
     (edit_cost / shifted_chars.len() as f64).min(1.0)
 }
 
