@@ -83,11 +83,11 @@ fn common_substrings(
     let split = start1.len();
     let mut arena = start1;
     arena.extend(start2);
-    arena.reserve(4 * arena.len());
+    arena.reserve(8 * arena.len());
     let mut todo = vec![(0, split, arena.len(), 0usize)];
     let (mut count1, mut count2) = (vec![0usize; alphabet], vec![0usize; alphabet]);
-    let mut touched: Vec<u32> = Vec::new();
-    let mut children: Vec<(usize, usize, usize)> = Vec::new();
+    let mut touched: Vec<u32> = Vec::with_capacity(alphabet);
+    let mut children: Vec<(usize, usize, usize)> = Vec::with_capacity(alphabet);
     while let Some((from, middle, to, offset)) = todo.pop() {
         if middle - from == 1 && to - middle == 1 {
             // one position a side: the chain of its common continuations, no bucketing
@@ -191,7 +191,7 @@ fn word_tokens<'a>(text: &'a [char], tokens: &mut Tokens<'a>) -> (Vec<u32>, Vec<
 /// substring spans a separator), original positions, start flags.
 fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, Vec<usize>, Vec<bool>) {
     // CHAR_RE.split: [non-word run, word, non-word run, word, ..., non-word run], runs possibly empty
-    let mut words = Vec::new();
+    let mut words = Vec::with_capacity(text.len() / 2 + 1);
     let mut at = 0;
     while at < text.len() {
         let word = is_py_word(text[at]);
@@ -204,7 +204,8 @@ fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, V
     let pieces: Vec<(usize, usize)> = if words.is_empty() {
         vec![(0, 0), (0, text.len()), (text.len(), text.len())] // only non-word characters
     } else {
-        let mut pieces = vec![(0, words[0].0)];
+        let mut pieces = Vec::with_capacity(2 * words.len() + 1);
+        pieces.push((0, words[0].0));
         for (k, &(from, to)) in words.iter().enumerate() {
             pieces.push((from, to));
             pieces.push((to, words.get(k + 1).map_or(text.len(), |next| next.0)));
@@ -279,23 +280,29 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
     found.list.retain(|m| m.len > 0);
     // order_key: longest first, then len(pos1) == len(pos2) (False first), fewer positions, pos1; no
     // two entries tie on (length, pos1[0]) (that pair fixes the text), so pos1[0] settles pos1.
-    // Packed into one integer per match (every field is below 2^32), computed once.
+    // Packed into one integer per match, computed once: 64 bits when every field fits (lengths and
+    // counts below 2^15, positions below 2^32), else 128.
     let positions = &found.positions;
-    let mut keyed: Vec<(u128, u32)> = found
-        .list
-        .iter()
-        .enumerate()
-        .map(|(index, m)| {
-            let key = (u128::from(u32::MAX - m.len as u32) << 96)
-                | (u128::from(m.n1 == m.n2) << 64)
-                | (u128::from((m.n1 + m.n2) as u32) << 32)
-                | u128::from(positions[m.from] as u32);
-            (key, index as u32)
+    let fields = |m: &Match| (m.len as u128, u128::from(m.n1 == m.n2), (m.n1 + m.n2) as u128, positions[m.from] as u128);
+    found.list = if size < 1 << 15 {
+        sorted_by_key(&found.list, |m| {
+            let (len, unbalanced, count, first) = fields(m);
+            (((0x7fff - len) << 48) | (unbalanced << 47) | (count << 32) | first) as u64
         })
-        .collect();
-    keyed.sort_unstable_by_key(|entry| entry.0);
-    found.list = keyed.iter().map(|&(_, index)| found.list[index as usize]).collect();
+    } else {
+        sorted_by_key(&found.list, |m| {
+            let (len, unbalanced, count, first) = fields(m);
+            ((u128::from(u32::MAX) - len) << 96) | (unbalanced << 64) | (count << 32) | first
+        })
+    };
     found
+}
+
+/// The matches in the order of their keys (computed once each; keys are distinct).
+fn sorted_by_key<K: Ord + Copy>(list: &[Match], key: impl Fn(&Match) -> K) -> Vec<Match> {
+    let mut keyed: Vec<(K, u32)> = list.iter().enumerate().map(|(index, m)| (key(m), index as u32)).collect();
+    keyed.sort_unstable_by_key(|entry| entry.0);
+    keyed.iter().map(|&(_, index)| list[index as usize]).collect()
 }
 
 /// `greedy_matching`: retained matches in order, then deletions, then insertions.
