@@ -100,16 +100,16 @@ fn common_substrings(
             continue;
         }
         touched.clear();
-        for k in from..middle {
-            if let Some(&token) = seq1.get(arena[k] + offset) {
+        for &position in &arena[from..middle] {
+            if let Some(&token) = seq1.get(position + offset) {
                 if count1[token as usize] == 0 {
                     touched.push(token);
                 }
                 count1[token as usize] += 1;
             }
         }
-        for k in middle..to {
-            if let Some(&token) = seq2.get(arena[k] + offset) {
+        for &position in &arena[middle..to] {
+            if let Some(&token) = seq2.get(position + offset) {
                 if count1[token as usize] > 0 {
                     count2[token as usize] += 1;
                 }
@@ -221,11 +221,9 @@ fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, V
             starts.push(false);
         }
         for (j, &(from, to)) in pieces[i..i + 3].iter().enumerate() {
-            for k in from..to {
-                ids.push(char_ids.id(text[k]));
-                positions.push(k);
-                starts.push(j != 2);
-            }
+            ids.extend(text[from..to].iter().map(|&c| char_ids.id(c)));
+            positions.extend(from..to);
+            starts.extend(std::iter::repeat_n(j != 2, to - from));
         }
     }
     (ids, positions, starts)

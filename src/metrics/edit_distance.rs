@@ -107,10 +107,12 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     // words times the other's length), in one scalar or a stack block when it fits
     let steps = |pattern: &[u32], text: &[u32]| pattern.len().div_ceil(WORD) * text.len();
     let (short, long) = if steps(s1, s2) <= steps(s2, s1) { (s1, s2) } else { (s2, s1) };
-    match short.len() {
-        ..=64 => scalar_distance::<u64>(short, long, alphabet),
-        ..=128 => scalar_distance::<u128>(short, long, alphabet),
-        _ => Pattern::new(short, alphabet).distance(long),
+    if short.len() <= 64 {
+        scalar_distance::<u64>(short, long, alphabet)
+    } else if short.len() <= 128 {
+        scalar_distance::<u128>(short, long, alphabet)
+    } else {
+        Pattern::new(short, alphabet).distance(long)
     }
 }
 
