@@ -144,3 +144,53 @@ def test_cli_crlf_and_nul_are_text(tmp_path, capsys, metric):
         assert code == 0
         outputs.append(out.replace(hyp.stem, "X"))
     assert outputs[0] == outputs[1]
+
+
+# The other metrics (docs/bad-input.md, "Other metrics"): the shared input rules. Their own rules (empty
+# references, no segments, options) are tested in tests/test_wer.py, test_character.py, test_charcut.py,
+# test_nltk_mt.py and test_diversity.py.
+ONE_REFERENCE = ["wer", "cer", "mer", "wil", "wip", "character", "charcut"]
+REFERENCE_METRICS = ONE_REFERENCE + ["gleu", "nist", "ribes"]
+OUTPUT_METRICS = ["distinct", "self_bleu"]
+# A lone surrogate raises UnicodeEncodeError (a ValueError) without the index in these, as in CIDEr.
+SURROGATE_WITHOUT_INDEX = {"nist"}
+
+
+def score_other(metric, hyps, refs=None):
+    function = getattr(nlgmetrics, metric)
+    return function(hyps) if refs is None else function(hyps, refs)
+
+
+@pytest.mark.parametrize("metric", REFERENCE_METRICS)
+def test_other_metrics_share_the_input_rules(metric):
+    with pytest.raises(ValueError, match="1 entries but there are 2 hypotheses"):
+        score_other(metric, ["a b", "c d"], ["a b"])
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be str, got NoneType"):
+        score_other(metric, ["a", None], ["a", "b"])
+    with pytest.raises(TypeError, match=r"references\[0\]"):
+        score_other(metric, ["a"], [b"a"])
+    with pytest.raises(TypeError, match="not a single str"):
+        score_other(metric, "abc", ["a", "b", "c"])
+    with pytest.raises(ValueError, match="more than the limit of 1,000,000 per segment"):
+        score_other(metric, ["a"], ["x" * 1_000_001])
+    surrogate = None if metric in SURROGATE_WITHOUT_INDEX else r"hypotheses\[1\] contains a lone surrogate"
+    with pytest.raises(ValueError, match=surrogate):
+        score_other(metric, ["a", "a \ud800 b"], ["a", "a b"])
+
+
+@pytest.mark.parametrize("metric", ONE_REFERENCE)
+def test_one_reference_metrics_refuse_several(metric):
+    with pytest.raises(ValueError, match=r"references\[1\] has 2 references"):
+        score_other(metric, ["a", "b"], [["a"], ["b", "c"]])
+
+
+@pytest.mark.parametrize("metric", OUTPUT_METRICS)
+def test_output_metrics_share_the_input_rules(metric):
+    with pytest.raises(TypeError, match=r"outputs\[1\] must be str, got NoneType"):
+        score_other(metric, ["a", None])
+    with pytest.raises(TypeError, match="not a single str"):
+        score_other(metric, "abc")
+    with pytest.raises(ValueError, match="more than the limit of 1,000,000 per segment"):
+        score_other(metric, ["x" * 1_000_001, "a"])
+    with pytest.raises(ValueError, match=r"outputs\[0\] contains a lone surrogate"):
+        score_other(metric, ["a \ud800 b", "a"])

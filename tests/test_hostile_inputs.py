@@ -212,6 +212,24 @@ def test_streams_transposed_give_sacrebleus_number(two_streams, metric):
     assert ours == pytest.approx(reference(hyps, [stream_a, stream_b]).score, rel=1e-12)
 
 
+def test_sacrebleu_preset_with_custom_weights_refuses_the_square_layout_too(two_streams):
+    # Custom weights change the arithmetic, not who passes streams: the BLEU preset decides.
+    hyps, stream_a, stream_b = two_streams
+    with pytest.raises(ValueError, match="ambiguous: 2 hypotheses and 2 lists of 2 references"):
+        nlgmetrics.bleu(hyps, [stream_a, stream_b], weights=(0.5, 0.5), max_order=2)
+
+
+def test_per_hypothesis_presets_read_the_square_layout_per_hypothesis(two_streams):
+    # NLTK and pycocoevalcap take one reference list per hypothesis: nothing there reads as streams.
+    import nltk.translate.bleu_score as nltk_bleu
+
+    hyps, stream_a, stream_b = two_streams
+    refs = [stream_a, stream_b]
+    ours = nlgmetrics.bleu(hyps, refs, preset="nltk", tokenize="none").score
+    expected = nltk_bleu.corpus_bleu([[r.split() for r in entry] for entry in refs], [h.split() for h in hyps])
+    assert ours == pytest.approx(expected, rel=1e-12)
+
+
 def test_stream_layout_of_other_lengths_is_explained(two_streams):
     hyps, stream_a, _ = two_streams
     with pytest.raises(ValueError, match=r"looks like sacreBLEU's layout \(1 reference streams of 2 strings\)"):

@@ -185,6 +185,15 @@ def test_property_split_tokens_is_python_str_split(text):
     assert _core.split_tokens(text) == text.split()
 
 
+def test_split_tokens_agrees_with_str_split_on_every_code_point():
+    # Every code point but the surrogates, between two letters and alone: the Rust core has one
+    # definition of Python's whitespace (text::pystr), used by every metric that splits as Python does.
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    line = "a".join(points)
+    assert _core.split_tokens(line) == line.split()
+    assert [c for c in points if _core.split_tokens(c) == []] == [c for c in points if c.isspace()]
+
+
 def test_very_long_lines(real_lines):
     zh_line = next(line for line in real_lines if "。" in line and len(line) > 50)
     en_line = next(line for line in real_lines if line.isascii() and "," in line and len(line) > 80)

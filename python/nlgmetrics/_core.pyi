@@ -39,7 +39,8 @@ _References = Sequence[Sequence[str]] | ArrowReferences
 class ArrowStrings:
     """An Arrow string column: ``offsets`` (n + 1, int32 or int64) and ``data`` (uint8) over Arrow's buffers."""
 
-    def __new__(cls, offsets: NDArray[np.int32] | NDArray[np.int64], data: NDArray[np.uint8]) -> ArrowStrings: ...
+    def __new__(cls, offsets: NDArray[Any], data: NDArray[np.uint8]) -> ArrowStrings:
+        """``offsets``: int32 or int64 (Arrow's string or large_string offsets)."""
     def __len__(self) -> int: ...
     def to_list(self) -> list[str]:
         """The rows as Python strs."""

@@ -1,11 +1,11 @@
 """Scoring Ray Data datasets (``pip install "nlgmetrics[ray]"``).
 
-:func:`score` runs ``map_batches`` over Arrow batches: each batch's ``MetricState`` (a few hundred bytes
+``score`` runs ``map_batches`` over Arrow batches: each batch's ``MetricState`` (a few hundred bytes
 for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are merged in the dataset's order
 into the single-process result (bit for bit where the statistics are integers: BLEU, chrF).
-:func:`with_segment_scores` returns the dataset with a column of per-row scores.
+``with_segment_scores`` returns the dataset with a column of per-row scores.
 
-Example::
+Example:
 
     import ray, ray.data
     import nlgmetrics.ray

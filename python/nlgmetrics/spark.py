@@ -1,14 +1,14 @@
 """Scoring Spark DataFrames (``pip install "nlgmetrics[spark]"``).
 
-:func:`score` gives the corpus result of a DataFrame's columns: every partition's Arrow batches
+``score`` gives the corpus result of a DataFrame's columns: every partition's Arrow batches
 (``mapInArrow``, no row ever becomes a Python object on the JVM side) go through ``Metric.update`` into a
 ``MetricState``; the states, a few hundred bytes each for BLEU/chrF/TER/METEOR, are merged on the driver in
 partition order. The result is the single-process one: bit for bit where the statistics are integers (BLEU,
 chrF), to the last bits of a float sum otherwise (TER's average reference lengths).
 
-:func:`with_segment_scores` adds a column with each row's score, computed over whole Arrow batches.
+``with_segment_scores`` adds a column with each row's score, computed over whole Arrow batches.
 
-Example (``refs`` names one column per reference, or one ``array<string>`` column)::
+Example (``refs`` names one column per reference, or one ``array<string>`` column):
 
     from pyspark.sql import SparkSession
     import nlgmetrics.spark

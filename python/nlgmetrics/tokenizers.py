@@ -167,7 +167,7 @@ def pretokenize(lines: Sequence[str], name: str) -> List[str]:
 
 
 @overload
-def tokenize(lines: str, name: str = ...) -> str: ...
+def tokenize(lines: str, name: str = ...) -> str: ...  # type: ignore[overload-overlap]  # a str is one line
 @overload
 def tokenize(lines: Sequence[str], name: str = ...) -> List[str]: ...
 def tokenize(lines: Union[str, Sequence[str]], name: str = "13a") -> Union[str, List[str]]:

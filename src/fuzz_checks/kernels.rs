@@ -17,7 +17,8 @@ use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::metrics::pairwise;
 use crate::text::rouge::rouge155::Rouge155TextOptions;
 use crate::text::rouge::RougeTokenizer;
-use crate::text::sacrebleu::{split_tokens, BleuTokenizer};
+use crate::text::pystr::split_tokens;
+use crate::text::sacrebleu::BleuTokenizer;
 
 /// At most this many references per input (the rest of the input stays in the last one).
 const MAX_REFS: usize = 4;
@@ -112,7 +113,7 @@ pub fn chrf(data: &[u8]) {
     assert_eq!(score, score_reversed, "reference order changes chrF on {input:?}");
     // Identity: 100 when the text has a character n-gram of every order and a word n-gram of every order.
     let own = chrf::f_score(&chrf::segment_stats(hyp, &[hyp], &config), config.beta, config.eps_smoothing);
-    let chars = hyp.chars().filter(|&c| config.whitespace || !chrf::is_py_whitespace(c)).count();
+    let chars = hyp.chars().filter(|&c| config.whitespace || !crate::text::pystr::is_python_whitespace(c)).count();
     let words = chrf::chrf_words(hyp).len();
     if chars >= config.char_order && words >= config.word_order && chars + words > 0 {
         assert!((own - 100.0).abs() < 1e-9, "chrF of a text against itself = {own} on {input:?}");

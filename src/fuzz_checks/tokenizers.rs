@@ -11,7 +11,8 @@ use crate::text::porter::porter_stem;
 use crate::text::ptb::{coco_tokenize, coco_tokenize_lines, ptb_tokens};
 use crate::text::rouge::rouge155::{morph_stem, porter155, read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions};
 use crate::text::rouge::{RougeTokenizer, SegmentInterner};
-use crate::text::sacrebleu::{intl, is_python_whitespace, split_tokens, tok_13a, zh, BleuTokenizer};
+use crate::text::pystr::{is_python_whitespace, split_tokens};
+use crate::text::sacrebleu::{intl, tok_13a, zh, BleuTokenizer};
 
 /// Checks what every space-joined sacreBLEU tokenizer promises, then returns the output.
 fn space_joined_output(tokenizer: BleuTokenizer, line: &str) -> String {

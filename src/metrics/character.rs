@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
-use crate::text::sacrebleu::is_python_whitespace;
+use crate::text::pystr::is_python_whitespace;
 
 const PARALLEL_THRESHOLD: usize = 16;
 

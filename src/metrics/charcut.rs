@@ -16,7 +16,8 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::map_pairs;
-use crate::metrics::qa::pystr::{is_py_word, py_strip};
+use crate::metrics::qa::pystr::is_py_word;
+use crate::text::pystr::python_strip;
 
 const PARALLEL_THRESHOLD: usize = 16;
 const NONE: i64 = -1;
@@ -519,8 +520,8 @@ pub fn compare(cand: &str, reference: &str, min_match: usize) -> Result<Comparis
     if min_match == 0 {
         return Err(Error::InvalidOption("match_size must be at least 1".into()));
     }
-    let cand: Vec<char> = py_strip(cand).chars().collect();
-    let reference: Vec<char> = py_strip(reference).chars().collect();
+    let cand: Vec<char> = python_strip(cand).chars().collect();
+    let reference: Vec<char> = python_strip(reference).chars().collect();
     let base_ops = greedy_matching(&cand, &reference, min_match);
     let mut matches: Vec<Op> = base_ops.iter().filter(|op| op.alo != NONE && op.blo != NONE).copied().collect();
     matches.sort_by(|x, y| op_order(x, y, &cand, &reference));

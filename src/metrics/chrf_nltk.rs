@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::metrics::nist::python_pow;
 use crate::ngram::{ngram_total, NgramMatcher};
-use crate::text::sacrebleu::is_python_whitespace;
+use crate::text::pystr::is_python_whitespace;
 
 /// NLTK's `epsilon`: the precision, recall and F-score of an order where a division fails.
 pub const EPSILON: f64 = 1e-16;

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
-use crate::metrics::qa::pystr::py_split;
+use crate::text::pystr::split_tokens;
 
 /// CIDEr options; `Default` is pycocoevalcap's CIDEr-D (n = 4, σ = 6, clipping and penalty on).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,7 +92,7 @@ fn to_vector(counts: &Counts, df: &FxHashMap<Key, u32>, log_images: f64) -> Vect
 }
 
 fn intern<'a>(vocab: &mut FxHashMap<&'a str, u32>, text: &'a str) -> Vec<u32> {
-    py_split(text)
+    split_tokens(text)
         .map(|token| {
             let next = vocab.len() as u32;
             *vocab.entry(token).or_insert(next)

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::metrics::bleu::{rstrip, row_width, BleuScoring};
-use crate::text::sacrebleu::split_tokens;
+use crate::text::pystr::split_tokens;
 use crate::metrics::chrf::{f_score, profiles, ChrfConfig, ChrfProfile, GroupNgrams, OrderCounts};
 use crate::ngram::{ngram_total, Vocab};
 use crate::text::BleuTokenizer;

@@ -11,8 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::error::Result;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::map_pairs;
-use crate::metrics::qa::pystr::py_strip;
-use crate::text::sacrebleu::is_python_whitespace;
+use crate::text::pystr::{is_python_whitespace, python_strip};
 
 /// Columns of a segment's statistics row.
 pub const STATS_WIDTH: usize = 4;
@@ -51,7 +50,7 @@ impl ErrorRateConfig {
 /// The words jiwer compares: `[w for w in s.split(" ") if w]` after the configured transforms.
 /// Every word is a slice of `text`: a collapsed run of spaces is a delimiter.
 pub fn words<'a>(text: &'a str, config: &ErrorRateConfig) -> Vec<&'a str> {
-    let text = if config.strip { py_strip(text) } else { text };
+    let text = if config.strip { python_strip(text) } else { text };
     if !config.remove_multiple_spaces {
         return text.split(' ').filter(|w| !w.is_empty()).collect();
     }
@@ -88,7 +87,7 @@ pub fn words<'a>(text: &'a str, config: &ErrorRateConfig) -> Vec<&'a str> {
 
 /// The characters jiwer compares (`list(s)` after the configured transforms).
 pub fn characters(text: &str, config: &ErrorRateConfig) -> Vec<char> {
-    let text = if config.strip { py_strip(text) } else { text };
+    let text = if config.strip { python_strip(text) } else { text };
     if !config.remove_multiple_spaces {
         return text.chars().collect();
     }

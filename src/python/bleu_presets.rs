@@ -18,7 +18,7 @@ fn rows_to_array<'py>(py: Python<'py>, rows: Vec<Vec<u64>>, width: usize) -> PyR
 /// Splits a line into tokens: `"split"` is Python's `str.split()`; any other name is a sacreBLEU
 /// tokenizer whose output is then split the same way.
 fn tokenize_lines(lines: &[String], tokenize: &str) -> PyResult<Vec<Vec<String>>> {
-    let split = |text: &str| bleu_coco::python_split(text).map(str::to_owned).collect::<Vec<String>>();
+    let split = |text: &str| crate::text::pystr::split_tokens(text).map(str::to_owned).collect::<Vec<String>>();
     if tokenize == "split" {
         return Ok(lines.iter().map(|line| split(line)).collect());
     }

@@ -39,7 +39,7 @@ fn tokenize_line(line: &str, name: &str) -> PyResult<String> {
 #[pyfunction]
 fn split_tokens(text: &str) -> PyResult<Vec<&str>> {
     catch_panics(|| {
-        crate::text::sacrebleu::split_tokens(text).collect()
+        crate::text::pystr::split_tokens(text).collect()
     })
 }
 

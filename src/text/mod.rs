@@ -2,6 +2,7 @@
 
 pub mod nist;
 pub mod porter;
+pub mod pystr;
 pub mod ranges;
 pub mod rouge;
 pub mod sacrebleu;

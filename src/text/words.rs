@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::nist::tokenize_nist;
-use super::sacrebleu::split_tokens;
+use super::pystr::split_tokens;
 use super::BleuTokenizer;
 use crate::error::Result;
 use crate::ngram::TokenInterner;

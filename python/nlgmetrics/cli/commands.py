@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 import numpy as np
 
@@ -163,12 +163,12 @@ def _score_systems(cls, args) -> list:
 
 def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
-        rows = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
-        return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
+        entries = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
+        return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1, ensure_ascii=False)
     report = getattr(results[0], "cli_report", None)
     if report is not None and report() is not None:
         return "\n\n".join(f"{name}\n{result.cli_report()}" for name, result in zip(names, results))
-    decimals = args.width + cls.extra_decimals
+    decimals = args.width + cli_metrics.extra_decimals(results[0])
     columns = [cli_metrics.table_columns(result) for result in results]
     header = ["System"] + [title for title, _ in columns[0]]
     rows = [[name] + [f"{value:.{decimals}f}" for _, value in cells] for name, cells in zip(names, columns)]
@@ -184,8 +184,8 @@ def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str
         rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist(),
                  "signature": str(result.signature)} for name, result in zip(names, results)]
         return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
-    lines = []
-    decimals = args.width + cls.extra_decimals
+    lines: List[str] = []
+    decimals = args.width + cli_metrics.extra_decimals(results[0])
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
         bleu_lines = sentence_bleu_lines(result, cls.options_from_cli(args), args.width) \
@@ -217,7 +217,7 @@ def run_sample(args) -> str:
              for i, name in enumerate(names)}, indent=1, ensure_ascii=False)
     header, rows = ["System"], [[name] for name in names]
     for metric_name, results in columns.items():
-        decimals = args.width + classes[metric_name].extra_decimals
+        decimals = args.width + cli_metrics.extra_decimals(results[0])
         header += [title for title, _ in cli_metrics.table_columns(results[0])]
         for row, result in zip(rows, results):
             row += [f"{value:.{decimals}f}" for _, value in cli_metrics.table_columns(result)]

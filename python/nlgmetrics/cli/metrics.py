@@ -38,6 +38,11 @@ def table_columns(result: Any) -> List[Tuple[str, float]]:
     return columns() if columns is not None else [(result.name, result.score)]
 
 
+def extra_decimals(result: Any) -> int:
+    """Digits beyond ``--width`` for a result's scores: its metric's (2 for scores on a 0–1 scale)."""
+    return getattr(getattr(result, "_metric", None), "extra_decimals", 0)
+
+
 def segment_rows(result: Any) -> List[List[float]]:
     """One list of numbers per segment for ``--sentence-level`` (several for ROUGE: each variant's F)."""
     values = np.asarray(result.segment_scores, dtype=np.float64)

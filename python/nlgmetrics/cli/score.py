@@ -16,6 +16,7 @@ import argparse
 import json
 from typing import Any, Dict, List
 
+from nlgmetrics.cli import metrics as cli_metrics
 from nlgmetrics.cli.progress import Progress
 from nlgmetrics.io.table import format_table
 
@@ -130,7 +131,7 @@ def _render(results: Dict[str, Any], args) -> str:
     if args.format == "json":
         return json.dumps({name: {"score": result.score, "signature": str(result.signature), **_named(result)}
                            for name, result in results.items()}, indent=1, ensure_ascii=False)
-    rows = [[name, f"{result.score:.{args.width + _extra_decimals(result)}f}", (str(result).splitlines() or [""])[0]]
+    rows = [[name, f"{result.score:.{args.width + cli_metrics.extra_decimals(result)}f}", (str(result).splitlines() or [""])[0]]
             for name, result in results.items()]
     signatures = "\n".join(f"  {result.signature}" for result in results.values())
     return format_table(["Metric", "Score", "Details"], rows) + f"\n\nSignatures:\n{signatures}"
@@ -139,8 +140,3 @@ def _render(results: Dict[str, Any], args) -> str:
 def _named(result) -> Dict[str, Any]:
     scores = getattr(result, "scores", None)
     return {"scores": dict(scores)} if isinstance(scores, dict) and len(scores) > 1 else {}
-
-
-def _extra_decimals(result) -> int:
-    metric = getattr(result, "_metric", None)
-    return getattr(metric, "extra_decimals", 0)

@@ -121,7 +121,7 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         return columns.reference_lists(references, n_hypotheses, argument)
     # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
     # of a Python loop over segments. Anything else gets the full checks and their messages.
-    if (type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
+    if (isinstance(references, list) and type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
             and set(map(type, references)) <= {list}
             and set(map(type, chain.from_iterable(references))) <= {str}
             and (not references or min(map(len, references)) > 0)):
@@ -150,13 +150,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
                 f"entry per hypothesis, so pass list(zip(*{argument}))"
             )
         raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
-    result = []
+    result: list[list[str]] = []
     for index, entry in enumerate(entries):
-        entry_type = type(entry)
-        if entry_type is str:
+        if type(entry) is str:
             result.append([entry])
             continue
-        if entry_type is list or entry_type is tuple:
+        if type(entry) is list or type(entry) is tuple:
             refs = list(entry)
         elif isinstance(entry, str):
             result.append([str(entry)])
@@ -177,8 +176,12 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     return PerHypothesis(result)
 
 
-def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> str:
-    """Names the first line holding a lone surrogate (a str that is not valid Unicode text)."""
+def surrogate_location(hypotheses: list[str], references: list[list[str]], hypotheses_name: str = "hypotheses") -> str:
+    """Names the first line holding a lone surrogate (a str that is not valid Unicode text).
+
+    >>> surrogate_location(["ok", "bad \\ud800"], [], "outputs")
+    'outputs[1] contains a lone surrogate code point and is not valid Unicode text'
+    """
     if isinstance(references, OneEach):
         references = [[reference] for reference in references]
     def bad(line: str) -> bool:
@@ -190,7 +193,7 @@ def surrogate_location(hypotheses: list[str], references: list[list[str]]) -> st
 
     for index, line in enumerate(hypotheses):
         if bad(line):
-            return f"hypotheses[{index}] contains a lone surrogate code point and is not valid Unicode text"
+            return f"{hypotheses_name}[{index}] contains a lone surrogate code point and is not valid Unicode text"
     for index, refs in enumerate(references):
         for ref_index, line in enumerate(refs):
             if bad(line):

@@ -56,9 +56,9 @@ class Metric:
     description: ClassVar[str] = ""
     #: Other registry names, each with the options it implies (e.g. ``{"chrf++": {"word_order": 2}}``).
     aliases: ClassVar[Dict[str, Dict[str, Any]]] = {}
-    reduction: ClassVar[str] = "sum"
+    reduction: str = "sum"  # may depend on options (ROUGE with bootstrap, METEOR nltk): set per instance
     #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
-    extra_decimals: ClassVar[int] = 0
+    extra_decimals: int = 0
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
@@ -100,6 +100,15 @@ class Metric:
         """Whether ``float32_score_rows`` mirrors sacreBLEU's bootstrap arithmetic (BLEU, chrF, TER)."""
         return False
 
+    @property
+    def refuses_stream_layout(self) -> bool:
+        """Whether references shaped like sacreBLEU's streams (as many streams as hypotheses) are refused.
+
+        True for sacreBLEU's metrics (BLEU's sacreBLEU preset, chrF, TER), whose users may pass
+        sacreBLEU's stream layout; the shape that reads both ways is refused (issue 13).
+        """
+        return False
+
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{self.name} has no float32 (sacreBLEU bootstrap) arithmetic")
 
@@ -110,13 +119,11 @@ class Metric:
     def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each."""
         if columns.is_columnar(hypotheses, references):
-            batch = columns.text_batch(hypotheses, references, arrow=False)
-            return batch.hypotheses, batch.references
+            return columns.list_batch(hypotheses, references)
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)
-        # sacreBLEU's metrics meet sacreBLEU users, who may pass its stream layout (issue 13).
-        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.sacrebleu_bootstrap)
+        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout)
 
     # ------------------------------------------------------------------ the life cycle
 

@@ -52,9 +52,10 @@ def check_number(value: Any, name: str, low: float = -math.inf, high: float = ma
     """A finite real number in ``[low, high]``."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    if not math.isfinite(value) or not low <= value <= high:
+    number = float(value)
+    if not math.isfinite(number) or not low <= number <= high:
         raise ValueError(f"{name} must be a finite number between {low} and {high}, got {value}")
-    return float(value)
+    return number
 
 
 def check_choice(value: Any, name: str, choices: Sequence[str]) -> str:

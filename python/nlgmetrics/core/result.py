@@ -18,7 +18,7 @@ fields, so older attribute names keep working.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 
@@ -32,6 +32,18 @@ class Result:
     """
 
     _metric: Any = None
+
+    if TYPE_CHECKING:  # what every result class provides (fields or properties), declared for type checkers
+        @property
+        def name(self) -> str: ...
+        @property
+        def score(self) -> float: ...
+        @property
+        def scores(self) -> Dict[str, Any]: ...
+        @property
+        def segment_scores(self) -> Any: ...
+        @property
+        def signature(self) -> Any: ...
 
     def to_dict(self, segments: bool = False) -> Dict[str, Any]:
         """Plain Python values, JSON-ready: name, score, scores, signature (and segment scores if asked)."""

@@ -11,7 +11,7 @@ Each array has a *kind* that says how two states join:
 - ``text``: one string per segment, stored as UTF-8 bytes (``<name>.data``, uint8) and end offsets
   (``<name>.offsets``, int64), concatenated in merge order.
 
-Wire format (version 1), all integers little-endian::
+Wire format (version 1), all integers little-endian:
 
     b"NLGMSTAT"  magic (8 bytes)
     u32          format version (1)
@@ -39,7 +39,7 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -170,14 +170,16 @@ class MetricState:
 
     def to_bytes(self) -> bytes:
         """The state as bytes (see the module docstring for the format); arrays are copied once."""
-        entries, views, checksum, offset = [], [], zlib.adler32(b""), 0
+        entries: List[Dict[str, Any]] = []
+        views: List[Any] = []  # memoryviews of the arrays and padding bytes, joined once
+        checksum, offset = zlib.adler32(b""), 0
         for name in sorted(self.arrays):
             array = np.ascontiguousarray(self.arrays[name])
             if array.dtype.byteorder == ">":
                 array = array.astype(array.dtype.newbyteorder("<"))
             if array.dtype.str not in DTYPES:
                 raise ValueError(f"array {name!r} has dtype {array.dtype}, which a state cannot hold")
-            data = memoryview(array).cast("B") if array.size else memoryview(b"")
+            data = array.data.cast("B") if array.size else memoryview(b"")
             padding = b"\0" * (-len(data) % _ALIGN)
             checksum = zlib.adler32(padding, zlib.adler32(data, checksum))
             entries.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "offset": offset,

@@ -1,8 +1,8 @@
 """Columns in: pandas / polars Series, PyArrow (chunked) arrays and NumPy arrays as metric inputs.
 
-:func:`text_batch` turns a hypotheses column and references — one column of strings (one reference per
+``text_batch`` turns a hypotheses column and references — one column of strings (one reference per
 row), a list column (several per row), several columns, or a DataFrame / Table of reference columns —
-into a :class:`TextBatch` the Rust core reads. Arrow string data (PyArrow, polars, pandas' Arrow-backed
+into a ``TextBatch`` the Rust core reads. Arrow string data (PyArrow, polars, pandas' Arrow-backed
 strings, NumPy ``str`` arrays) goes to the core as its offsets and data buffers, without a Python ``str``
 per row; NumPy/pandas ``object`` columns and plain lists go as lists of ``str``.
 
@@ -27,7 +27,7 @@ ValueError: hypotheses[1] is null (nulls="empty" scores it as "", nulls="skip" l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -98,7 +98,7 @@ def is_column(value: Any) -> bool:
 
 
 def is_columnar(hypotheses: Any, references: Any) -> bool:
-    """True when either argument is given as columns (then :func:`text_batch` reads both)."""
+    """True when either argument is given as columns (then ``text_batch`` reads both)."""
     return is_column(hypotheses) or _reference_columns(references) is not None
 
 
@@ -203,9 +203,9 @@ def _arrow_strings(array) -> "_core.ArrowStrings":
     dtype, width = (np.int64, 8) if large else (np.int32, 4)
     if len(array) == 0:
         return _core.ArrowStrings(np.zeros(1, dtype), np.zeros(0, np.uint8))
-    _, offsets, data = array.buffers()[:3]
-    offsets = np.frombuffer(offsets, dtype, count=len(array) + 1, offset=array.offset * width)
-    data = np.frombuffer(data, np.uint8) if data is not None and data.size else np.zeros(0, np.uint8)
+    _, offset_buffer, data_buffer = array.buffers()[:3]
+    offsets: np.ndarray = np.frombuffer(offset_buffer, dtype, count=len(array) + 1, offset=array.offset * width)
+    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None and data_buffer.size else np.zeros(0, np.uint8)
     return _core.ArrowStrings(offsets, data)
 
 
@@ -278,23 +278,29 @@ def _list_column_as_lists(array, name: str, nulls: str) -> list:
 
 def _null_message(where: str) -> str:
     return (f'{where} is null (nulls="empty" scores it as "", nulls="skip" leaves the row out: options of '
-            "Metric.update, the score command and the Spark/Ray adapters)")
+            "Metric.update, the score command and the Spark, Ray and Dask adapters)")
 
 
 def column_strings(values: Any, name: str = "hypotheses") -> list:
     """One column (Series, Arrow array, NumPy array) as a list of str; nulls raise ValueError naming the row."""
-    return text_batch(values, values, arrow=False, hypotheses_name=name).hypotheses
+    return list_batch(values, values, hypotheses_name=name)[0]
 
 
 def reference_lists(references: Any, n_rows: int, name: str = "references") -> list:
-    """Column-shaped references (see :func:`text_batch`) as one list of str per row."""
-    hypotheses = [""] * n_rows
-    return text_batch(hypotheses, references, arrow=False).references
+    """Column-shaped references (see ``text_batch``) as one list of str per row."""
+    return list_batch([""] * n_rows, references)[1]
+
+
+def list_batch(hypotheses: Any, references: Any, hypotheses_name: str = "hypotheses") -> Tuple[list, list]:
+    """``text_batch`` with ``arrow=False``: a list of str and one list of str per row."""
+    batch = text_batch(hypotheses, references, arrow=False, hypotheses_name=hypotheses_name)
+    assert isinstance(batch.hypotheses, list) and isinstance(batch.references, list)
+    return batch.hypotheses, batch.references
 
 
 def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow: bool = True,
                hypotheses_name: str = "hypotheses") -> TextBatch:
-    """Hypotheses and references (lists or columns) as a :class:`TextBatch`.
+    """Hypotheses and references (lists or columns) as a ``TextBatch``.
 
     ``arrow=False`` turns Arrow columns into lists of ``str`` (for metrics that preprocess text in Python,
     e.g. lowercasing). Raises TypeError for non-text columns, ValueError for nulls (``nulls="error"``) and
@@ -389,6 +395,7 @@ def _resolve(hyps, hyp_name, ref_cols, ref_names, ref_lists, nulls, arrow) -> Te
             keep = np.flatnonzero(~drop)
     plain_refs = ref_lists is not None or (nulls == "skip" and any(m.any() for m in col_nulls) and len(ref_cols) > 1)
     hypotheses = _finish_column(hyps, hyp_null, keep, arrow)
+    references: _References
     if plain_refs:
         references = _plain_references(ref_cols, ref_lists, col_nulls, list_nulls, keep, nulls)
     elif ref_cols and isinstance(ref_cols[0], tuple):

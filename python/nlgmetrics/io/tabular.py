@@ -2,7 +2,7 @@
 (``-`` reads JSONL from standard input), and written atomically (a temporary file renamed when whole).
 
 Errors are one line naming the file, the column and, where known, the row (rows count from 1, the
-header of a CSV/TSV file not counted), raised as :class:`TableError` (a ``ValueError``).
+header of a CSV/TSV file not counted), raised as ``TableError`` (a ``ValueError``).
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -28,7 +28,7 @@ import json
 import os
 import sys
 import tempfile
-from typing import Iterator, Optional, Sequence
+from typing import IO, Any, Iterator, List, Optional, Sequence
 
 try:
     import pyarrow as pa
@@ -176,9 +176,9 @@ class TableWriter:
         _require_pyarrow()
         self.path = path
         self.format = table_format(path, format)
-        self._writer = None
-        self._handle = None
-        self._temporary: Optional[str] = None
+        self._writer: Any = None  # a pyarrow ParquetWriter or CSVWriter, made at the first batch
+        self._handle: IO[bytes]  # the temporary file, opened by __enter__
+        self._temporary = ""
         self._rows = 0
 
     def __enter__(self) -> "TableWriter":
@@ -215,7 +215,7 @@ class TableWriter:
         if self._rows == 0:
             self._handle.write(("\t".join(batch.schema.names) + "\n").encode("utf-8"))
         columns = [column.to_pylist() for column in batch.columns]
-        lines = []
+        lines: List[str] = []
         for values in zip(*columns):
             fields = ["" if value is None else repr(value) if isinstance(value, float) else str(value) for value in values]
             if any("\t" in field or "\n" in field for field in fields):

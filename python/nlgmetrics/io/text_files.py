@@ -33,10 +33,10 @@ def decode_lines(data: bytes, name: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        line_number = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         raise InputFileError(
-            f"{name}: line {line} is not valid UTF-8 (byte 0x{data[error.start]:02x} at byte column {column})"
+            f"{name}: line {line_number} is not valid UTF-8 (byte 0x{data[error.start]:02x} at byte column {column})"
         ) from None
     del data
     lines = text[1:].split("\n") if text.startswith("\ufeff") else text.split("\n")

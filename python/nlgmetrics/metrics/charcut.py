@@ -107,7 +107,7 @@ def charcut_scores(stats: np.ndarray) -> tuple[float, np.ndarray]:
 
 @register
 class CharCut(OneReference, Metric):
-    """CharCut as a registered, mergeable metric (options as :func:`charcut`). Statistics per segment
+    """CharCut as a registered, mergeable metric (options as ``charcut``). Statistics per segment
     (int64, additive): the character cost and the normalising length."""
 
     name = "charcut"

@@ -106,7 +106,7 @@ class CHRFResult(Result):
 
 @register
 class CHRF(Metric):
-    """chrF / chrF++ as a registered, mergeable metric (options as :func:`chrf`)."""
+    """chrF / chrF++ as a registered, mergeable metric (options as ``chrf``)."""
 
     name = "chrf"
     description = "chrF / chrF++ (sacreBLEU 2.6.0)"
@@ -178,6 +178,10 @@ class CHRF(Metric):
 
     @property
     def sacrebleu_bootstrap(self) -> bool:
+        return True
+
+    @property
+    def refuses_stream_layout(self) -> bool:
         return True
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:

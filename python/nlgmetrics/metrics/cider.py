@@ -78,7 +78,7 @@ class CiderResult(Result):
 
 @register
 class CIDEr(Metric):
-    """CIDEr-D / CIDEr as a registered, mergeable metric (options as :func:`cider`)."""
+    """CIDEr-D / CIDEr as a registered, mergeable metric (options as ``cider``)."""
 
     name = "cider"
     description = "CIDEr-D (pycocoevalcap 1.2, PTB-tokenized; variant cider = the original CIDEr)"

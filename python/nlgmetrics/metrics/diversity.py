@@ -37,7 +37,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core.inputs import hypotheses_list
+from nlgmetrics.core.inputs import hypotheses_list, surrogate_location
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_int
 from nlgmetrics.core.registry import register
@@ -85,7 +85,10 @@ def distinct(outputs: Sequence[str], n: int = 2, *, tokenize: str = "none", thre
     """
     lines = hypotheses_list(outputs, "outputs")
     n = check_int(n, "n", 1, 100)
-    rows, corpus_distinct = _core.distinct_stats(lines, tokenize, n, threads)
+    try:
+        rows, corpus_distinct = _core.distinct_stats(lines, tokenize, n, threads)
+    except UnicodeEncodeError:
+        raise ValueError(surrogate_location(lines, [], "outputs")) from None
     rows = rows.astype(np.int64)
     total = int(rows[:, 1].sum())
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -140,7 +143,10 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
     texygen = variant == "texygen"
     tokenize = tokenize if tokenize is not None else ("none" if texygen else "13a")
     max_order = check_int(max_order if max_order is not None else (3 if texygen else 4), "max_order", 1, 100)
-    rows = _core.self_bleu_stats(lines, tokenize, max_order, threads)
+    try:
+        rows = _core.self_bleu_stats(lines, tokenize, max_order, threads)
+    except UnicodeEncodeError:
+        raise ValueError(surrogate_location(lines, [], "outputs")) from None
     if texygen:
         # NLTK's layout: denominators max(1, n-grams); weights (1/gram,) * gram; method1 (epsilon 0.1).
         nltk_rows = rows.astype(np.uint64)
@@ -219,6 +225,7 @@ class SelfBLEU(_OutputsMetric):
             raise ValueError(f"variant must be 'sacrebleu' or 'texygen', got {variant!r}")
         super().__init__({"variant": variant, "tokenize": tokenize, "max_order": max_order}, threads=threads,
                          segments=segments)
+        self.extra_decimals = 2 if variant == "texygen" else 0  # texygen scores on NLTK's 0–1 scale
 
     def display_name(self) -> str:
         return "self-BLEU"

@@ -9,7 +9,12 @@ CharacTER, CharCut): the input rule, and results that keep their batch's texts f
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a mixin for Metric classes: type-checked as one
+    from nlgmetrics.core.metric import Metric as _MetricBase
+else:
+    _MetricBase = object
 
 from nlgmetrics.core import inputs
 from nlgmetrics.io import columns
@@ -26,12 +31,13 @@ def single_references(references: list[list[str]], metric: str) -> list[str]:
     return [entry[0] for entry in references]
 
 
-class OneReference:
+class OneReference(_MetricBase):
     """Mixin for a ``Metric``: one reference per hypothesis; ``metric(hyps, refs)`` results keep the texts
     that ``batch_arrays`` hands to ``keep_texts`` (as ``result._texts``)."""
 
     #: Names the metric in the error for several references.
     reference_rule: str = "these metrics"
+    _keep_texts = False
 
     def check_inputs(self, hypotheses: Any, references: Any):
         # The usual input, one reference string per hypothesis, is kept as it is (``inputs.OneEach``);
@@ -46,13 +52,13 @@ class OneReference:
 
     def keep_texts(self, texts: tuple) -> None:
         """Called by ``batch_arrays``; kept only on the copy ``__call__`` scores (not the empty probe batch)."""
-        if getattr(self, "_keep_texts", False) and texts[0]:
+        if self._keep_texts and texts[0]:
             self._kept_texts = texts
 
     def no_texts(self) -> tuple:
         return ([], [])
 
-    def __call__(self, hypotheses: Any, references: Any):
+    def __call__(self, hypotheses: Any, references: Any = None) -> Any:
         fresh = copy.copy(self)
         fresh.reset()
         fresh._keep_texts = True

@@ -85,7 +85,7 @@ def _check_flags(**flags: bool) -> None:
 
 @register
 class TER(Metric):
-    """TER as a registered, mergeable metric (options as :func:`ter`). Statistics per segment:
+    """TER as a registered, mergeable metric (options as ``ter``). Statistics per segment:
     ``[num_edits, ref_length]`` (float64; the reference length is the average over references)."""
 
     name = "ter"
@@ -151,6 +151,10 @@ class TER(Metric):
 
     @property
     def sacrebleu_bootstrap(self) -> bool:
+        return True
+
+    @property
+    def refuses_stream_layout(self) -> bool:
         return True
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:

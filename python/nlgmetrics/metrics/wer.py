@@ -240,7 +240,7 @@ class _ErrorRate(OneReference, Metric):
         scores = {name: corpus[name] for name in names}
         scores.update({name: int(value) for name, value in zip(COUNTS, totals.tolist())})
         segment = measures_from_counts(rows)[self.name] if len(rows) else np.zeros(0)
-        return ErrorRateResult(self.name, corpus[self.name], scores, self.signature(state.ref_counts), segment, rows)
+        return ErrorRateResult(self.display_name(), corpus[self.name], scores, self.signature(state.ref_counts), segment, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return measures_from_counts(sums)[self.name]
@@ -307,8 +307,12 @@ wer.__doc__ = """Word error rate, identical to ``jiwer.wer(references, hypothese
 
 :param hypotheses: one string per segment.
 :param references: one reference string per segment (a one-element list is accepted).
-:param lowercase, expand_contractions, remove_kaldi_non_words, remove_punctuation, whitespace_to_space,
-    remove_whitespace: jiwer transforms applied before ``wer_default`` (see the module docstring).
+:param lowercase: jiwer's ``ToLowerCase``, applied before ``wer_default`` as the next five.
+:param expand_contractions: jiwer's ``ExpandCommonEnglishContractions``.
+:param remove_kaldi_non_words: jiwer's ``RemoveKaldiNonWords``.
+:param remove_punctuation: jiwer's ``RemovePunctuation``.
+:param whitespace_to_space: jiwer's ``RemoveWhiteSpace(replace_by_space=True)``.
+:param remove_whitespace: jiwer's ``RemoveWhiteSpace()`` (exclusive with ``whitespace_to_space``).
 :param remove_multiple_spaces: jiwer's ``RemoveMultipleSpaces`` (default: on for words, off for CER).
 :param strip: jiwer's ``Strip`` (on in both defaults).
 :param threads: worker threads (default: all cores).
@@ -319,26 +323,26 @@ wer.__doc__ = """Word error rate, identical to ``jiwer.wer(references, hypothese
 0.25
 """
 mer = _measure("mer")
-mer.__doc__ = """Match error rate, identical to ``jiwer.mer``; options as :func:`wer`.
+mer.__doc__ = """Match error rate, identical to ``jiwer.mer``; options as ``wer``.
 
 >>> mer(["the cat sat"], ["the cat sat down"]).score
 0.25
 """
 wil = _measure("wil")
-wil.__doc__ = """Word information lost, identical to ``jiwer.wil``; options as :func:`wer`.
+wil.__doc__ = """Word information lost, identical to ``jiwer.wil``; options as ``wer``.
 
 >>> wil(["the cat sat"], ["the cat sat down"]).score
 0.25
 """
 wip = _measure("wip")
-wip.__doc__ = """Word information preserved, identical to ``jiwer.wip``; options as :func:`wer`.
+wip.__doc__ = """Word information preserved, identical to ``jiwer.wip``; options as ``wer``.
 
 >>> wip(["the cat sat"], ["the cat sat down"]).score
 0.75
 """
 cer = _measure("cer")
 cer.__doc__ = """Character error rate, identical to ``jiwer.cer`` (``cer_default``: strip, then characters,
-spaces included); options as :func:`wer`.
+spaces included); options as ``wer``.
 
 >>> cer(["the cat"], ["the hat"]).score
 0.14285714285714285

@@ -191,9 +191,10 @@ def score_table(specs: Sequence[MetricSpec], scored: Mapping[str, Mapping[str, S
             if name != names[0]:
                 # stats.significance._bootstrap_row: centred absolute differences against the observed one
                 differences = np.abs(system_scores - baseline_scores)
-                entry["p_value"] = p_value(differences - differences.mean(), abs(baseline.score - results[name].score))
+                p = p_value(differences - differences.mean(), abs(baseline.score - results[name].score))
+                entry["p_value"] = p
                 entry["verdict"] = "no significant difference"
-                if entry["p_value"] < alpha and results[name].score != baseline.score:
+                if p < alpha and results[name].score != baseline.score:
                     better = (results[name].score > baseline.score) == spec.higher_is_better
                     entry["verdict"] = "better" if better else "worse"
             entries.append(entry)

@@ -143,11 +143,10 @@ class TokenCorpus:
             matched = np.bincount(word_bucket[words], weights=matches, minlength=n_buckets).astype(np.int64)
             recall, precision, fmeasure = [], [], []
             for m, o, r in zip(matched.tolist(), out_totals.tolist(), reference_totals.tolist()):
-                if m == 0:
-                    recall.append(0.0), precision.append(0.0), fmeasure.append(0.0)
-                    continue
-                rec, prec = m / float(r), m / float(o)
-                recall.append(rec), precision.append(prec), fmeasure.append(2 * prec * rec / (prec + rec))
+                rec, prec = (m / float(r), m / float(o)) if m else (0.0, 0.0)
+                recall.append(rec)
+                precision.append(prec)
+                fmeasure.append(2 * prec * rec / (prec + rec) if m else 0.0)
             result[name] = {"matches": matched.tolist(), "output_totals": out_totals.tolist(),
                             "recall": recall, "precision": precision, "fmeasure": fmeasure}
         return result

@@ -24,7 +24,7 @@ def _format(value: Any, decimals: int) -> str:
         return escape(str(value))
     if isinstance(value, (int, np.integer)):
         return str(int(value))
-    value = float(value)
+    value = float(value)  # type: ignore[arg-type]  # a Number that is not an int: float() takes it
     return "nan" if math.isnan(value) else f"{value:.{decimals}f}"
 
 

@@ -15,7 +15,8 @@ from typing import Optional
 import numpy as np
 
 # sacreBLEU's BLEU.SMOOTH_DEFAULTS (an int for add-k, as there).
-_BLEU_SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: sacreBLEU's default smooth_value of the methods that take one ("none" and "exp" take none: 0 is never read).
+_BLEU_SMOOTH_DEFAULTS: dict = {"floor": 0.1, "add-k": 1}
 _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
 # NumPy ≥ 2 (NEP 50) keeps `python float * float32` in float32, which the vectorised mirror assumes;
 # older NumPy widens scalars, and only the row-by-row mirror follows it.
@@ -28,8 +29,7 @@ def _log_or_floor(value) -> float:
 
 def bleu_float32_score(row: np.ndarray, max_order: int, smooth: str, smooth_value: Optional[float], effective_order: bool) -> float:
     """sacreBLEU's compute_bleu on a float32 statistics row (its bootstrap path), operation by operation."""
-    if smooth_value is None:
-        smooth_value = _BLEU_SMOOTH_DEFAULTS[smooth]
+    value: float = _BLEU_SMOOTH_DEFAULTS.get(smooth, 0) if smooth_value is None else smooth_value
     correct = row[2:2 + max_order].copy()
     total = row[2 + max_order:2 + 2 * max_order].copy()
     sys_len, ref_len = int(row[0]), int(row[1])
@@ -43,8 +43,8 @@ def bleu_float32_score(row: np.ndarray, max_order: int, smooth: str, smooth_valu
     order_used = max_order
     for n in range(max_order):
         if smooth == "add-k" and n > 0:
-            correct[n] += smooth_value
-            total[n] += smooth_value
+            correct[n] += value
+            total[n] += value
         if total[n] == 0:
             break
         if effective_order:
@@ -54,7 +54,7 @@ def bleu_float32_score(row: np.ndarray, max_order: int, smooth: str, smooth_valu
                 halvings *= 2
                 precisions[n] = 100. / (halvings * total[n])
             elif smooth == "floor":
-                precisions[n] = 100. * smooth_value / total[n]
+                precisions[n] = 100. * value / total[n]
         else:
             precisions[n] = 100. * correct[n] / total[n]
     return bp * math.exp(sum([_log_or_floor(p) for p in precisions[:order_used]]) / order_used)
@@ -67,14 +67,13 @@ def bleu_float32_scores(rows: np.ndarray, max_order: int, smooth: str, smooth_va
     The per-order loop's ``break`` at the first zero total becomes an "alive" mask; the k-th zero-match
     order's ``100 / (2**k * total)`` is exact scaling by a power of two, as in the loop.
     """
-    if smooth_value is None:
-        smooth_value = _BLEU_SMOOTH_DEFAULTS[smooth]
+    value: float = _BLEU_SMOOTH_DEFAULTS.get(smooth, 0) if smooth_value is None else smooth_value
     rows = np.asarray(rows, dtype=np.float32)
     correct = rows[:, 2:2 + max_order].copy()
     total = rows[:, 2 + max_order:2 + 2 * max_order].copy()
     if smooth == "add-k" and max_order > 1:
-        correct[:, 1:] += smooth_value
-        total[:, 1:] += smooth_value
+        correct[:, 1:] += value
+        total[:, 1:] += value
     alive = np.cumprod(total != 0, axis=1).astype(bool)
     zero_match = alive & (correct == 0)
     halvings = np.cumsum(zero_match, axis=1)
@@ -83,7 +82,7 @@ def bleu_float32_scores(rows: np.ndarray, max_order: int, smooth: str, smooth_va
         if smooth == "exp":
             unmatched = np.float32(100.) / (np.float32(2.0) ** halvings.astype(np.float32) * total)
         elif smooth == "floor":
-            unmatched = np.float32(100. * smooth_value) / total
+            unmatched = np.float32(100. * value) / total
         else:
             unmatched = np.zeros_like(total)
     precisions = np.where(alive, np.where(correct == 0, unmatched, matched), np.float32(0.0))

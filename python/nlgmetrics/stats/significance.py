@@ -82,9 +82,9 @@ class PairedTestResult:
                 cell = f"{tested[index].score:.{digits}f}"
                 if tested[index].mean is not None:
                     cell += f" ({tested[index].mean:.{digits}f} ± {tested[index].ci:.{digits}f})"
-                if tested[index].p_value is not None:
-                    star = "*" if tested[index].p_value < alpha else ""
-                    cell += f" p = {tested[index].p_value:.4f}{star}"
+                p = tested[index].p_value
+                if p is not None:
+                    cell += f" p = {p:.4f}{'*' if p < alpha else ''}"
                 row.append(cell)
             rows.append(row)
         table = format_table(header, rows)

@@ -129,7 +129,7 @@ def caption_scores(
         gts_tok = {k: [_caption_text(c, f"gts[{k!r}]") for c in v] for k, v in gts.items()}
         res_tok = {k: [_caption_text(c, f"res[{k!r}]") for c in v] for k, v in res.items()}
     ids, hyps, refs = _aligned(gts_tok, res_tok)
-    scores: Dict[str, float] = {}
+    scores: Dict[str, Any] = {}  # floats, or NumPy floats where pycocoevalcap's are (np.mean)
     image_scores: Dict[str, np.ndarray] = {}
     notes: List[str] = []
     if any(m.startswith("Bleu") for m in wanted):

@@ -10,21 +10,12 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::ngram::{clipped_matches_all_orders, ngram_total, Vocab};
+use crate::text::pystr::split_tokens;
 
 /// pycocoevalcap's counting order: `cook_refs`/`cook_test` always count up to 4-grams.
 pub const COOK_ORDER: usize = 4;
 const SMALL: f64 = 1e-9;
 const TINY: f64 = 1e-15;
-
-/// Python's `str.isspace()`: Unicode White_Space plus the separators U+001C..U+001F.
-pub fn is_python_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.split()` with no argument: runs of whitespace separate tokens, none are empty.
-pub fn python_split(text: &str) -> impl Iterator<Item = &str> {
-    text.split(is_python_space).filter(|token| !token.is_empty())
-}
 
 /// How one image's reference length is chosen (`BleuScorer.compute_score(option=…)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +51,8 @@ pub fn image_stats(test: &str, refs: &[impl AsRef<str>]) -> Result<[u64; ROW_WID
         return Err(Error::ShapeMismatch("an image has no reference caption".into()));
     }
     let mut vocab = Vocab::default();
-    let test_ids = vocab.ids(python_split(test));
-    let ref_ids: Vec<Vec<u32>> = refs.iter().map(|r| vocab.ids(python_split(r.as_ref()))).collect();
+    let test_ids = vocab.ids(split_tokens(test));
+    let ref_ids: Vec<Vec<u32>> = refs.iter().map(|r| vocab.ids(split_tokens(r.as_ref()))).collect();
     let testlen = test_ids.len();
     let mut row = [0u64; ROW_WIDTH];
     row[0] = testlen as u64;
@@ -165,13 +156,6 @@ pub fn scores(rows: &[[u64; ROW_WIDTH]], n: usize, option: RefLength) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn python_split_matches_str_split() {
-        let tokens: Vec<&str> = python_split("  a\u{1f}b\u{a0}c\n\u{3000}d  ").collect();
-        assert_eq!(tokens, vec!["a", "b", "c", "d"]);
-        assert_eq!(python_split("   ").count(), 0);
-    }
 
     #[test]
     fn stats_count_up_to_four_grams() {

@@ -2,7 +2,7 @@
 //! (`sacrebleu/metrics/bleu.py`, `_preprocess_segment`). Python's whitespace is not Rust's
 //! `char::is_whitespace` (it also holds U+001C..U+001F); the tokenizers module defines it.
 
-use crate::text::sacrebleu::is_python_whitespace;
+use crate::text::pystr::is_python_whitespace;
 
 /// Python's `line.rstrip()`.
 pub fn rstrip(line: &str) -> &str {

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::python_str::rstrip;
 use crate::error::{Error, Result};
 use crate::ngram::{ngram_total, NgramMatcher, TokenInterner};
-use crate::text::sacrebleu::split_tokens;
+use crate::text::pystr::split_tokens;
 use crate::text::BleuTokenizer;
 
 /// The largest n-gram order we accept (rows are `2 + 2 * max_order` wide).

@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::pystr::{is_py_word, py_split};
+use super::pystr::is_py_word;
+use crate::text::pystr::split_tokens;
 
 struct Rules {
     starting: Vec<(Regex, &'static str)>,
@@ -115,7 +116,7 @@ pub fn nltk_word_tokenize(text: &str) -> Vec<String> {
     for (pattern, replacement) in &rules.contractions {
         text = pattern.replace_all(&text, *replacement).into_owned();
     }
-    py_split(&text).map(str::to_owned).collect()
+    split_tokens(&text).map(str::to_owned).collect()
 }
 
 #[cfg(test)]

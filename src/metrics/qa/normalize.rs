@@ -5,7 +5,8 @@
 //! Character classes come from CPython's tables (`tables.rs`, through `pystr.rs`), so `\b`,
 //! `str.split()` and the punctuation sets agree with the scripts on every Unicode input.
 
-use super::pystr::{is_py_word, py_split, py_strip};
+use super::pystr::is_py_word;
+use crate::text::pystr::{python_strip, split_tokens};
 use super::tables::UNICODE_PUNCT;
 use crate::error::{Error, Result};
 use crate::text::ranges::contains as in_ranges;
@@ -61,7 +62,7 @@ pub fn normalize_squad(text: &str) -> String {
     let lowered = text.to_lowercase();
     let no_punct: String = lowered.chars().filter(|c| !c.is_ascii_punctuation()).collect();
     let no_articles = replace_bounded_words(&no_punct, &["a", "an", "the"]);
-    join_tokens(py_split(&no_articles))
+    join_tokens(split_tokens(&no_articles))
 }
 
 /// The languages of MLQA's evaluation script.
@@ -106,12 +107,12 @@ fn mlqa_mixed_segmentation(text: &str) -> Vec<&str> {
     let mut run_start = 0;
     for (index, c) in text.char_indices() {
         if is_cjk_segment_char(c) || is_unicode_punct(c) {
-            segments.extend(py_split(&text[run_start..index]));
+            segments.extend(split_tokens(&text[run_start..index]));
             segments.push(&text[index..index + c.len_utf8()]);
             run_start = index + c.len_utf8();
         }
     }
-    segments.extend(py_split(&text[run_start..]));
+    segments.extend(split_tokens(&text[run_start..]));
     segments
 }
 
@@ -133,9 +134,9 @@ pub fn normalize_mlqa(text: &str, language: MlqaLanguage) -> String {
     };
     match language {
         MlqaLanguage::Zh => join_tokens(
-            mlqa_mixed_segmentation(&no_articles).into_iter().filter(|token| !py_strip(token).is_empty()),
+            mlqa_mixed_segmentation(&no_articles).into_iter().filter(|token| !python_strip(token).is_empty()),
         ),
-        _ => join_tokens(py_split(&no_articles)),
+        _ => join_tokens(split_tokens(&no_articles)),
     }
 }
 
@@ -151,7 +152,7 @@ fn is_cmrc_punct(c: char) -> bool {
 /// CMRC 2018's `remove_punctuation`: lower, strip, drop `sp_char` (its exact-match normaliser).
 pub fn normalize_cmrc(text: &str) -> String {
     let lowered = text.to_lowercase();
-    py_strip(&lowered).chars().filter(|&c| !is_cmrc_punct(c)).collect()
+    python_strip(&lowered).chars().filter(|&c| !is_cmrc_punct(c)).collect()
 }
 
 /// `nltk.word_tokenize` on one run: NLTK's word tokenizer (its punkt sentence splitting is not
@@ -166,7 +167,7 @@ pub fn segment_cmrc(text: &str) -> Vec<String> {
     let lowered = text.to_lowercase();
     let mut segments = Vec::new();
     let mut run = String::new();
-    for c in py_strip(&lowered).chars() {
+    for c in python_strip(&lowered).chars() {
         if is_cmrc_punct(c) {
             continue;
         }

@@ -4,7 +4,7 @@
 //! Each regular expression of the reference is a fixed-width pattern; the scans below reproduce
 //! Python `re.sub`'s left-to-right, non-overlapping replacement.
 
-use crate::metrics::chrf::py_split;
+use crate::text::pystr::split_tokens;
 
 /// The tokenizer options (sacreBLEU `TercomTokenizer`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -113,7 +113,7 @@ impl TerNormalizer {
             }
         }
         let text: String = chars.into_iter().collect();
-        py_split(&text).map(str::to_string).collect()
+        split_tokens(&text).map(str::to_string).collect()
     }
 
     /// The tokens of a reference line. sacreBLEU 2.6.0 preprocesses references twice (once in

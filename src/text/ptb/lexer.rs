@@ -8,6 +8,7 @@
 //! `"P.I.N.K."` keeps its periods, `A. He` drops the period of a one-letter acronym).
 
 use super::rules::*;
+use super::web::*;
 use super::scan::*;
 use super::token::Emit;
 

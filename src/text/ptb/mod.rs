@@ -10,6 +10,7 @@ mod rules;
 mod scan;
 mod tables;
 mod token;
+mod web;
 
 use rayon::prelude::*;
 

@@ -6,7 +6,8 @@
 
 use std::iter::once;
 
-use super::stages::{join_words, whitespace_len, AsChar, Pair, Spacing, Surround, Symbol};
+use super::stages::{join_words, AsChar, Pair, Spacing, Surround, Symbol};
+use crate::text::pystr::whitespace_len;
 use super::unicode_tables::{BLOCK_DATA, BLOCK_INDEX, BLOCK_SHIFT};
 
 /// The general-category group of a char as the `regex` module sees it (N, P and S are disjoint).

@@ -30,11 +30,11 @@ mod unicode_tables;
 pub(crate) mod zh;
 
 pub use intl::{category, Category};
-pub use stages::{is_python_whitespace, python_strip, split_tokens};
 pub(crate) use tok_13a::tokenize_words;
 pub use zh::{is_chinese_char_fixed, is_chinese_char_sacrebleu};
 
 use crate::error::{Error, Result};
+use crate::text::pystr::split_tokens;
 
 /// The Python `regex` module version the `intl` category tables were generated from.
 pub const INTL_TABLES_REGEX_VERSION: &str = unicode_tables::REGEX_MODULE_VERSION;

@@ -1,6 +1,7 @@
 //! Expected strings below were produced by sacreBLEU 2.6.0's tokenizer classes (the reference), not by us.
 
 use super::*;
+use crate::text::pystr::{is_python_whitespace, python_strip, split_tokens};
 
 fn check(name: &str, cases: &[(&str, &str)]) {
     let tokenizer = BleuTokenizer::from_name(name).unwrap();

@@ -6,7 +6,8 @@ use std::iter::once;
 
 #[cfg(any(test, feature = "fuzzing"))]
 use super::stages::Surround;
-use super::stages::{join_words_utf8, whitespace_len, Pair, Spacing};
+use super::stages::{join_words_utf8, Pair, Spacing};
+use crate::text::pystr::whitespace_len;
 
 /// The first `TokenizerRegexp` class `[\{-\~\[-\` -\&\(-\+\:-\@\/]`: ASCII space and punctuation except
 /// `'`, `,`, `-` and `.`.

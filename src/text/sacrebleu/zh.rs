@@ -8,7 +8,7 @@
 //! Compatibility Supplement (U+2F800..=U+2FA1D) are NOT spaced out. `zh` reproduces that exactly;
 //! `zh-fixed` uses the intended ranges.
 
-use super::stages::python_strip;
+use crate::text::pystr::python_strip;
 #[cfg(any(test, feature = "fuzzing"))]
 use super::stages::Surround;
 #[cfg(any(test, feature = "fuzzing"))]

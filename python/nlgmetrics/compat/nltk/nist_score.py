@@ -48,7 +48,7 @@ def score_from_rows(rows: np.ndarray, n: int) -> float:
     """
     if len(rows) == 0:
         raise ZeroDivisionError("division by zero (no segment)")
-    nist_precision = 0
+    nist_precision: float = 0
     for order in range(n):
         information = float(np.add.accumulate(rows[:, order])[-1])
         ngrams = int(rows[:, n + order].sum())

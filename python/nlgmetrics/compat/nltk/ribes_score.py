@@ -56,7 +56,7 @@ def kendall_tau(worder: Sequence[int], normalize: bool = True) -> float:
     """Kendall's τ of a worder: 2 · (pairs i < j with worder[i] < worder[j]) / C(len, 2) − 1 (0–1 if normalised)."""
     worder_len = len(worder)
     if worder_len < 2:
-        tau = -1
+        tau: float = -1
     else:
         increasing = sum(1 for i in range(worder_len) for j in range(i + 1, worder_len) if worder[i] < worder[j])
         tau = 2 * increasing / choose(worder_len, 2) - 1

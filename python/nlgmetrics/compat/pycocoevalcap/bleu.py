@@ -40,7 +40,8 @@ class Bleu:
         if self._n > 4:
             raise IndexError("list index out of range")  # pycocoevalcap counts only up to 4-grams
         if self._n <= 0:
-            score, scores = [], []
+            score: list = []
+            scores: list = []
         else:
             score, scores = scores_from_stats(stats, self._n, "closest")
         if verbose > 0:

@@ -51,7 +51,7 @@ class BootstrapAggregator:
         self._n_samples = n_samples
         self._confidence_interval = confidence_interval
         self._random_state = np.random if seed is None else np.random.RandomState(seed)
-        self._scores = collections.defaultdict(list)
+        self._scores: Dict[str, list] = collections.defaultdict(list)
 
     def add_scores(self, scores) -> None:
         """Adds one document's ``{score_type: Score}``."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from typing import Any, List, Optional, Sequence
+from typing import Any, Generic, List, Optional, Sequence, TypeVar
 
 from nlgmetrics._core import __version__ as _nlgmetrics_version
 from nlgmetrics.core.inputs import PerHypothesis
@@ -172,7 +172,10 @@ def streams_to_segments(streams: Sequence[Sequence[Optional[str]]], n_hypotheses
     return segments, num_refs
 
 
-class Metric:
+ScoreT = TypeVar("ScoreT", bound="Score")
+
+
+class Metric(Generic[ScoreT]):
     """The life cycle every facade shares, as sacreBLEU's ``Metric``: reference streams (or the ones
     cached by the constructor) become per-segment lists, then the subclass's ``_score`` runs.
 
@@ -196,7 +199,7 @@ class Metric:
         """Called before a sentence score (BLEU warns when effective order is off)."""
 
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1) -> Score:
+                     n_bootstrap: int = 1) -> ScoreT:
         """The corpus score against reference streams (or the streams given to the constructor)."""
         check_corpus_args(self.__class__.__name__, hypotheses, references)
         if n_bootstrap > 1:
@@ -215,7 +218,7 @@ class Metric:
         self._check_hypotheses(hypotheses)
         return self._score(hypotheses, segments)
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The score of one hypothesis against its references (a list of str; ``None`` entries are skipped)."""
         check_sentence_args(self.__class__.__name__, hypothesis, references)
         self._before_sentence()
@@ -227,5 +230,5 @@ class Metric:
         """The reproducibility signature (sacreBLEU's fields and order; the version names both libraries)."""
         return self._SIGNATURE_TYPE(self.__dict__)
 
-    def _score(self, hypotheses: list, segments: list) -> Score:
+    def _score(self, hypotheses: list, segments: list) -> ScoreT:
         raise NotImplementedError

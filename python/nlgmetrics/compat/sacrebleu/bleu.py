@@ -108,7 +108,7 @@ class BLEUScore(Score):
         )
 
 
-class BLEU(Metric):
+class BLEU(Metric[BLEUScore]):
     """sacreBLEU's ``BLEU`` metric object (same constructor, ``corpus_score``, ``sentence_score``)."""
 
     SMOOTH_DEFAULTS: Dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from nlgmetrics.metrics.chrf import check_chrf_options, chrf_from_lists
+from nlgmetrics.metrics.chrf import CHRFResult, check_chrf_options, chrf_from_lists
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
@@ -44,7 +44,7 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class CHRF(Metric):
+class CHRF(Metric[CHRFScore]):
     """sacreBLEU's ``CHRF`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
     ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
@@ -68,7 +68,7 @@ class CHRF(Metric):
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self.last_result = None
+        self.last_result: Optional[CHRFResult] = None
         self._cache_references(references)
 
     def _score(self, hypotheses: list, references: list) -> CHRFScore:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from nlgmetrics.metrics.ter import ter_from_lists
+from nlgmetrics.metrics.ter import TERResult, ter_from_lists
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
@@ -43,7 +43,7 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class TER(Metric):
+class TER(Metric[TERScore]):
     """sacreBLEU's ``TER`` metric class (same constructor, ``corpus_score``, ``sentence_score``,
     ``get_signature``). The full nlgmetrics result of the last call is kept in ``last_result``.
 
@@ -59,7 +59,7 @@ class TER(Metric):
         self.no_punct = no_punct
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        self.last_result = None
+        self.last_result: Optional[TERResult] = None
         self._cache_references(references)
 
     def _score(self, hypotheses: list, references: list) -> TERScore:

@@ -51,7 +51,7 @@ def totals(stats: np.ndarray, ref_length: str = "closest") -> dict:
     """pycocoevalcap's ``totalcomps``: summed test/ref lengths, guesses and matches."""
     summed = stats.sum(axis=0, dtype=np.uint64) if len(stats) else np.zeros(5 + 2 * MAX_ORDER, dtype=np.uint64)
     if ref_length == "average":
-        reflen = 0
+        reflen: float = 0
         for row in stats:  # pycocoevalcap adds float means one image at a time
             reflen += float(int(row[3])) / int(row[4])
     elif ref_length == "shortest":

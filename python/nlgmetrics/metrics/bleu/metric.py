@@ -36,7 +36,7 @@ PRESETS = {"sacrebleu": sacrebleu, "nltk": nltk, "coco": coco}
 
 @register
 class BLEU(Metric):
-    """BLEU (Papineni et al., 2002); options and presets as :func:`nlgmetrics.bleu`."""
+    """BLEU (Papineni et al., 2002); options and presets as ``nlgmetrics.bleu``."""
 
     name = "bleu"
     description = "BLEU (sacreBLEU 2.6.0 by default; presets nltk = NLTK 3.10.4, coco = pycocoevalcap 1.2)"
@@ -121,6 +121,10 @@ class BLEU(Metric):
                          "which a resample does not have; use preset 'sacrebleu' for intervals and paired tests")
 
     @property
+    def refuses_stream_layout(self) -> bool:
+        return self.options["preset"] == "sacrebleu"
+
+    @property
     def sacrebleu_bootstrap(self) -> bool:
         # sacreBLEU has no custom weights: with them, resampling uses full precision.
         return self.options["preset"] == "sacrebleu" and self.options["weights"] is None
@@ -194,7 +198,7 @@ def sentence_bleu(
 ) -> BLEUResult:
     """BLEU of one hypothesis against its reference(s) (a str or a list of str).
 
-    Options as :func:`bleu`, except that ``effective_order`` defaults to True for the sacrebleu
+    Options as ``bleu``, except that ``effective_order`` defaults to True for the sacrebleu
     preset, like ``sacrebleu.sentence_bleu``. For many segments use ``bleu(...).segment_scores``.
 
     >>> round(sentence_bleu("the cat sat on the mat", ["the cat is on the mat"]).score, 4)

@@ -45,7 +45,7 @@ class Fraction(fractions.Fraction):
         if sys.version_info < (3, 12):
             # Keep the unreduced terms inside too, as NLTK does there: its equality (and so ours)
             # then compares unreduced terms, e.g. Fraction(4, 6) != Fraction(2, 3).
-            self = super().__new__(cls, numerator, denominator, _normalize=_normalize)
+            self = super().__new__(cls, numerator, denominator, _normalize=_normalize)  # type: ignore[call-overload]
         else:
             self = super().__new__(cls, numerator, denominator)
         self._keep_raw = not _normalize
@@ -371,6 +371,7 @@ class _Scoring:
         totals = [int(value) for value in summed]
         extra = {}
         if self.wants_next:
+            assert last is not None  # the last segment's row is kept whenever wants_next
             extra["next_precision"] = Fraction(int(last[6]), int(last[6 + counted]), _normalize=False)
         hypothesis = range(int(last[0])) if last is not None else None
         with warnings.catch_warnings():

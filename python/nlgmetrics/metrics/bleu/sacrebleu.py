@@ -104,7 +104,7 @@ def _check_smooth(smooth: Any, smooth_value: Any, *, strict: bool = True) -> tup
         if strict:
             raise ValueError(f"smooth_value applies to 'floor' and 'add-k' only, not to {smooth!r}")
         return smooth, None
-    return smooth, smooth_value
+    return smooth, float(smooth_value)
 
 
 def _check_weights(weights: Any, max_order: int) -> Optional[list[float]]:
@@ -235,18 +235,18 @@ def signature_fields(nrefs: str, options: dict) -> tuple:
 def result(totals: np.ndarray, stats: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict) -> BLEUResult:
     """The corpus BLEUResult from summed statistics (``totals``) and the per-segment rows."""
     max_order = options["max_order"]
-    totals = [int(value) for value in totals]
+    counts = [int(value) for value in totals]
     score, precisions, bp = _core.bleu_score_from_stats(
-        totals, max_order, options["smooth"], options["smooth_value"], options["effective_order"], options["weights"],
+        counts, max_order, options["smooth"], options["smooth_value"], options["effective_order"], options["weights"],
         _NEUMAIER_SUM)
     return BLEUResult(
         score=score,
-        counts=tuple(totals[2:2 + max_order]),
-        totals=tuple(totals[2 + max_order:]),
+        counts=tuple(counts[2:2 + max_order]),
+        totals=tuple(counts[2 + max_order:]),
         precisions=tuple(precisions),
         bp=bp,
-        sys_len=totals[0],
-        ref_len=totals[1],
+        sys_len=counts[0],
+        ref_len=counts[1],
         segment_stats=stats,
         segment_scores=segment_scores,
         signature=Signature("BLEU", signature_fields(nrefs, options)),

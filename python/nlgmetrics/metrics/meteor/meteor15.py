@@ -5,7 +5,7 @@ The default (``preset="meteor15"``, ``language="en"`` with its ``rank`` task, ``
 paraphrase modules, the beam-40 alignment search, content/function word weighting (δ), and the
 system score computed from summed statistics (not the mean of segment scores).
 ``preset="nltk"`` reproduces ``nltk.translate.meteor_score`` and ``preset="textbook"`` is the
-parametrised Banerjee & Lavie form; see :func:`meteor`.
+parametrised Banerjee & Lavie form; see ``meteor``.
 
 Arabic in reduced Buckwalter transliteration (``language="ar-bw-red"``, with ``norm=False`` as the
 jar requires) stems with the jar's lookup table, read from the installed meteor-1.5.jar.
@@ -42,7 +42,7 @@ PRESETS = ("meteor15", "textbook", "nltk")
 TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 
-#: Column names of :attr:`MeteorResult.statistics` (the jar's ``-ssOut`` order).
+#: Column names of ``MeteorResult.statistics`` (the jar's ``-ssOut`` order).
 STATISTICS_COLUMNS: Tuple[str, ...] = (
     "test_length",
     "reference_length",
@@ -95,7 +95,7 @@ class MeteorResult(Result):
     """System score (from summed statistics), per-segment scores and statistics, and the signature.
 
     ``statistics`` are the jar's per-segment rows (``STATISTICS_COLUMNS``); ``segment_stats`` are the
-    same rows made additive (see :meth:`additive_statistics`), what merging and resampling sum.
+    same rows made additive (see ``additive_statistics``), what merging and resampling sum.
     """
 
     score: float
@@ -174,7 +174,7 @@ class MeteorResult(Result):
         return _summary_text(self)
 
 
-def _summary_dict(result: Any, segment_scores: List[float]) -> dict:
+def _summary_dict(result: Any, segment_scores: Optional[List[float]]) -> dict:
     return {
         "score": result.score,
         "precision": result.precision,
@@ -194,7 +194,7 @@ def _summary_text(result: Any) -> str:
 @dataclass(frozen=True)
 class MeteorScores:
     """The system score and per-segment scores only, as plain floats: what the command line prints,
-    computed without NumPy (same numbers as :class:`MeteorResult`)."""
+    computed without NumPy (same numbers as ``MeteorResult``)."""
 
     score: float
     precision: float
@@ -307,7 +307,7 @@ def resolve_config(
         # Exact, stem and synonym matches, all weighted 1, no function-word weighting (δ unused).
         default_modules = [m for m in default_modules if m != "paraphrase"] or ["exact"]
         default_weights = [1.0] * len(default_modules)
-        parameters = (*TEXTBOOK_PARAMETERS, 0.5)
+        parameters = [*TEXTBOOK_PARAMETERS, 0.5]
     if modules is None:
         module_list = list(default_modules)
         weight_defaults = list(default_weights)
@@ -376,7 +376,7 @@ def resolve_config(
         normalization,
         tuple(module_list),
         tuple(weight_list),
-        tuple(params),
+        (params[0], params[1], params[2], params[3]),
         char_based,
         beam_size,
         table,

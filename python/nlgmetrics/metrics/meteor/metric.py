@@ -1,4 +1,4 @@
-"""METEOR as a registered, mergeable metric, and :func:`meteor`, which runs through it.
+"""METEOR as a registered, mergeable metric, and ``meteor``, which runs through it.
 
 The state keeps the jar's per-segment statistics rows (23 floats a segment), the segment scores and
 each segment's best reference; ``compute()`` runs the jar's system-level aggregation over all rows,
@@ -34,7 +34,7 @@ _NLTK_PARAMETERS = (("alpha", 0.9), ("beta", 3.0), ("gamma", 0.5))
 
 @register
 class METEOR(Metric):
-    """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as :func:`meteor`."""
+    """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as ``meteor``."""
 
     name = "meteor"
     description = "METEOR 1.5 (the official jar's numbers, no Java); presets nltk, textbook"

