@@ -12,65 +12,14 @@ use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
-use crate::text::pystr::is_python_whitespace;
+use crate::text::pystr::{is_python_whitespace, split_tokens};
 
 const PARALLEL_THRESHOLD: usize = 16;
 
-/// How `py_split` reads a byte: part of a word, ASCII whitespace, or the lead byte of a code point
-/// that may be whitespace (U+0085, U+00A0, U+1680, U+2000.., U+3000: lead bytes C2, E1, E2, E3).
-const WORD_BYTE: u8 = 0;
-const SPACE_BYTE: u8 = 1;
-const MAYBE_SPACE: u8 = 2;
-const BYTE_CLASS: [u8; 256] = {
-    let mut table = [WORD_BYTE; 256];
-    let mut b = 0;
-    while b < 256 {
-        if matches!(b as u8, b'\t'..=b'\r' | 0x1c..=b' ') {
-            table[b] = SPACE_BYTE;
-        } else if matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3) {
-            table[b] = MAYBE_SPACE;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// The width of the whitespace code point at `at`, or 0 when a word goes on there.
-#[inline]
-fn space_width(text: &str, at: usize) -> usize {
-    match BYTE_CLASS[text.as_bytes()[at] as usize] {
-        WORD_BYTE => 0,
-        SPACE_BYTE => 1,
-        _ => {
-            let c = text[at..].chars().next().expect("at a char boundary");
-            if is_python_whitespace(c) {
-                c.len_utf8()
-            } else {
-                0
-            }
-        }
-    }
-}
-
-/// Python's `text.split()`; bytes are classified by a table, only possible whitespace is decoded.
+/// Python's `text.split()` as a list (`text::pystr::split_tokens`).
 fn py_split(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut words = Vec::with_capacity(bytes.len() / 5 + 1);
-    let mut at = 0;
-    while at < bytes.len() {
-        let width = space_width(text, at);
-        if width > 0 {
-            at += width;
-            continue;
-        }
-        let start = at;
-        at += 1;
-        // continuation bytes (0x80..0xC0) are WORD_BYTE, so `at` stays on a char boundary when it stops
-        while at < bytes.len() && space_width(text, at) == 0 {
-            at += 1;
-        }
-        words.push(&text[start..at]);
-    }
+    let mut words = Vec::with_capacity(text.len() / 5 + 1);
+    words.extend(split_tokens(text));
     words
 }
 

@@ -62,6 +62,34 @@ impl PatternMasks {
     }
 }
 
+/// One row of Hyyrö's block recurrence (rapidfuzz `levenshtein_hyrroe2003_block`) over the words of
+/// `vp`/`vn`, `pm(word)` the symbol's mask in each word and `last` the pattern's last bit in the last
+/// word: updates the deltas and returns the horizontal carries out of the last word.
+#[inline(always)]
+fn block_row(pm: impl Fn(usize) -> u64, vp: &mut [u64], vn: &mut [u64], last: u64) -> (u64, u64) {
+    let words = vp.len();
+    let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+    for word in 0..words {
+        let x = pm(word) | hn_carry;
+        let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
+        let mut hp = vn[word] | !(d0 | vp[word]);
+        let mut hn = d0 & vp[word];
+        let (hp_in, hn_in) = (hp_carry, hn_carry);
+        if word + 1 < words {
+            hp_carry = hp >> 63;
+            hn_carry = hn >> 63;
+        } else {
+            hp_carry = u64::from(hp & last != 0);
+            hn_carry = u64::from(hn & last != 0);
+        }
+        hp = (hp << 1) | hp_in;
+        hn = (hn << 1) | hn_in;
+        vp[word] = hn | !(d0 | hp);
+        vn[word] = hp & d0;
+    }
+    (hp_carry, hn_carry)
+}
+
 /// Runs Hyyrö's recurrence over every symbol of `s2` (rapidfuzz `levenshtein_hyrroe2003_block`, whole
 /// band); `on_row(row, vp, vn)` sees the vertical deltas after each row. Returns the distance.
 fn hyyro(pm: &PatternMasks, len1: usize, s2: &[u32], mut on_row: impl FnMut(usize, &[u64], &[u64])) -> usize {
@@ -71,26 +99,7 @@ fn hyyro(pm: &PatternMasks, len1: usize, s2: &[u32], mut on_row: impl FnMut(usiz
     let mut vn = vec![0u64; words];
     let mut dist = len1;
     for (row, &symbol) in s2.iter().enumerate() {
-        let mut hp_carry = 1u64;
-        let mut hn_carry = 0u64;
-        for word in 0..words {
-            let x = pm.get(word, symbol) | hn_carry;
-            let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
-            let mut hp = vn[word] | !(d0 | vp[word]);
-            let mut hn = d0 & vp[word];
-            let (hp_in, hn_in) = (hp_carry, hn_carry);
-            if word + 1 < words {
-                hp_carry = hp >> 63;
-                hn_carry = hn >> 63;
-            } else {
-                hp_carry = u64::from(hp & last != 0);
-                hn_carry = u64::from(hn & last != 0);
-            }
-            hp = (hp << 1) | hp_in;
-            hn = (hn << 1) | hn_in;
-            vp[word] = hn | !(d0 | hp);
-            vn[word] = hp & d0;
-        }
+        let (hp_carry, hn_carry) = block_row(|word| pm.get(word, symbol), &mut vp, &mut vn, last);
         dist = dist + hp_carry as usize - hn_carry as usize;
         on_row(row, &vp, &vn);
     }
@@ -193,25 +202,7 @@ fn block_distance<const N: usize>(masks: &[u64], len: usize, text: &[u32]) -> us
     let (mut vp, mut vn, mut dist) = ([!0u64; N], [0u64; N], len);
     for &symbol in text {
         let pm = &masks[symbol as usize * N..symbol as usize * N + N];
-        let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
-        for word in 0..N {
-            let x = pm[word] | hn_carry;
-            let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
-            let mut hp = vn[word] | !(d0 | vp[word]);
-            let mut hn = d0 & vp[word];
-            let (hp_in, hn_in) = (hp_carry, hn_carry);
-            if word + 1 < N {
-                hp_carry = hp >> 63;
-                hn_carry = hn >> 63;
-            } else {
-                hp_carry = u64::from(hp & last != 0);
-                hn_carry = u64::from(hn & last != 0);
-            }
-            hp = (hp << 1) | hp_in;
-            hn = (hn << 1) | hn_in;
-            vp[word] = hn | !(d0 | hp);
-            vn[word] = hp & d0;
-        }
+        let (hp_carry, hn_carry) = block_row(|word| pm[word], &mut vp, &mut vn, last);
         dist = dist + hp_carry as usize - hn_carry as usize;
     }
     dist
