@@ -27,11 +27,16 @@ fn py_split(text: &str) -> Vec<&str> {
 #[inline]
 fn word_hash(word: &str) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mix = |hash: u64, bytes: u64| (hash.rotate_left(26) ^ bytes).wrapping_mul(K);
+    let mut chunks = word.as_bytes().chunks_exact(8);
     let mut hash = word.len() as u64;
-    for chunk in word.as_bytes().chunks(8) {
-        let mut bytes = [0u8; 8];
-        bytes[..chunk.len()].copy_from_slice(chunk);
-        hash = (hash.rotate_left(26) ^ u64::from_le_bytes(bytes)).wrapping_mul(K);
+    for chunk in &mut chunks {
+        hash = mix(hash, u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+    }
+    // the last bytes shifted in one by one (a copy into a buffer would call memcpy for every word)
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        hash = mix(hash, tail.iter().rev().fold(0u64, |value, &byte| (value << 8) | u64::from(byte)));
     }
     hash
 }
