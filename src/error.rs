@@ -22,6 +22,14 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
+    /// `Ok` when there are as many reference sets as hypotheses, else a `ShapeMismatch` saying both counts.
+    pub fn check_reference_sets(n_hyps: usize, n_refs: usize) -> Result<()> {
+        if n_hyps != n_refs {
+            return Err(Error::ShapeMismatch(format!("{n_hyps} hypotheses but {n_refs} reference sets")));
+        }
+        Ok(())
+    }
+
     /// The same error, its message prefixed with the segment it is about.
     pub fn at_segment(self, segment: usize) -> Error {
         match self {

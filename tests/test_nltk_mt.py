@@ -212,3 +212,27 @@ def test_bad_input():
     empty = nlgmetrics.nist([], [])
     assert empty.score == 0.0 and empty.nltk_divides_by_zero  # NLTK raises ZeroDivisionError
     assert math.isfinite(nlgmetrics.nist(["a b"], [["a b c"]]).score)
+
+
+def test_nist_reads_its_kept_texts_in_place_and_falls_back_to_str(wmt17):
+    """The state keeps NIST's texts as UTF-8 buffers that the Rust call reads in place; a text that has no
+    UTF-8 form (a lone surrogate, kept with "surrogatepass") takes the str route and its error (synthetic line)."""
+    from nlgmetrics import _core
+    from nlgmetrics.core.state import decode_texts, encode_texts
+
+    hyps, refs = wmt17
+    data, ends = _core.encode_utf8(hyps)
+    assert decode_texts(data, ends) == hyps and ends.dtype == np.int64 and data.dtype == np.uint8
+    assert _core.encode_utf8(["a", "\ud800"]) is None
+    assert decode_texts(*encode_texts(["a", "\ud800"])) == ["a", "\ud800"]
+    flat = [ref for entry in refs for ref in entry]
+    rows, own = _core.nist_utf8_stats(data, ends, *encode_texts(flat), np.ones(len(hyps), dtype=np.int64), "nist", 5,
+                                      sys.version_info >= (3, 12))
+    expected = _core.nist_corpus_and_sentence_stats(hyps, refs, "nist", 5, sys.version_info >= (3, 12))
+    assert np.array_equal(rows, expected[0]) and np.array_equal(own, expected[1])
+    assert _core.nist_utf8_stats(*encode_texts(["\ud800"]), *encode_texts(["a"]), np.ones(1, dtype=np.int64),
+                                 "none", 2, False) is None
+    with pytest.raises(ValueError, match="ref_counts"):
+        _core.nist_utf8_stats(data, ends, data, ends, np.ones(3, dtype=np.int64), "none", 2, False)
+    with pytest.raises(ValueError):  # UnicodeEncodeError, from the str route
+        nlgmetrics.nist(["a \ud800 b"], [["a b"]])

@@ -33,6 +33,11 @@ _Path = str | os.PathLike[str]
 _Texts = Sequence[str] | ArrowStrings
 _References = Sequence[Sequence[str]] | ArrowReferences
 
+# --- src/python/strings.rs: text state buffers ------------------------------------------------------
+
+def encode_utf8(texts: list[str]) -> tuple[NDArray[np.uint8], NDArray[np.int64]] | None:
+    """UTF-8 bytes of the strs concatenated and each one's end offset; None if one has no UTF-8 form."""
+
 # --- src/python/arrow.rs: Arrow string columns read in place ---------------------------------------
 
 @final
@@ -221,6 +226,19 @@ def nist_corpus_and_sentence_stats(
     hypotheses: Any, references: Any, tokenize: str, n: int, neumaier_sum: bool, threads: int | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Corpus-weight rows and each segment's own rows, from one tokenization."""
+
+def nist_utf8_stats(
+    hyp_data: NDArray[np.uint8],
+    hyp_ends: NDArray[np.int64],
+    ref_data: NDArray[np.uint8],
+    ref_ends: NDArray[np.int64],
+    ref_counts: NDArray[np.int64],
+    tokenize: str,
+    n: int,
+    neumaier_sum: bool,
+    threads: int | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """``nist_corpus_and_sentence_stats`` of a state's UTF-8 text buffers; None if they are not valid UTF-8."""
 
 def nist_row_scores(rows: NDArray[np.float64], n: int, segments: Sequence[int]) -> tuple[list[float], list[bool]]:
     """NIST score of each row and whether NLTK divides by zero there."""

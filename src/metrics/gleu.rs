@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::ngram::{ngram_total, NgramMatcher};
+use crate::text::words::{map_segments, WordTokenizer};
 
 /// Columns of a GLEU statistics row: `[n_match, n_all]`.
 pub const ROW_WIDTH: usize = 2;
@@ -101,14 +102,34 @@ fn clipped_matches(hyp: &[u32], reference: &[u32], orders: GleuOrders, scratch: 
 
 /// Rows for a batch (`hyps[i]` against `refs[i]`), in parallel; `rows[2i..2i+2]` is segment i.
 pub fn batch_stats(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], orders: GleuOrders) -> Result<Vec<u64>> {
-    if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference sets", hyps.len(), refs.len())));
-    }
+    Error::check_reference_sets(hyps.len(), refs.len())?;
     let rows: Vec<[u64; ROW_WIDTH]> = hyps
         .par_iter()
         .zip(refs.par_iter())
         .map_init(GleuScratch::default, |scratch, (hyp, segment_refs)| segment_stats(hyp, segment_refs, orders, scratch))
         .collect();
+    Ok(rows.into_iter().flatten().collect())
+}
+
+/// [`batch_stats`] of lines of text split into words by `tokenizer`, each segment numbered on its own
+/// while it is scored (nothing corpus-sized is built).
+///
+/// ```
+/// use nlgmetrics::metrics::gleu::{text_stats, GleuOrders};
+/// use nlgmetrics::text::words::WordTokenizer;
+/// let rows = text_stats(&["the cat sat"], &[vec!["the cat ate"]], WordTokenizer::Split, GleuOrders::new(1, 4).unwrap());
+/// assert_eq!(rows.unwrap(), vec![3, 6]);
+/// ```
+pub fn text_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+    orders: GleuOrders,
+) -> Result<Vec<u64>> {
+    Error::check_reference_sets(hyps.len(), refs.len())?;
+    let rows = map_segments(hyps, refs, tokenizer, GleuScratch::default, |scratch, _, hyp, segment_refs| {
+        segment_stats(hyp, segment_refs, orders, scratch)
+    });
     Ok(rows.into_iter().flatten().collect())
 }
 

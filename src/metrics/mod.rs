@@ -13,6 +13,7 @@ pub mod edit_distance;
 pub mod gleu;
 pub mod meteor;
 pub mod nist;
+mod nist_corpus;
 pub mod pairwise;
 pub mod qa;
 pub mod ribes;

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use super::nist_corpus::{information, CorpusNgrams};
 use crate::ngram::{ngram_total, NgramIndex, NO_NGRAM};
 
 /// How Python's built-in `sum()` adds floats: one by one (CPython ≤ 3.11) or with Neumaier's
@@ -64,25 +65,37 @@ pub struct NistWeights {
 impl NistWeights {
     /// Counts the n-grams of orders `1..=max_order` of every reference (token ids `< vocab_size`).
     pub fn new<'a>(references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, max_order: usize) -> Self {
+        Self::counted(references, vocab_size, max_order, |_, _, _| {})
+    }
+
+    /// [`new`](Self::new), calling `on_ngram` as [`recount_with`](Self::recount_with) does.
+    fn counted<'a>(references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, max_order: usize, on_ngram: impl FnMut(usize, usize, u32)) -> Self {
         let mut weights = Self { max_order, index: NgramIndex::new(vocab_size), counts: Vec::new(), total_reference_words: 0 };
-        weights.recount(references, vocab_size);
+        weights.recount_with(references, vocab_size, on_ngram);
         weights
     }
 
     /// Forgets the counts and counts `references` instead (keeps the memory: one per thread for sentence scores).
     pub fn recount<'a>(&mut self, references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32) {
+        self.recount_with(references, vocab_size, |_, _, _| {});
+    }
+
+    /// [`recount`](Self::recount), calling `on_ngram(reference, order, id)` for every reference n-gram
+    /// in [`NgramIndex::insert_all`]'s order (position by position, order by order).
+    fn recount_with<'a>(&mut self, references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, mut on_ngram: impl FnMut(usize, usize, u32)) {
         let Self { max_order, index, counts, total_reference_words } = self;
         index.reset(vocab_size);
         counts.clear();
         counts.resize(vocab_size as usize, 0);
         *total_reference_words = 0;
-        for reference in references {
+        for (at, reference) in references.into_iter().enumerate() {
             *total_reference_words += reference.len() as u64;
-            index.insert_all(reference, *max_order, |_, _, id| {
+            index.insert_all(reference, *max_order, |_, order, id| {
                 if id as usize >= counts.len() {
                     counts.resize(id as usize + 1, 0);
                 }
                 counts[id as usize] += 1;
+                on_ngram(at, order, id);
             });
         }
     }
@@ -90,12 +103,7 @@ impl NistWeights {
     /// `math.log(numerator / count, 2)` for a reference n-gram (NLTK's information weight).
     #[inline]
     fn information(&self, id: u32) -> f64 {
-        let numerator = match self.index.prefix(id) {
-            None => self.total_reference_words,
-            Some(parent) => u64::from(self.counts[parent as usize]),
-        };
-        // CPython's math.log(x, 2) is log(x) / log(2).
-        (numerator as f64 / f64::from(self.counts[id as usize])).ln() / 2f64.ln()
+        information(&self.index, &self.counts, self.total_reference_words, id)
     }
 
     /// The n-gram ids of `tokens` for orders `1..=max_order`: `out[n-1][i]` is the id of the n-gram
@@ -113,26 +121,82 @@ pub fn row_width(max_order: usize) -> usize {
     3 * max_order + 1
 }
 
-/// Reusable per-thread work space.
-#[derive(Debug, Default, Clone)]
-pub struct NistScratch {
+/// Reusable per-thread work space of [`rows`]: the segment renumbered densely, its own weights, and
+/// for each of its n-grams the id under the corpus weights.
+#[derive(Debug)]
+struct SegmentScratch {
+    local: LocalIds,
+    weights: NistWeights,
+    to_corpus: Vec<u32>,
     hyp_ids: Vec<Vec<u32>>,
     ref_ids: Vec<Vec<Vec<u32>>>,
     occurrences: Vec<(u32, u32)>,
     distinct: Vec<(u32, u32, u32)>,
     ref_sorted: Vec<u32>,
+    matched: Vec<(u32, u32)>,
 }
 
-/// The statistics row of one segment under the corpus `weights`.
-pub fn segment_row(hyp: &[u32], refs: &[Vec<u32>], weights: &NistWeights, sum: PythonSum, scratch: &mut NistScratch) -> Vec<f64> {
+impl SegmentScratch {
+    fn new(max_order: usize) -> Self {
+        Self {
+            local: LocalIds::default(),
+            weights: NistWeights::new(std::iter::empty(), 0, max_order),
+            to_corpus: Vec::new(),
+            hyp_ids: Vec::new(),
+            ref_ids: Vec::new(),
+            occurrences: Vec::new(),
+            distinct: Vec::new(),
+            ref_sorted: Vec::new(),
+            matched: Vec::new(),
+        }
+    }
+}
+
+/// (precision, information, reference length) of the best reference so far, as NLTK's `max` over
+/// (precision, numerator, denominator, ref_len) tuples keeps the first of equals.
+fn keep_best(best: &mut Option<(f64, f64, u64)>, candidate: (f64, f64, u64)) {
+    if best.is_none_or(|current| candidate > current) {
+        *best = Some(candidate);
+    }
+}
+
+/// The rows of one segment: under the corpus weights into `corpus_row` (when `corpus` is given:
+/// the weights and where the segment's references begin among all references) and under its own
+/// references' weights into `sentence_row` (when `sentence`).
+#[allow(clippy::too_many_arguments)]
+fn segment_rows(
+    hyp: &[u32],
+    refs: &[Vec<u32>],
+    corpus: Option<(&CorpusNgrams, usize)>,
+    sentence: bool,
+    sum: PythonSum,
+    scratch: &mut SegmentScratch,
+    corpus_row: &mut [f64],
+    sentence_row: &mut [f64],
+) {
+    let SegmentScratch { local, weights, to_corpus, hyp_ids, ref_ids, occurrences, distinct, ref_sorted, matched } = scratch;
     let max_order = weights.max_order;
-    let mut row = vec![0.0; row_width(max_order)];
-    row[3 * max_order] = hyp.len() as f64;
-    let NistScratch { hyp_ids, ref_ids, occurrences, distinct, ref_sorted } = scratch;
-    weights.ngram_ids(hyp, hyp_ids);
+    // The segment's words renumbered densely: its weights need no corpus-sized tables.
+    local.renumber(hyp, refs);
     ref_ids.resize(refs.len().max(ref_ids.len()), Vec::new());
-    for (reference, ids) in refs.iter().zip(ref_ids.iter_mut()) {
-        weights.ngram_ids(reference, ids);
+    for ids in ref_ids.iter_mut().take(refs.len()) {
+        ids.resize(max_order, Vec::new());
+        ids.iter_mut().for_each(Vec::clear);
+    }
+    to_corpus.clear();
+    let mut corpus_ids = corpus.map(|(ngrams, first)| ngrams.ids_from(first));
+    weights.recount_with(local.refs.iter().map(Vec::as_slice), local.ids.len() as u32, |reference, order, id| {
+        ref_ids[reference][order - 1].push(id);
+        if let Some(corpus_ids) = corpus_ids.as_mut() {
+            if id as usize >= to_corpus.len() {
+                to_corpus.resize(id as usize + 1, NO_NGRAM);
+            }
+            to_corpus[id as usize] = corpus_ids.next().expect("the corpus counted the same n-grams");
+        }
+    });
+    weights.ngram_ids(&local.hyp, hyp_ids);
+    for row in [&mut *corpus_row, &mut *sentence_row] {
+        row[3 * max_order] = hyp.len() as f64;
     }
     for order in 0..max_order {
         // Distinct hypothesis n-grams some reference has, with counts, in order of first occurrence
@@ -144,68 +208,77 @@ pub fn segment_row(hyp: &[u32], refs: &[Vec<u32>], weights: &NistWeights, sum: P
         distinct.extend(occurrences.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].1, run[0].0, run.len() as u32)));
         distinct.sort_unstable();
         let denominator = ngram_total(hyp.len(), order + 1) as u64;
-        // (precision, information, ref_len) of the best reference so far.
-        let mut best: Option<(f64, f64, u64)> = None;
+        let precision = |information: f64| if denominator == 0 { 0.0 } else { information / denominator as f64 };
+        let (mut best_corpus, mut best_sentence) = (None, None);
         for (reference, ids) in refs.iter().zip(ref_ids.iter()) {
             ref_sorted.clear();
+            matched.clear();
             if !distinct.is_empty() {
-                ref_sorted.extend(ids[order].iter().copied().filter(|&id| id != NO_NGRAM));
+                ref_sorted.extend_from_slice(&ids[order]);
                 ref_sorted.sort_unstable();
+                let ref_count = |id: u32| (ref_sorted.partition_point(|&x| x <= id) - ref_sorted.partition_point(|&x| x < id)) as u32;
+                // NLTK's `Counter & Counter`: the clipped matches, in the hypothesis's order.
+                matched.extend(distinct.iter().filter_map(|&(_, id, count)| Some((id, count.min(ref_count(id)))).filter(|m| m.1 > 0)));
             }
-            let ref_count = |id: u32| (ref_sorted.partition_point(|&x| x <= id) - ref_sorted.partition_point(|&x| x < id)) as u32;
-            let information = sum.sum(distinct.iter().filter_map(|&(_, id, count)| {
-                let matched = count.min(ref_count(id));
-                (matched > 0).then(|| weights.information(id) * f64::from(matched))
-            }));
-            let precision = if denominator == 0 { 0.0 } else { information / denominator as f64 };
-            let candidate = (precision, information, reference.len() as u64);
-            // Python's max over (precision, numerator, denominator, ref_len) tuples: the first of equals.
-            let better = match best {
-                None => true,
-                Some(current) => candidate > current,
-            };
-            if better {
-                best = Some(candidate);
+            let ref_len = reference.len() as u64;
+            if let Some((ngrams, _)) = corpus {
+                let information = sum.sum(matched.iter().map(|&(id, count)| ngrams.information(to_corpus[id as usize]) * f64::from(count)));
+                keep_best(&mut best_corpus, (precision(information), information, ref_len));
+            }
+            if sentence {
+                let information = sum.sum(matched.iter().map(|&(id, count)| weights.information(id) * f64::from(count)));
+                keep_best(&mut best_sentence, (precision(information), information, ref_len));
             }
         }
-        let (_, information, ref_len) = best.unwrap_or((0.0, 0.0, 0));
-        row[order] = information;
-        row[max_order + order] = denominator as f64;
-        row[2 * max_order + order] = ref_len as f64;
+        for (row, best) in [(&mut *corpus_row, best_corpus), (&mut *sentence_row, best_sentence)] {
+            let (_, information, ref_len) = best.unwrap_or((0.0, 0.0, 0));
+            row[order] = information;
+            row[max_order + order] = denominator as f64;
+            row[2 * max_order + order] = ref_len as f64;
+        }
     }
-    row
+}
+
+/// Rows of a whole corpus (`hyps[i]` against `refs[i]`, in parallel): with corpus-wide weights
+/// (`corpus_nist`; when `corpus`) and each segment's own (`sentence_nist`; when `sentence`). A row
+/// not asked for is empty.
+pub fn rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum, corpus: bool, sentence: bool) -> Result<(Vec<f64>, Vec<f64>)> {
+    check(hyps.len(), refs.len(), max_order)?;
+    let width = row_width(max_order);
+    let ngrams = corpus.then(|| CorpusNgrams::new(&refs.iter().flatten().map(Vec::as_slice).collect::<Vec<_>>(), max_order));
+    let mut first_reference = Vec::with_capacity(refs.len());
+    refs.iter().fold(0, |first, segment_refs| {
+        first_reference.push(first);
+        first + segment_refs.len()
+    });
+    let (mut corpus_rows, mut sentence_rows) = (vec![0.0; hyps.len() * width], vec![0.0; hyps.len() * width]);
+    corpus_rows
+        .par_chunks_mut(width)
+        .zip(sentence_rows.par_chunks_mut(width))
+        .zip(hyps.par_iter().zip(refs.par_iter()).zip(first_reference.par_iter()))
+        .for_each_init(
+            || SegmentScratch::new(max_order),
+            |scratch, ((corpus_row, sentence_row), ((hyp, segment_refs), &first))| {
+                let corpus = ngrams.as_ref().map(|ngrams| (ngrams, first));
+                segment_rows(hyp, segment_refs, corpus, sentence, sum, scratch, corpus_row, sentence_row);
+            },
+        );
+    for (wanted, rows) in [(corpus, &mut corpus_rows), (sentence, &mut sentence_rows)] {
+        if !wanted {
+            rows.clear();
+        }
+    }
+    Ok((corpus_rows, sentence_rows))
 }
 
 /// Rows of a whole corpus with corpus-wide weights (`hyps[i]` against `refs[i]`), in parallel.
 pub fn corpus_rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum) -> Result<Vec<f64>> {
-    check(hyps.len(), refs.len(), max_order)?;
-    let vocab_size = refs.iter().flatten().flatten().max().map_or(0, |&id| id + 1);
-    let weights = NistWeights::new(refs.iter().flatten().map(Vec::as_slice), vocab_size, max_order);
-    let rows: Vec<Vec<f64>> = hyps
-        .par_iter()
-        .zip(refs.par_iter())
-        .map_init(NistScratch::default, |scratch, (hyp, segment_refs)| segment_row(hyp, segment_refs, &weights, sum, scratch))
-        .collect();
-    Ok(rows.into_iter().flatten().collect())
+    Ok(rows(hyps, refs, max_order, sum, true, false)?.0)
 }
 
 /// Each segment's own row, with weights from its own references only (what `sentence_nist` sees).
 pub fn sentence_rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum) -> Result<Vec<f64>> {
-    check(hyps.len(), refs.len(), max_order)?;
-    let rows: Vec<Vec<f64>> = hyps
-        .par_iter()
-        .zip(refs.par_iter())
-        .map_init(
-            || (NistScratch::default(), NistWeights::new(std::iter::empty(), 0, max_order), LocalIds::default()),
-            |(scratch, weights, local), (hyp, segment_refs)| {
-                // The segment's words renumbered densely: its weights need no corpus-sized tables.
-                local.renumber(hyp, segment_refs);
-                weights.recount(local.refs.iter().map(Vec::as_slice), local.ids.len() as u32);
-                segment_row(&local.hyp, &local.refs, weights, sum, scratch)
-            },
-        )
-        .collect();
-    Ok(rows.into_iter().flatten().collect())
+    Ok(rows(hyps, refs, max_order, sum, false, true)?.1)
 }
 
 /// Dense ids of one segment's words (reused from segment to segment).
@@ -236,9 +309,7 @@ impl LocalIds {
 }
 
 fn check(n_hyps: usize, n_refs: usize, max_order: usize) -> Result<()> {
-    if n_hyps != n_refs {
-        return Err(Error::ShapeMismatch(format!("{n_hyps} hypotheses but {n_refs} reference sets")));
-    }
+    Error::check_reference_sets(n_hyps, n_refs)?;
     if max_order == 0 || max_order > MAX_ORDER_LIMIT {
         return Err(Error::InvalidOption(format!("n must be between 1 and {MAX_ORDER_LIMIT}, got {max_order}")));
     }
@@ -362,6 +433,93 @@ mod tests {
         assert_eq!(PythonSum::Sequential.sum(values), 0.0);
         assert_eq!(PythonSum::Neumaier.sum(values), 1.0);
         assert_eq!(PythonSum::Neumaier.sum([0.1, 0.2, 0.3]), 0.6);
+    }
+
+    /// NLTK's `corpus_nist` loop transcribed literally (n-gram tuples in hash maps): rows with
+    /// corpus weights, or with each segment's own (`sentence`).
+    fn literal_rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], n: usize, sentence: bool) -> Vec<f64> {
+        use std::collections::HashMap;
+        let grams = |seq: &[u32], k: usize| -> Vec<Vec<u32>> { if seq.len() < k { vec![] } else { seq.windows(k).map(<[u32]>::to_vec).collect() } };
+        let weights_of = |refs: &[&Vec<u32>]| {
+            let mut freq: HashMap<Vec<u32>, u64> = HashMap::new();
+            for reference in refs {
+                for k in 1..=n {
+                    for gram in grams(reference, k) {
+                        *freq.entry(gram).or_default() += 1;
+                    }
+                }
+            }
+            let total: u64 = refs.iter().map(|r| r.len() as u64).sum();
+            let info: HashMap<Vec<u32>, f64> = freq
+                .iter()
+                .map(|(gram, &count)| {
+                    let prefix = &gram[..gram.len() - 1];
+                    let numerator = if prefix.is_empty() { total } else { freq[prefix] };
+                    (gram.clone(), (numerator as f64 / count as f64).ln() / 2f64.ln())
+                })
+                .collect();
+            info
+        };
+        let corpus_info = weights_of(&refs.iter().flatten().collect::<Vec<_>>());
+        let mut out = vec![];
+        for (hyp, segment_refs) in hyps.iter().zip(refs) {
+            let info = if sentence { weights_of(&segment_refs.iter().collect::<Vec<_>>()) } else { corpus_info.clone() };
+            let mut row = vec![0.0; row_width(n)];
+            row[3 * n] = hyp.len() as f64;
+            for k in 1..=n {
+                let hyp_grams = grams(hyp, k);
+                let mut best: Option<(f64, f64, u64)> = None;
+                for reference in segment_refs {
+                    let ref_grams = grams(reference, k);
+                    let mut seen = vec![];
+                    let mut numerator = 0.0;
+                    for gram in &hyp_grams {
+                        if seen.contains(gram) {
+                            continue; // Counter & Counter: each distinct n-gram once, first occurrence first
+                        }
+                        seen.push(gram.clone());
+                        let count = hyp_grams.iter().filter(|g| *g == gram).count().min(ref_grams.iter().filter(|g| *g == gram).count());
+                        if count > 0 {
+                            numerator += info[gram] * count as f64;
+                        }
+                    }
+                    let precision = if hyp_grams.is_empty() { 0.0 } else { numerator / hyp_grams.len() as f64 };
+                    keep_best(&mut best, (precision, numerator, reference.len() as u64));
+                }
+                let (_, numerator, ref_len) = best.unwrap_or((0.0, 0.0, 0));
+                row[k - 1] = numerator;
+                row[n + k - 1] = hyp_grams.len() as f64;
+                row[2 * n + k - 1] = ref_len as f64;
+            }
+            out.extend(row);
+        }
+        out
+    }
+
+    #[test]
+    fn equals_the_literal_loop_on_random_corpora() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for _ in 0..300 {
+            let alphabet = 1 + next(6);
+            let n = 1 + next(5) as usize;
+            let segments = next(6) as usize;
+            let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> { (0..next(10)).map(|_| 1000 * next(alphabet) as u32).collect() };
+            let hyps: Vec<Vec<u32>> = (0..segments).map(|_| seq(&mut next)).collect();
+            let refs: Vec<Vec<Vec<u32>>> = (0..segments).map(|_| (0..next(4)).map(|_| seq(&mut next)).collect()).collect();
+            // The corpus counts are sharded by thread count: every count gives the same rows.
+            let threads = 1 + next(3) as usize;
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let (corpus, sentence) = pool.install(|| rows(&hyps, &refs, n, PythonSum::Sequential, true, true)).unwrap();
+            let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&corpus), bits(&literal_rows(&hyps, &refs, n, false)), "{hyps:?} {refs:?} {n}");
+            assert_eq!(bits(&sentence), bits(&literal_rows(&hyps, &refs, n, true)), "{hyps:?} {refs:?} {n}");
+            assert_eq!(corpus_rows(&hyps, &refs, n, PythonSum::Sequential).unwrap(), corpus);
+            assert_eq!(sentence_rows(&hyps, &refs, n, PythonSum::Sequential).unwrap(), sentence);
+        }
     }
 
     #[test]

@@ -11,11 +11,13 @@
 //! common extensions: the number of reference positions where `hyp[i..i+L]` occurs is the number
 //! of positions whose common prefix with `hyp[i..]` is ≥ L, so "exactly once" holds for L in
 //! `(second largest, largest]`. The first window that qualifies is then read off directly,
-//! O(|hyp| · (|hyp| + |ref|)) per pair instead of NLTK's super-linear window search.
+//! O(|hyp| · (|hyp| + |ref|)) per pair at worst instead of NLTK's super-linear window search, and in
+//! practice the number of pairs of equal tokens (only those extend a match).
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::text::words::{map_segments, WordTokenizer};
 
 /// NLTK's `MAX_ALIGNMENT_LEN`: longer references or hypotheses are refused, as NLTK does.
 pub const MAX_ALIGNMENT_LEN: usize = 2000;
@@ -48,34 +50,163 @@ struct Context {
     hypothesis_other: u32,
 }
 
-/// Forward (right-context) or backward (left-context) common extensions of every hypothesis position.
-fn contexts(reference: &[u32], hypothesis: &[u32], backward: bool) -> Vec<Context> {
-    let (n, m) = (hypothesis.len(), reference.len());
-    let mut out = vec![Context::default(); n];
-    // previous[p] / previous_hyp[q]: the extension at the neighbouring hypothesis position.
-    let (mut previous, mut current) = (vec![0u32; m + 2], vec![0u32; m + 2]);
-    let (mut previous_hyp, mut current_hyp) = (vec![0u32; n + 2], vec![0u32; n + 2]);
-    let positions: Box<dyn Iterator<Item = usize>> = if backward { Box::new(0..n) } else { Box::new((0..n).rev()) };
-    for i in positions {
-        let token = hypothesis[i];
-        let context = &mut out[i];
-        // Slot s holds position s - 1 when backward (slot 0 = before the start), s when forward (slot m = past the end).
-        for (p, &word) in reference.iter().enumerate() {
-            let (slot, neighbour) = if backward { (p + 1, p) } else { (p, p + 1) };
-            current[slot] = if word == token { previous[neighbour] + 1 } else { 0 };
-            context.reference.add(current[slot], p as u32);
+/// One row of the common-extension table, stored densely but written only where a token equals the
+/// current one (every other entry is 0): the work per hypothesis position is its number of
+/// occurrences, not the sentence length.
+#[derive(Debug, Default, Clone)]
+struct SparseRow {
+    previous: Vec<u32>,
+    current: Vec<u32>,
+    previous_written: Vec<usize>,
+    current_written: Vec<usize>,
+}
+
+impl SparseRow {
+    /// All zeros again, for a sentence of `len` positions (keeps the memory).
+    fn reset(&mut self, len: usize) {
+        for slot in self.previous_written.drain(..) {
+            self.previous[slot] = 0;
         }
-        for (q, &word) in hypothesis.iter().enumerate() {
-            let (slot, neighbour) = if backward { (q + 1, q) } else { (q, q + 1) };
-            current_hyp[slot] = if word == token { previous_hyp[neighbour] + 1 } else { 0 };
-            if q != i {
-                context.hypothesis_other = context.hypothesis_other.max(current_hyp[slot]);
+        self.current_written.clear();
+        self.previous.resize(len + 2, 0);
+        self.current.resize(len + 2, 0);
+    }
+
+    /// `current[slot] = previous[neighbour] + 1`, returning it.
+    #[inline]
+    fn extend(&mut self, slot: usize, neighbour: usize) -> u32 {
+        let value = self.previous[neighbour] + 1;
+        self.current[slot] = value;
+        self.current_written.push(slot);
+        value
+    }
+
+    /// The current row becomes the previous one; the new current row is all zeros again.
+    fn advance(&mut self) {
+        for slot in self.previous_written.drain(..) {
+            self.previous[slot] = 0;
+        }
+        std::mem::swap(&mut self.previous, &mut self.current);
+        std::mem::swap(&mut self.previous_written, &mut self.current_written);
+    }
+}
+
+/// Reusable work space of the alignment (one per thread: no allocation per sentence pair once grown).
+#[derive(Debug, Default, Clone)]
+pub struct RibesScratch {
+    /// `(token, position)` of each sentence, sorted: a token's positions are one ascending run.
+    ref_occurrences: Vec<(u32, u32)>,
+    hyp_occurrences: Vec<(u32, u32)>,
+    /// Per hypothesis position: its token's run in `ref_occurrences` and in `hyp_occurrences`.
+    ref_runs: Vec<(u32, u32)>,
+    hyp_runs: Vec<(u32, u32)>,
+    right: Vec<Context>,
+    left: Vec<Context>,
+    in_reference: SparseRow,
+    in_hypothesis: SparseRow,
+    worder: Vec<usize>,
+}
+
+impl RibesScratch {
+    /// Sorts both sentences' occurrences and finds each hypothesis token's runs (one merge pass).
+    fn index(&mut self, reference: &[u32], hypothesis: &[u32]) {
+        for (occurrences, sentence) in [(&mut self.ref_occurrences, reference), (&mut self.hyp_occurrences, hypothesis)] {
+            occurrences.clear();
+            occurrences.extend(sentence.iter().enumerate().map(|(at, &token)| (token, at as u32)));
+            occurrences.sort_unstable();
+        }
+        self.ref_runs.clear();
+        self.ref_runs.resize(hypothesis.len(), (0, 0));
+        self.hyp_runs.clear();
+        self.hyp_runs.resize(hypothesis.len(), (0, 0));
+        let (mut start, mut in_reference) = (0, 0);
+        for run in self.hyp_occurrences.chunk_by(|a, b| a.0 == b.0) {
+            let token = run[0].0;
+            while in_reference < self.ref_occurrences.len() && self.ref_occurrences[in_reference].0 < token {
+                in_reference += 1;
+            }
+            let ref_start = in_reference;
+            while in_reference < self.ref_occurrences.len() && self.ref_occurrences[in_reference].0 == token {
+                in_reference += 1;
+            }
+            for &(_, at) in run {
+                self.hyp_runs[at as usize] = (start as u32, (start + run.len()) as u32);
+                self.ref_runs[at as usize] = (ref_start as u32, in_reference as u32);
+            }
+            start += run.len();
+        }
+    }
+
+    /// Forward (right-context) or backward (left-context) common extensions of every hypothesis position.
+    fn contexts(&mut self, reference: &[u32], hypothesis: &[u32], backward: bool) {
+        let (n, m) = (hypothesis.len(), reference.len());
+        let Self { ref_occurrences, hyp_occurrences, ref_runs, hyp_runs, right, left, in_reference, in_hypothesis, .. } = self;
+        let out = if backward { left } else { right };
+        out.clear();
+        out.resize(n, Context::default());
+        // The extension at the neighbouring hypothesis position, per reference / hypothesis position.
+        in_reference.reset(m);
+        in_hypothesis.reset(n);
+        for step in 0..n {
+            let i = if backward { step } else { n - 1 - step };
+            let context = &mut out[i];
+            // Slot s holds position s - 1 when backward (slot 0 = before the start), s when forward (slot m = past the end).
+            // Only equal tokens extend (elsewhere the extension is 0, which changes no maximum); ascending positions
+            // keep the first of equal maxima, as a full scan does.
+            let (from, to) = ref_runs[i];
+            for &(_, p) in &ref_occurrences[from as usize..to as usize] {
+                let p = p as usize;
+                let (slot, neighbour) = if backward { (p + 1, p) } else { (p, p + 1) };
+                let value = in_reference.extend(slot, neighbour);
+                context.reference.add(value, p as u32);
+            }
+            let (from, to) = hyp_runs[i];
+            for &(_, q) in &hyp_occurrences[from as usize..to as usize] {
+                let q = q as usize;
+                let (slot, neighbour) = if backward { (q + 1, q) } else { (q, q + 1) };
+                let value = in_hypothesis.extend(slot, neighbour);
+                if q != i {
+                    context.hypothesis_other = context.hypothesis_other.max(value);
+                }
+            }
+            in_reference.advance();
+            in_hypothesis.advance();
+        }
+    }
+
+    /// [`word_rank_alignment`] into `self.worder`.
+    fn align(&mut self, reference: &[u32], hypothesis: &[u32]) {
+        let n = hypothesis.len();
+        self.index(reference, hypothesis);
+        self.contexts(reference, hypothesis, false);
+        self.contexts(reference, hypothesis, true);
+        let Self { right, left, worder, .. } = self;
+        worder.clear();
+        for i in 0..n {
+            let (r, l) = (&right[i], &left[i]);
+            if r.reference.first == 0 {
+                continue; // not in the reference
+            }
+            if r.reference.second == 0 && r.hypothesis_other == 0 {
+                worder.push(r.reference.first_at as usize); // once in each: reference.index(word)
+                continue;
+            }
+            // nltk: for window in range(1, min(max(i, n - i + 1), len(reference))): right, then left.
+            let window_end = i.max(n - i + 1).min(reference.len());
+            if window_end <= 1 {
+                continue;
+            }
+            let last_window = window_end - 1;
+            let right_window = first_unique_window(r, 1, last_window.min(n - 1 - i));
+            let left_window = first_unique_window(l, 1, last_window.min(i));
+            match (right_window, left_window) {
+                (Some(rw), Some(lw)) if rw <= lw => worder.push(r.reference.first_at as usize),
+                (Some(_), None) => worder.push(r.reference.first_at as usize),
+                (_, Some(_)) => worder.push(l.reference.first_at as usize), // the match's last position
+                (None, None) => {}
             }
         }
-        std::mem::swap(&mut previous, &mut current);
-        std::mem::swap(&mut previous_hyp, &mut current_hyp);
     }
-    out
 }
 
 /// The first window `w` in `from..` at which a context of length `w + 1` occurs exactly once in both
@@ -98,35 +229,9 @@ fn first_unique_window(context: &Context, from: usize, limit: usize) -> Option<u
 /// assert_eq!(worder, vec![2, 1, 0, 3]);
 /// ```
 pub fn word_rank_alignment(reference: &[u32], hypothesis: &[u32]) -> Vec<usize> {
-    let n = hypothesis.len();
-    let right = contexts(reference, hypothesis, false);
-    let left = contexts(reference, hypothesis, true);
-    let mut worder = Vec::with_capacity(n);
-    for i in 0..n {
-        let (r, l) = (&right[i], &left[i]);
-        if r.reference.first == 0 {
-            continue; // not in the reference
-        }
-        if r.reference.second == 0 && r.hypothesis_other == 0 {
-            worder.push(r.reference.first_at as usize); // once in each: reference.index(word)
-            continue;
-        }
-        // nltk: for window in range(1, min(max(i, n - i + 1), len(reference))): right, then left.
-        let window_end = i.max(n - i + 1).min(reference.len());
-        if window_end <= 1 {
-            continue;
-        }
-        let last_window = window_end - 1;
-        let right_window = first_unique_window(r, 1, last_window.min(n - 1 - i));
-        let left_window = first_unique_window(l, 1, last_window.min(i));
-        match (right_window, left_window) {
-            (Some(rw), Some(lw)) if rw <= lw => worder.push(r.reference.first_at as usize),
-            (Some(_), None) => worder.push(r.reference.first_at as usize),
-            (_, Some(_)) => worder.push(l.reference.first_at as usize), // the match's last position
-            (None, None) => {}
-        }
-    }
-    worder
+    let mut scratch = RibesScratch::default();
+    scratch.align(reference, hypothesis);
+    scratch.worder
 }
 
 /// NLTK's `kendall_tau(worder)` normalised to 0–1: the share of pairs i < j with worder[i] < worder[j].
@@ -168,6 +273,11 @@ pub struct RibesParams {
 /// NLTK's `sentence_ribes(references, hypothesis, alpha, beta)`; errs where NLTK raises (a sentence
 /// longer than `params.max_alignment_len`), naming the reference.
 pub fn sentence_ribes(references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams) -> Result<f64> {
+    sentence_ribes_with(references, hypothesis, params, &mut RibesScratch::default())
+}
+
+/// [`sentence_ribes`] with a thread's reusable work space.
+pub fn sentence_ribes_with(references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams, scratch: &mut RibesScratch) -> Result<f64> {
     if references.is_empty() || hypothesis.is_empty() {
         return Ok(0.0);
     }
@@ -182,8 +292,9 @@ pub fn sentence_ribes(references: &[Vec<u32>], hypothesis: &[u32], params: Ribes
                 hypothesis.len()
             )));
         }
-        let worder = word_rank_alignment(reference, hypothesis);
-        let nkt = kendall_tau(&worder);
+        scratch.align(reference, hypothesis);
+        let worder = &scratch.worder;
+        let nkt = kendall_tau(worder);
         let hyp_len = hypothesis.len() as f64;
         let bp = 1.0f64.min((1.0 - reference.len() as f64 / hyp_len).exp());
         let p1 = worder.len() as f64 / hyp_len;
@@ -203,16 +314,41 @@ fn python_pow(x: f64, y: f64) -> f64 {
 
 /// Sentence RIBES of every segment, in parallel; the error names the first failing segment.
 pub fn batch_scores(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], params: RibesParams) -> Result<Vec<f64>> {
-    if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference sets", hyps.len(), refs.len())));
-    }
+    Error::check_reference_sets(hyps.len(), refs.len())?;
     hyps.par_iter()
         .zip(refs.par_iter())
         .enumerate()
-        .map(|(index, (hyp, segment_refs))| {
-            sentence_ribes(segment_refs, hyp, params).map_err(|error| Error::InvalidOption(format!("segment {index}: {error}")))
-        })
+        .map_init(RibesScratch::default, |scratch, (index, (hyp, segment_refs))| segment_ribes(index, segment_refs, hyp, params, scratch))
         .collect()
+}
+
+/// [`batch_scores`] of lines of text split into words by `tokenizer`, each segment numbered on its
+/// own while it is scored (nothing corpus-sized is built).
+///
+/// ```
+/// use nlgmetrics::metrics::ribes::{text_scores, RibesParams, MAX_ALIGNMENT_LEN};
+/// use nlgmetrics::text::words::WordTokenizer;
+/// let params = RibesParams { alpha: 0.25, beta: 0.10, max_alignment_len: MAX_ALIGNMENT_LEN };
+/// let scores = text_scores(&["a b c d"], &[vec!["a b c d"]], WordTokenizer::Split, params).unwrap();
+/// assert_eq!(scores, vec![1.0]);
+/// ```
+pub fn text_scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+    params: RibesParams,
+) -> Result<Vec<f64>> {
+    Error::check_reference_sets(hyps.len(), refs.len())?;
+    map_segments(hyps, refs, tokenizer, RibesScratch::default, |scratch, index, hyp, segment_refs| {
+        segment_ribes(index, segment_refs, hyp, params, scratch)
+    })
+        .into_iter()
+        .collect()
+}
+
+/// [`sentence_ribes`] with the segment named in its error.
+fn segment_ribes(index: usize, references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams, scratch: &mut RibesScratch) -> Result<f64> {
+    sentence_ribes_with(references, hypothesis, params, scratch).map_err(|error| error.at_segment(index))
 }
 
 /// NLTK's `corpus_ribes`: the mean of sentence scores, summed in order (0.0 for no segment).
@@ -295,12 +431,15 @@ mod tests {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (state >> 33) % bound
         };
+        let mut shared = RibesScratch::default();
         for _ in 0..20000 {
             let alphabet = 1 + next(6);
             let reference: Vec<u32> = (0..next(14)).map(|_| next(alphabet) as u32).collect();
             let hypothesis: Vec<u32> = (0..next(14)).map(|_| next(alphabet) as u32).collect();
             let worder = word_rank_alignment(&reference, &hypothesis);
             assert_eq!(worder, literal_alignment(&reference, &hypothesis), "{reference:?} {hypothesis:?}");
+            shared.align(&reference, &hypothesis); // a work space reused from pair to pair
+            assert_eq!(shared.worder, worder);
             assert_eq!(kendall_tau(&worder).to_bits(), literal_tau(&worder).to_bits());
         }
     }

@@ -95,6 +95,35 @@ impl TokenInterner {
         }
     }
 
+    /// The key of the token `text[start..end]` for [`id_of_key`](Self::id_of_key): computed apart
+    /// from the map (e.g. on other threads), so that numbering a corpus is only the lookups. A short
+    /// token's key is its packed bytes (top byte = its length, at most 15); a longer one's is a
+    /// marker (top byte 0xFF) with its offsets in `text`.
+    ///
+    /// ```
+    /// use nlgmetrics::ngram::TokenInterner;
+    /// let text = "bb a-very-long-token-indeed bb";
+    /// let keys = [TokenInterner::key_in(text, 0, 2), TokenInterner::key_in(text, 3, 27), TokenInterner::key_in(text, 28, 30)];
+    /// let mut interner = TokenInterner::default();
+    /// let ids: Vec<u32> = keys.iter().map(|&key| interner.id_of_key(key, text)).collect();
+    /// assert_eq!(ids, vec![0, 1, 0]);
+    /// ```
+    #[inline]
+    pub fn key_in(text: &str, start: usize, end: usize) -> u128 {
+        packed_key(text, start, end, 15).unwrap_or((LONG_TOKEN << 120) | ((start as u128) << 64) | end as u128)
+    }
+
+    /// The id of the token whose key [`key_in`](Self::key_in) gave for `text` (the same as `id_in`).
+    #[inline]
+    pub fn id_of_key(&mut self, key: u128, text: &str) -> u32 {
+        if key >> 120 != LONG_TOKEN {
+            let next = (self.short.len + self.long.len()) as u32;
+            return self.short.get_or_insert(key, next);
+        }
+        let (start, end) = (((key >> 64) as u64 & ((1 << 56) - 1)) as usize, key as u64 as usize);
+        self.id_in(text, start, end)
+    }
+
     /// How many distinct tokens were seen since the last [`clear`](Self::clear).
     pub fn len(&self) -> usize {
         self.short.len + self.long.len()
@@ -104,6 +133,9 @@ impl TokenInterner {
         self.len() == 0
     }
 }
+
+/// Top byte of [`TokenInterner::key_in`]'s key for a token too long to pack (packed keys have at most 15 there).
+const LONG_TOKEN: u128 = 0xFF;
 
 /// The token `text[start..end]` packed into one `u128` when it has at most `max_len` (< 16) bytes:
 /// its bytes in the low bytes, its length in byte `max_len` (injective for that `max_len`). Read

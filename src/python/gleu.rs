@@ -4,10 +4,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
-use super::threads::run_released;
-use super::words::extract_corpus;
-use crate::text::words::IdScope;
-use crate::metrics::gleu::{batch_stats, GleuOrders, ROW_WIDTH};
+use super::words::segment_kernel;
+use crate::metrics::gleu::{batch_stats, text_stats, GleuOrders, ROW_WIDTH};
 
 /// GLEU statistics `[n_match, n_all]` per segment (uint64, shape `(n, 2)`); see `extract_corpus` for `tokenize`.
 #[pyfunction]
@@ -22,9 +20,16 @@ fn gleu_stats<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let orders = GleuOrders::new(min_len, max_len)?;
-    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
-    let rows = run_released(py, threads, || batch_stats(&hyps, &refs, orders))??;
-    let array = Array2::from_shape_vec((hyps.len(), ROW_WIDTH), rows).expect("rows have the declared width");
+    let rows = segment_kernel(
+        py,
+        hypotheses,
+        references,
+        tokenize,
+        threads,
+        |hyps, refs, tokenizer| text_stats(hyps, refs, tokenizer, orders),
+        |hyps, refs| batch_stats(hyps, refs, orders),
+    )??;
+    let array = Array2::from_shape_vec((rows.len() / ROW_WIDTH, ROW_WIDTH), rows).expect("rows have the declared width");
     Ok(array.into_pyarray_bound(py))
 }
 

@@ -62,6 +62,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     qa::register(m)?;
     ribes::register(m)?;
     rouge::register(m)?;
+    strings::register(m)?;
     ter::register(m)?;
     text::register(m)?;
     wer::register(m)?;

@@ -1,13 +1,14 @@
 //! Bindings for `metrics::nist`.
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 
+use super::strings::utf8_pieces;
 use super::threads::run_released;
 use super::words::extract_corpus;
-use crate::text::words::IdScope;
-use crate::metrics::nist::{corpus_rows, corpus_score, row_width, sentence_rows, NistScore, PythonSum};
+use crate::text::words::{corpus_ids, IdScope, WordTokenizer};
+use crate::metrics::nist::{corpus_rows, corpus_score, row_width, rows, sentence_rows, NistScore, PythonSum};
 
 /// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
 /// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
@@ -74,16 +75,61 @@ fn nist_corpus_and_sentence_stats<'py>(
 ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
     let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
     let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
-    let (corpus, sentence) = run_released(py, threads, || -> crate::error::Result<_> {
-        Ok((corpus_rows(&hyps, &refs, n, sum)?, sentence_rows(&hyps, &refs, n, sum)?))
-    })??;
+    let (corpus, sentence) = run_released(py, threads, || rows(&hyps, &refs, n, sum, true, true))??;
     let shape = (hyps.len(), row_width(n));
     let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
     let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
     Ok((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py)))
 }
 
+/// `nist_corpus_and_sentence_stats` of a NIST state's texts as they are kept (UTF-8 buffers and end
+/// offsets; `ref_counts`: references per segment), without a Python str per line; `None` when the
+/// buffers are not valid UTF-8 (the caller decodes them itself).
+#[pyfunction]
+#[pyo3(signature = (hyp_data, hyp_ends, ref_data, ref_ends, ref_counts, tokenize, n, neumaier_sum, threads=None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn nist_utf8_stats<'py>(
+    py: Python<'py>,
+    hyp_data: PyReadonlyArray1<'py, u8>,
+    hyp_ends: PyReadonlyArray1<'py, i64>,
+    ref_data: PyReadonlyArray1<'py, u8>,
+    ref_ends: PyReadonlyArray1<'py, i64>,
+    ref_counts: PyReadonlyArray1<'py, i64>,
+    tokenize: &str,
+    n: usize,
+    neumaier_sum: bool,
+    threads: Option<usize>,
+) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)>> {
+    let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
+    let tokenizer = WordTokenizer::from_name(tokenize)?;
+    let (Some(hyps), Some(flat_refs)) = (utf8_pieces(hyp_data.as_slice()?, hyp_ends.as_slice()?)?, utf8_pieces(ref_data.as_slice()?, ref_ends.as_slice()?)?) else {
+        return Ok(None);
+    };
+    let counts = ref_counts.as_slice()?;
+    if counts.len() != hyps.len() || counts.iter().any(|&count| count < 0) || counts.iter().sum::<i64>() != flat_refs.len() as i64 {
+        return Err(pyo3::exceptions::PyValueError::new_err("ref_counts must give each hypothesis's number of references"));
+    }
+    let mut rest = flat_refs.as_slice();
+    let refs: Vec<Vec<&str>> = counts
+        .iter()
+        .map(|&count| {
+            let (segment, after) = rest.split_at(count as usize);
+            rest = after;
+            segment.to_vec()
+        })
+        .collect();
+    let (corpus, sentence) = run_released(py, threads, || {
+        let (hyp_ids, ref_ids) = corpus_ids(&hyps, &refs, tokenizer);
+        rows(&hyp_ids, &ref_ids, n, sum, true, true)
+    })??;
+    let shape = (hyps.len(), row_width(n));
+    let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
+    let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
+    Ok(Some((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py))))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nist_utf8_stats, m)?)?;
     m.add_function(wrap_pyfunction!(nist_corpus_and_sentence_stats, m)?)?;
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
     m.add_function(wrap_pyfunction!(nist_row_scores, m)?)?;

@@ -3,10 +3,8 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
-use super::threads::run_released;
-use super::words::extract_corpus;
-use crate::text::words::IdScope;
-use crate::metrics::ribes::{batch_scores, kendall_tau, word_rank_alignment, RibesParams};
+use super::words::segment_kernel;
+use crate::metrics::ribes::{batch_scores, kendall_tau, text_scores, word_rank_alignment, RibesParams};
 
 /// Sentence RIBES of every segment (float64, shape `(n,)`).
 #[pyfunction]
@@ -22,9 +20,16 @@ fn ribes_scores<'py>(
     max_alignment_len: usize,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
     let params = RibesParams { alpha, beta, max_alignment_len };
-    let scores = run_released(py, threads, || batch_scores(&hyps, &refs, params))??;
+    let scores = segment_kernel(
+        py,
+        hypotheses,
+        references,
+        tokenize,
+        threads,
+        |hyps, refs, tokenizer| text_scores(hyps, refs, tokenizer, params),
+        |hyps, refs| batch_scores(hyps, refs, params),
+    )??;
     Ok(scores.into_pyarray_bound(py))
 }
 

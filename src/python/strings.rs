@@ -1,10 +1,11 @@
 //! Python str arguments borrowed as `&str` (no copy per call), for batch bindings that release the GIL;
 //! Arrow columns (see `arrow.rs`) are read in place through the same `Lines`.
 
-use pyo3::exceptions::PyTypeError;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyList, PyString};
 
 use super::arrow::{ArrowReferences, ArrowStrings, ArrowView};
 
@@ -129,4 +130,52 @@ impl<'py> Texts<'py> {
     pub(crate) fn borrow(&self) -> PyResult<Vec<&str>> {
         self.items.iter().enumerate().map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name))).collect()
     }
+}
+
+/// The strs of `texts` as one UTF-8 buffer and the end offset of each (a text state's layout,
+/// `core.state.encode_texts`); `None` when an item is not a str or has no UTF-8 form (a lone
+/// surrogate), which the caller encodes itself.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn encode_utf8<'py>(texts: &Bound<'py, PyList>) -> PyResult<Option<(Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<i64>>)>> {
+    let py = texts.py();
+    let items: Vec<Bound<'py, PyAny>> = texts.iter().collect();
+    let mut pieces = Vec::with_capacity(items.len());
+    for item in &items {
+        match borrow_str(item, &String::new) {
+            Ok(text) => pieces.push(text),
+            Err(_) => return Ok(None), // the error is dropped: the caller's own encoder reports it
+        }
+    }
+    let mut data = Vec::with_capacity(pieces.iter().map(|piece| piece.len()).sum());
+    let mut ends = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        data.extend_from_slice(piece.as_bytes());
+        ends.push(data.len() as i64);
+    }
+    Ok(Some((data.into_pyarray_bound(py), ends.into_pyarray_bound(py))))
+}
+
+/// The strs of a text state's UTF-8 buffer cut at `ends` (as [`encode_utf8`] lays them out), borrowed;
+/// `None` when a piece is not valid UTF-8 (e.g. a surrogate kept with `surrogatepass`).
+pub(crate) fn utf8_pieces<'a>(data: &'a [u8], ends: &[i64]) -> PyResult<Option<Vec<&'a str>>> {
+    let mut pieces = Vec::with_capacity(ends.len());
+    let mut start = 0;
+    for &end in ends {
+        let end = usize::try_from(end)
+            .ok()
+            .filter(|&end| start <= end && end <= data.len())
+            .ok_or_else(|| PyValueError::new_err("text offsets must increase and stay within the text data"))?;
+        match std::str::from_utf8(&data[start..end]) {
+            Ok(piece) => pieces.push(piece),
+            Err(_) => return Ok(None),
+        }
+        start = end;
+    }
+    Ok(Some(pieces))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(encode_utf8, m)?)?;
+    Ok(())
 }

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::strings::{borrow_str, Lines};
-use super::threads::released;
+use super::threads::{released, run_released};
 use crate::text::words::{scoped_ids, token_ids, CorpusIds, IdScope, WordTokenizer};
 
 /// Word ids of a corpus. `tokenize` is a tokenizer name for lines of text (`"none"`, `"nist"`,
@@ -20,18 +20,38 @@ pub(crate) fn extract_corpus(
     match tokenize {
         "ids" => Ok((hypotheses.extract()?, references.extract()?)),
         "tokens" => {
-            // The token strs are borrowed (kept alive by `hyp_items` / `ref_items`), not copied.
-            let hyp_items: Vec<Vec<Bound<'_, PyAny>>> = items(hypotheses)?.iter().map(items).collect::<PyResult<_>>()?;
-            let ref_items: Vec<Vec<Vec<Bound<'_, PyAny>>>> = items(references)?
-                .iter()
-                .map(|refs| items(refs)?.iter().map(items).collect::<PyResult<Vec<_>>>())
-                .collect::<PyResult<_>>()?;
+            // Every token str is kept alive by `items` (one flat list) and borrowed, not copied.
+            let (mut items, mut hyp_ends, mut ref_ends, mut ref_counts) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            for hyp in sequence(hypotheses)? {
+                push_items(&hyp, &mut items)?;
+                hyp_ends.push(items.len());
+            }
+            for entry in sequence(references)? {
+                let refs = sequence(&entry)?;
+                ref_counts.push(refs.len());
+                for reference in &refs {
+                    push_items(reference, &mut items)?;
+                    ref_ends.push(items.len());
+                }
+            }
             let token = || "a token".to_owned();
-            let hyps: Vec<Vec<&str>> = hyp_items.iter().map(|h| h.iter().map(|t| borrow_str(t, &token)).collect()).collect::<PyResult<_>>()?;
-            let refs: Vec<Vec<Vec<&str>>> = ref_items
+            let words: Vec<&str> = items.iter().map(|item| borrow_str(item, &token)).collect::<PyResult<_>>()?;
+            let mut start = 0;
+            let mut cut = |end: &usize| {
+                let line = &words[start..*end];
+                start = *end;
+                line
+            };
+            let hyps: Vec<&[&str]> = hyp_ends.iter().map(&mut cut).collect();
+            let flat_refs: Vec<&[&str]> = ref_ends.iter().map(&mut cut).collect();
+            let mut first = 0;
+            let refs: Vec<Vec<&[&str]>> = ref_counts
                 .iter()
-                .map(|rs| rs.iter().map(|r| r.iter().map(|t| borrow_str(t, &token)).collect()).collect::<PyResult<_>>())
-                .collect::<PyResult<_>>()?;
+                .map(|&count| {
+                    first += count;
+                    flat_refs[first - count..first].to_vec()
+                })
+                .collect();
             released(py, || token_ids(&hyps, &refs, scope))
         }
         name => {
@@ -43,12 +63,51 @@ pub(crate) fn extract_corpus(
     }
 }
 
+/// A per-segment kernel run with the GIL released on `threads`: on lines of text (`tokenize` names a
+/// tokenizer), `on_text(hyps, refs, tokenizer)` reads them in place and numbers each segment itself;
+/// on token lists or ids, `on_ids` gets the corpus numbered per segment ([`extract_corpus`]).
+pub(crate) fn segment_kernel<T: Send>(
+    py: Python<'_>,
+    hypotheses: &Bound<'_, PyAny>,
+    references: &Bound<'_, PyAny>,
+    tokenize: &str,
+    threads: Option<usize>,
+    on_text: impl FnOnce(&[&str], &[Vec<&str>], WordTokenizer) -> T + Send,
+    on_ids: impl FnOnce(&[Vec<u32>], &[Vec<Vec<u32>>]) -> T + Send,
+) -> PyResult<T> {
+    if matches!(tokenize, "ids" | "tokens") {
+        let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
+        return run_released(py, threads, || on_ids(&hyps, &refs));
+    }
+    let tokenizer = WordTokenizer::from_name(tokenize)?;
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hyps, refs) = lines.borrow()?;
+    run_released(py, threads, || on_text(&hyps, &refs, tokenizer))
+}
+
 /// The items of an iterable that is not a str (a token list given as one string is refused: TypeError).
-fn items<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+fn sequence<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut out = Vec::new();
+    push_items(value, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the items of `value` (as [`sequence`]) to `out`.
+fn push_items<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyResult<()> {
     if value.is_instance_of::<pyo3::types::PyString>() {
         return Err(pyo3::exceptions::PyTypeError::new_err("expected a sequence of tokens, got a str"));
     }
-    value.iter()?.collect()
+    // Lists and tuples read by index: no Python iterator object per sequence (they feed the GC).
+    if let Ok(list) = value.downcast::<PyList>() {
+        out.extend(list.iter());
+    } else if let Ok(tuple) = value.downcast::<pyo3::types::PyTuple>() {
+        out.extend(tuple.iter());
+    } else {
+        for item in value.iter()? {
+            out.push(item?);
+        }
+    }
+    Ok(())
 }
 
 /// Word ids of a set of outputs alone (diversity metrics), `tokenize` as in [`extract_corpus`].

@@ -33,7 +33,7 @@ pub fn is_python_whitespace(c: char) -> bool {
 
 /// The byte length of the Python whitespace char starting at `bytes[index]`, or 0 if it is not one.
 /// `bytes` must be valid UTF-8; continuation bytes (0x80..=0xBF) always give 0.
-#[inline]
+#[inline(always)]
 pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
     let lead = bytes[index];
     if lead < 0x80 {
@@ -41,8 +41,14 @@ pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
             lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead),
         );
     }
+    multibyte_whitespace_len(bytes, index)
+}
+
+/// [`whitespace_len`] of a non-ASCII lead byte (rare: kept out of the inlined ASCII path).
+#[inline(never)]
+fn multibyte_whitespace_len(bytes: &[u8], index: usize) -> usize {
     let next = |offset: usize| bytes.get(index + offset).copied().unwrap_or(0);
-    match lead {
+    match bytes[index] {
         0xC2 => 2 * usize::from(matches!(next(1), 0x85 | 0xA0)), // U+0085, U+00A0
         0xE1 => 3 * usize::from(next(1) == 0x9A && next(2) == 0x80), // U+1680
         0xE2 => match (next(1), next(2)) {
@@ -52,6 +58,32 @@ pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
         0xE3 => 3 * usize::from(next(1) == 0x80 && next(2) == 0x80), // U+3000
         _ => 0,
     }
+}
+
+/// The first position from `position` on whose byte may begin a Python whitespace char (see
+/// [`MAY_START_WHITESPACE`]), or `bytes.len()`. Eight bytes at a time: a byte below 0x21 or from
+/// 0x80 up flags a candidate (the lowest flag is exact: a borrow only reaches higher bytes).
+#[inline(always)]
+fn next_space_candidate(bytes: &[u8], mut position: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(position..position + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let flags = (word.wrapping_sub(ONES * 0x21) | word) & HIGH;
+        if flags == 0 {
+            position += 8;
+            continue;
+        }
+        let at = position + (flags.trailing_zeros() / 8) as usize;
+        if MAY_START_WHITESPACE[bytes[at] as usize] {
+            return at;
+        }
+        position = at + 1;
+    }
+    while position < bytes.len() && !MAY_START_WHITESPACE[bytes[position] as usize] {
+        position += 1;
+    }
+    position
 }
 
 /// Bytes that can begin a Python whitespace char: ASCII whitespace and the lead bytes C2, E1, E2, E3.
@@ -103,9 +135,7 @@ impl<'a> Iterator for SplitTokens<'a> {
         let start = position;
         // Stepping one byte at a time is safe: whitespace_len is 0 on continuation bytes.
         while position < bytes.len() {
-            while position < bytes.len() && !MAY_START_WHITESPACE[bytes[position] as usize] {
-                position += 1;
-            }
+            position = next_space_candidate(bytes, position);
             if position >= bytes.len() || whitespace_len(bytes, position) > 0 {
                 break;
             }

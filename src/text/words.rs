@@ -1,6 +1,8 @@
 //! Lines → word ids for the word-level MT metrics (GLEU, NIST, RIBES, diversity): a tokenizer chosen
 //! by name, then Python's `str.split()`, then ids shared by the whole corpus.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use super::nist::tokenize_nist;
@@ -34,16 +36,105 @@ impl WordTokenizer {
         })
     }
 
-    /// The tokenized line, words separated by whitespace.
-    fn tokenize<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
-        let mut out = String::new();
+    /// The tokenized line, words separated by whitespace (`buffer` holds it unless the line is taken as it is).
+    fn tokenize<'a>(&self, line: &'a str, buffer: &'a mut String) -> &'a str {
+        buffer.clear();
         match self {
-            Self::Split => return std::borrow::Cow::Borrowed(line),
-            Self::Nist => tokenize_nist(line, &mut out),
-            Self::Bleu(tokenizer) => tokenizer.tokenize_into(line, &mut out),
+            Self::Split => return line,
+            Self::Nist => tokenize_nist(line, buffer),
+            Self::Bleu(tokenizer) => tokenizer.tokenize_into(line, buffer),
         }
-        std::borrow::Cow::Owned(out)
+        buffer
     }
+
+    /// The tokenized line, borrowed when the line is taken as it is.
+    fn tokenized<'a>(&self, line: &'a str) -> Cow<'a, str> {
+        if *self == Self::Split {
+            return Cow::Borrowed(line);
+        }
+        let mut buffer = String::new();
+        self.tokenize(line, &mut buffer);
+        Cow::Owned(buffer)
+    }
+}
+
+/// Appends the ids of the words of `text` (a tokenized line) to `out`.
+#[inline]
+fn push_ids(interner: &mut TokenInterner, text: &str, out: &mut Vec<u32>) {
+    let base = text.as_ptr() as usize;
+    // A word's offset in its line lets the interner read it with one wide load.
+    out.extend(split_tokens(text).map(|word| {
+        let start = word.as_ptr() as usize - base;
+        interner.id_in(text, start, start + word.len())
+    }));
+}
+
+/// The interning keys of the words of `text` (a tokenized line), see [`TokenInterner::key_in`].
+fn word_keys(text: &str) -> Vec<u128> {
+    let base = text.as_ptr() as usize;
+    split_tokens(text)
+        .map(|word| {
+            let start = word.as_ptr() as usize - base;
+            TokenInterner::key_in(text, start, start + word.len())
+        })
+        .collect()
+}
+
+/// Per-thread work space of [`map_segments`]: the segment's ids, numbered from 0 in each segment.
+#[derive(Debug, Default)]
+struct SegmentIds {
+    interner: TokenInterner,
+    buffer: String,
+    hyp: Vec<u32>,
+    refs: Vec<Vec<u32>>,
+}
+
+impl SegmentIds {
+    fn number<R: AsRef<str>>(&mut self, hyp: &str, refs: &[R], tokenizer: WordTokenizer) {
+        let Self { interner, buffer, hyp: hyp_ids, refs: ref_ids } = self;
+        interner.clear();
+        hyp_ids.clear();
+        push_ids(interner, tokenizer.tokenize(hyp, buffer), hyp_ids);
+        if ref_ids.len() < refs.len() {
+            ref_ids.resize(refs.len(), Vec::new());
+        }
+        for (line, ids) in refs.iter().zip(ref_ids.iter_mut()) {
+            ids.clear();
+            push_ids(interner, tokenizer.tokenize(line.as_ref(), buffer), ids);
+        }
+    }
+}
+
+/// `score(state, index, hypothesis ids, reference ids)` of every segment, in parallel: each segment is
+/// tokenized and numbered on its own (ids shared by a hypothesis and its references only) into
+/// per-thread buffers, so nothing corpus-sized is built. `init` makes a thread's `state`.
+///
+/// ```
+/// use nlgmetrics::text::words::{map_segments, WordTokenizer};
+/// let lengths = map_segments(&["a b a", "c"], &[vec!["b"], vec!["c d"]], WordTokenizer::Split, || (), |_, index, hyp, refs| {
+///     (index, hyp.to_vec(), refs[0].clone())
+/// });
+/// assert_eq!(lengths, vec![(0, vec![0, 1, 0], vec![1]), (1, vec![0], vec![0, 1])]);
+/// ```
+pub fn map_segments<H, R, S, T, I, F>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer, init: I, score: F) -> Vec<T>
+where
+    H: AsRef<str> + Sync,
+    R: AsRef<str> + Sync,
+    T: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize, &[u32], &[Vec<u32>]) -> T + Sync + Send,
+{
+    let segments = hyps.len().min(refs.len());
+    (0..segments)
+        .into_par_iter()
+        .map_init(
+            || (SegmentIds::default(), init()),
+            |(ids, state), index| {
+                ids.number(hyps[index].as_ref(), &refs[index], tokenizer);
+                score(state, index, &ids.hyp, &ids.refs[..refs[index].len()])
+            },
+        )
+        .collect()
 }
 
 /// Hypotheses and their references as word ids.
@@ -74,30 +165,26 @@ pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: 
 /// of one segment share ids; the segments are done in parallel).
 pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer, scope: IdScope) -> CorpusIds {
     if scope == IdScope::Segment && hyps.len() == refs.len() {
-        return hyps
-            .par_iter()
-            .zip(refs.par_iter())
-            .map_init(TokenInterner::default, |interner, (hyp, lines)| {
-                // One interner per thread, emptied per segment (it keeps its memory).
-                interner.clear();
-                let mut ids_of = |line: &str| -> Vec<u32> { split_tokens(&tokenizer.tokenize(line)).map(|token| interner.id(token)).collect() };
-                let hyp_ids = ids_of(hyp.as_ref());
-                let ref_ids = lines.iter().map(|line| ids_of(line.as_ref())).collect();
-                (hyp_ids, ref_ids)
-            })
-            .unzip();
+        return map_segments(hyps, refs, tokenizer, || (), |_, _, hyp, refs| (hyp.to_vec(), refs.to_vec())).into_iter().unzip();
     }
-    let hyp_text: Vec<_> = hyps.par_iter().map(|line| tokenizer.tokenize(line.as_ref())).collect();
-    let ref_text: Vec<Vec<_>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenize(line.as_ref())).collect()).collect();
+    let hyp_text: Vec<Cow<str>> = hyps.par_iter().map(|line| tokenizer.tokenized(line.as_ref())).collect();
+    let ref_text: Vec<Vec<Cow<str>>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenized(line.as_ref())).collect()).collect();
+    // Splitting and packing the words runs in parallel; only the numbering (first sight first) is serial.
+    let hyp_keys: Vec<Vec<u128>> = hyp_text.par_iter().map(|text| word_keys(text)).collect();
+    let ref_keys: Vec<Vec<Vec<u128>>> = ref_text.par_iter().map(|texts| texts.iter().map(|text| word_keys(text)).collect()).collect();
     let mut interner = TokenInterner::default();
-    let mut ids_of = |text: &str| -> Vec<u32> { split_tokens(text).map(|token| interner.id(token)).collect() };
-    let hyp_ids = hyp_text.iter().map(|text| ids_of(text)).collect();
-    let ref_ids = ref_text.iter().map(|texts| texts.iter().map(|text| ids_of(text)).collect()).collect();
+    let mut ids_of = |keys: &[u128], text: &str| -> Vec<u32> { keys.iter().map(|&key| interner.id_of_key(key, text)).collect() };
+    let hyp_ids = hyp_keys.iter().zip(&hyp_text).map(|(keys, text)| ids_of(keys, text)).collect();
+    let ref_ids = ref_keys
+        .iter()
+        .zip(&ref_text)
+        .map(|(keys, texts)| keys.iter().zip(texts).map(|(keys, text)| ids_of(keys, text)).collect())
+        .collect();
     (hyp_ids, ref_ids)
 }
 
 /// Numbers pre-tokenized words (each token taken whole, as NLTK compares them).
-pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], scope: IdScope) -> CorpusIds {
+pub fn token_ids<S: AsRef<str> + Sync, H: AsRef<[S]> + Sync>(hyps: &[H], refs: &[Vec<H>], scope: IdScope) -> CorpusIds {
     if scope == IdScope::Segment && hyps.len() == refs.len() {
         return hyps
             .par_iter()
@@ -105,16 +192,16 @@ pub fn token_ids<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], sc
             .map_init(TokenInterner::default, |interner, (hyp, references)| {
                 interner.clear();
                 let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
-                let hyp_ids = ids_of(hyp);
-                let ref_ids = references.iter().map(|tokens| ids_of(tokens)).collect();
+                let hyp_ids = ids_of(hyp.as_ref());
+                let ref_ids = references.iter().map(|tokens| ids_of(tokens.as_ref())).collect();
                 (hyp_ids, ref_ids)
             })
             .unzip();
     }
     let mut interner = TokenInterner::default();
     let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
-    let hyp_ids = hyps.iter().map(|tokens| ids_of(tokens)).collect();
-    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| ids_of(tokens)).collect()).collect();
+    let hyp_ids = hyps.iter().map(|tokens| ids_of(tokens.as_ref())).collect();
+    let ref_ids = refs.iter().map(|texts| texts.iter().map(|tokens| ids_of(tokens.as_ref())).collect()).collect();
     (hyp_ids, ref_ids)
 }
 
@@ -135,6 +222,11 @@ mod tests {
         }
         let lines = ["a b", "b c"];
         let references = vec![vec!["c"], vec!["a"]];
+        // Words longer than 15 bytes are keyed apart from the short ones; ids stay by first sight.
+        let long = "a-word-of-more-than-fifteen-bytes";
+        let line = format!("{long} b {long}x {long} b");
+        let (hyps, refs) = corpus_ids(&[line.as_str()], &[vec![long, "b"]], WordTokenizer::Split);
+        assert_eq!((hyps, refs), (vec![vec![0, 1, 2, 0, 1]], vec![vec![vec![0], vec![1]]]));
         let (_, per_segment) = scoped_ids(&lines, &references, WordTokenizer::Split, IdScope::Segment);
         assert_eq!(per_segment, vec![vec![vec![2]], vec![vec![2]]]); // numbered within each segment
     }

@@ -98,7 +98,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
         items = list(hypotheses)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    if not set(map(type, items)) <= {str}:  # one C-level pass; the loop below names the culprit
+    if not set(map(type, items)) <= {str}:  # one C-level pass (the loop below names a bad item)
         for index, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")

@@ -43,7 +43,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from nlgmetrics._core import __version__
+from nlgmetrics._core import __version__, encode_utf8
 
 MAGIC = b"NLGMSTAT"
 FORMAT_VERSION = 1
@@ -61,6 +61,10 @@ def encode_texts(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     >>> bytes(data), ends.tolist()
     (b'ab\\xc3\\xa9', [2, 2, 4])
     """
+    if type(texts) is list:
+        fast = encode_utf8(texts)  # one copy in Rust; None for a lone surrogate (kept by "surrogatepass" below)
+        if fast is not None:
+            return fast
     encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
     ends = np.cumsum([len(item) for item in encoded], dtype=np.int64) if encoded else np.zeros(0, np.int64)
     return np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), ends

@@ -21,6 +21,7 @@ GLEU = 0.2917
 from __future__ import annotations
 
 import sys
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
@@ -216,21 +217,31 @@ class NIST(Metric):
         return "NIST"
 
     def batch_arrays(self, hypotheses, references):
-        return {"hypotheses": list(hypotheses), "references": [ref for refs in references for ref in refs],
-                "ref_counts": np.array([len(refs) for refs in references], dtype=np.int64)}
+        return {"hypotheses": list(hypotheses), "references": list(chain.from_iterable(references)),
+                "ref_counts": np.fromiter(map(len, references), dtype=np.int64, count=len(references))}
 
     def result_from_state(self, state) -> NISTResult:
         o = self.options
-        hyps, flat = state.texts("hypotheses"), state.texts("references")
-        refs, start = [], 0
-        for count in state.arrays["ref_counts"].tolist():
-            refs.append(flat[start:start + count])
-            start += count
-        hyps, refs = _lowercased(hyps, refs, o["lowercase"])
         n = o["n"]
-        rows, own = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
-        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [len(hyps)])
-        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * len(hyps))[0], dtype=np.float64)
+        stats = None
+        if not o["lowercase"]:
+            # The kept UTF-8 buffers read in place (no str per line); None if they are not valid UTF-8.
+            a = state.arrays
+            stats = _core.nist_utf8_stats(a["hypotheses.data"], a["hypotheses.offsets"], a["references.data"],
+                                          a["references.offsets"], a["ref_counts"], o["tokenize"], n, NEUMAIER_SUM,
+                                          self.threads)
+        if stats is None:
+            hyps, flat = state.texts("hypotheses"), state.texts("references")
+            refs, start = [], 0
+            for count in state.arrays["ref_counts"].tolist():
+                refs.append(flat[start:start + count])
+                start += count
+            hyps, refs = _lowercased(hyps, refs, o["lowercase"])
+            stats = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
+        rows, own = stats
+        segments = len(rows)
+        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [segments])
+        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * segments)[0], dtype=np.float64)
         return NISTResult(score, divides_by_zero, self.signature(state.ref_counts), segment_scores, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:

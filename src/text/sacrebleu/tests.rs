@@ -269,4 +269,12 @@ fn split_tokens_matches_char_level_split() {
             "{line:?}"
         );
     }
+    // Whitespace (and non-whitespace bytes that flag the eight-byte scan) at every offset of long words.
+    for separator in ["\u{85}", "\u{a0}", "\u{3000}", "\u{2009}", "\u{1c}", "\t", " ", "ä", "\u{1}", "\u{2010}", "\u{e100}"] {
+        for offset in 0..20 {
+            let line = format!("{}{separator}{}x\u{c2}\u{a1}y{separator}", "a".repeat(offset), "b".repeat(19 - offset));
+            let expected: Vec<&str> = line.split(is_python_whitespace).filter(|t| !t.is_empty()).collect();
+            assert_eq!(split_tokens(&line).collect::<Vec<_>>(), expected, "{line:?}");
+        }
+    }
 }
