@@ -114,3 +114,22 @@ def test_errors_are_one_line_and_leave_no_output(capsys, tmp_path, parquet):
     assert status == 1 and err.strip() == f"nlgmetrics: error: {parquet}: column 'id' holds int64, not strings"
     status, _, err = _run(capsys, "score", parquet, "-m", "bleu", "--hyp", "hyp", "--ref", "ref_a", "-o", "chrf.x=1")
     assert status == 1 and "is for 'chrf', which is not among the metrics (bleu)" in err
+
+
+
+def test_score_runs_with_steady_allocator_settings(parquet, wmt22_two_refs):
+    """The command switches Arrow to the system allocator and fixes glibc's mmap threshold (io.memory), and
+    scores the same; run in a child process, since the settings are process-wide."""
+    import subprocess
+
+    code = ("import sys, pyarrow as pa; from nlgmetrics.cli.commands import main; "
+            "status = main(['score', sys.argv[1], '-m', 'bleu', '--hyp', 'hyp', '--ref', 'ref_a', '--ref', 'ref_b', "
+            "'-f', 'json']); print(pa.default_memory_pool().backend_name, file=sys.stderr); sys.exit(status)")
+    child = subprocess.run([sys.executable, "-c", code, parquet], capture_output=True, text=True, check=True)
+    assert child.stderr.split()[-1] == "system"
+    hyps, ref_a, ref_b = wmt22_two_refs
+    assert json.loads(child.stdout)["bleu"]["score"] == nlgmetrics.bleu(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).score
+    if sys.platform.startswith("linux") and __import__("platform").libc_ver()[0] == "glibc":  # mallopt took it
+        check = subprocess.run([sys.executable, "-c", "from nlgmetrics.io.memory import steady_peak_memory as s; "
+                                "print(s())"], capture_output=True, text=True, check=True)
+        assert check.stdout.strip() == "True"

@@ -59,3 +59,14 @@ def test_errors(ray_cluster, dataset):
         nlgmetrics.ray.score(with_null, "bleu", hyp="hyp", refs="ref")
     skipped = nlgmetrics.ray.with_segment_scores(with_null, "chrf", hyp="hyp", refs="ref", nulls="skip").take_all()
     assert skipped[1]["score"] is None and skipped[0]["score"] == nlgmetrics.chrf(["a b"], ["a b"]).score
+
+
+def test_tasks_score_on_the_cpus_ray_gives_them(ray_cluster, dataset, wmt22_two_refs):
+    import ray
+
+    from nlgmetrics.ray import _task_threads
+
+    assert ray.get(ray.remote(num_cpus=1)(_task_threads).remote()) == 1  # one CPU per task: one Rust thread
+    hyps, ref_a, ref_b = wmt22_two_refs
+    expected = nlgmetrics.chrf(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).score
+    assert nlgmetrics.ray.score(dataset, "chrf", hyp="hyp", refs=["ref_a", "ref_b"], threads=2).score == expected

@@ -1,9 +1,9 @@
 """Scoring Ray Data datasets (``pip install "nlgmetrics[ray]"``).
 
-``score`` runs ``map_batches`` over Arrow batches: each batch's ``MetricState`` (a few hundred bytes
-for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are merged in the dataset's order
-into the single-process result (bit for bit where the statistics are integers: BLEU, chrF).
-``with_segment_scores`` returns the dataset with a column of per-row scores.
+``score`` runs ``map_batches`` over whole Arrow blocks (fused by Ray into the read tasks): each block's
+``MetricState`` (a few hundred bytes for BLEU/chrF/TER/METEOR) comes back to the caller, and the states are
+merged in the dataset's order into the single-process result (bit for bit where the statistics are integers:
+BLEU, chrF). ``with_segment_scores`` returns the dataset with a column of per-row scores.
 
 Example:
 
@@ -27,8 +27,21 @@ from nlgmetrics.io.partitions import PartitionScorer
 
 __all__ = ["score", "with_segment_scores"]
 
-#: Rows per ``map_batches`` call: large enough that the per-call cost vanishes, small enough for memory.
+#: Rows per ``map_batches`` call of ``with_segment_scores``: large enough that the per-call cost vanishes,
+#: small enough for memory. ``score`` takes whole blocks (``batch_size=None``) instead: then Ray fuses the
+#: scoring into the read task, so no text passes through the object store, only each block's state.
 BATCH_ROWS = 65_536
+
+
+def _task_threads() -> Optional[int]:
+    """Threads for the Rust core in a Ray task: the CPUs Ray gave the task (one by default), else all cores.
+    Ray runs one task per CPU already; more threads each would only contend for the same cores."""
+    import math
+
+    import ray
+
+    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+    return max(1, math.ceil(cpus)) if cpus else None
 
 
 def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
@@ -40,26 +53,32 @@ def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nul
 
 
 def score(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
-          batch_size: Optional[int] = BATCH_ROWS, **options: Any):
+          batch_size: Optional[int] = None, **options: Any):
     """The corpus result of ``metric`` (a registered name, with its ``options``) over the Dataset ``ds``:
-    hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column)."""
+    hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column).
+
+    ``batch_size=None`` (the default) scores whole blocks, each Arrow chunk as it is; a number of rows makes Ray
+    re-cut the blocks (a separate task, whose batches go through the object store). Each task scores on as many
+    threads as Ray gave it CPUs unless ``threads=`` says otherwise."""
     import pyarrow as pa
-    import ray.data
 
     scorer = _scorer(ds, metric, hyp, refs, nulls, options)
 
     def batch_state(table):
-        return pa.table({"state": pa.array([scorer.state_bytes([table])], pa.binary())})
+        task = scorer if "threads" in options else scorer.with_options(threads=_task_threads())
+        return pa.table({"state": pa.array([task.state_bytes([table])], pa.binary())})
 
-    context = ray.data.DataContext.get_current()
-    preserve = context.execution_options.preserve_order
-    context.execution_options.preserve_order = True  # states merged in the dataset's row order
+    states = ds.select_columns(scorer.columns).map_batches(
+        batch_state, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)
+    # The Dataset runs under its own context (copied when it was created), shared with ``ds``: set it there.
+    options_of_run = states.context.execution_options
+    preserve = options_of_run.preserve_order
+    options_of_run.preserve_order = True  # states merged in the dataset's row order
     try:
-        states = ds.select_columns(scorer.columns).map_batches(
-            batch_state, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True).take_all()
+        rows = states.take_all()
     finally:
-        context.execution_options.preserve_order = preserve
-    return scorer.merge(row["state"] for row in states)
+        options_of_run.preserve_order = preserve
+    return scorer.merge(row["state"] for row in rows)
 
 
 def with_segment_scores(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], output: str = "score",

@@ -8,55 +8,66 @@
 //! `min(1, (character distance + shift cost) / len(" ".join(shifted hypothesis)))`.
 //! Float operations are the reference's, in its order.
 
-use rustc_hash::FxHashMap;
-
 use crate::error::{Error, Result};
+use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
-use crate::text::pystr::is_python_whitespace;
+use crate::text::pystr::{is_python_whitespace, split_tokens};
 
 const PARALLEL_THRESHOLD: usize = 16;
 
-/// Python's `text.split()`; ASCII bytes are classified without decoding.
+/// Python's `text.split()` as a list (`text::pystr::split_tokens`).
 fn py_split(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut words = Vec::with_capacity(bytes.len() / 5 + 1);
-    let (mut at, mut start) = (0, None);
-    while at < bytes.len() {
-        let (is_space, width) = if bytes[at] < 0x80 {
-            (matches!(bytes[at], b'\t'..=b'\r' | 0x1c..=b' '), 1)
-        } else {
-            let c = text[at..].chars().next().expect("at a char boundary");
-            (is_python_whitespace(c), c.len_utf8())
-        };
-        match (is_space, start) {
-            (true, Some(from)) => {
-                words.push(&text[from..at]);
-                start = None;
-            }
-            (false, None) => start = Some(at),
-            _ => {}
-        }
-        at += width;
-    }
-    if let Some(from) = start {
-        words.push(&text[from..]);
-    }
+    let mut words = Vec::with_capacity(text.len() / 5 + 1);
+    words.extend(split_tokens(text));
     words
 }
 
-/// Dense word ids of the pair, by first occurrence, and the words by id.
+/// A word's hash for [`word_ids`]' table: 8 bytes at a time, multiply-rotate (as FxHash).
+#[inline]
+fn word_hash(word: &str) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mix = |hash: u64, bytes: u64| (hash.rotate_left(26) ^ bytes).wrapping_mul(K);
+    let mut chunks = word.as_bytes().chunks_exact(8);
+    let mut hash = word.len() as u64;
+    for chunk in &mut chunks {
+        hash = mix(hash, u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+    }
+    // the last bytes shifted in one by one (a copy into a buffer would call memcpy for every word)
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        hash = mix(hash, tail.iter().rev().fold(0u64, |value, &byte| (value << 8) | u64::from(byte)));
+    }
+    hash
+}
+
+/// Dense word ids of the pair, by first occurrence, and the words by id (an open-addressing table:
+/// a sentence has a few dozen words, a general hash map costs more than the rest of the interning).
 fn word_ids<'a>(hypothesis: &[&'a str], reference: &[&'a str]) -> (Vec<u32>, Vec<u32>, Vec<&'a str>) {
-    let mut ids: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(hypothesis.len() + reference.len(), Default::default());
-    let mut vocabulary = Vec::with_capacity(hypothesis.len() + reference.len());
-    let mut id_of = |word: &&'a str| {
-        *ids.entry(*word).or_insert_with(|| {
-            vocabulary.push(*word);
-            vocabulary.len() as u32 - 1
-        })
+    let total = hypothesis.len() + reference.len();
+    let mask = (2 * total).next_power_of_two().max(16) - 1;
+    let mut table = vec![u32::MAX; mask + 1];
+    let mut vocabulary: Vec<&'a str> = Vec::with_capacity(total);
+    let mut hashes: Vec<u64> = Vec::with_capacity(total);
+    let mut id_of = |word: &'a str| {
+        let hash = word_hash(word);
+        let mut slot = (hash >> 32) as usize & mask;
+        loop {
+            let id = table[slot];
+            if id == u32::MAX {
+                table[slot] = vocabulary.len() as u32;
+                vocabulary.push(word);
+                hashes.push(hash);
+                return vocabulary.len() as u32 - 1;
+            }
+            if hashes[id as usize] == hash && vocabulary[id as usize] == word {
+                return id;
+            }
+            slot = (slot + 1) & mask;
+        }
     };
-    let hypothesis: Vec<u32> = hypothesis.iter().map(&mut id_of).collect();
-    let reference: Vec<u32> = reference.iter().map(&mut id_of).collect();
+    let hypothesis: Vec<u32> = hypothesis.iter().map(|word| id_of(word)).collect();
+    let reference: Vec<u32> = reference.iter().map(|word| id_of(word)).collect();
     (hypothesis, reference, vocabulary)
 }
 
@@ -68,92 +79,144 @@ fn words_greater(a: &[u32], b: &[u32], vocabulary: &[&str]) -> bool {
     }
 }
 
-/// `couple_discoverer(hyp, ref)`: every (hyp start, ref start, length) of a common phrase with
-/// different start positions, `length` extended as far as the words keep matching.
-fn couples(hypothesis: &[u32], reference: &[u32], alphabet: usize) -> Vec<(usize, usize, usize)> {
-    // the reference positions of each word, so each hypothesis word visits only its matches
-    // (the order of candidates never matters: the best is a maximum over a total order)
-    let mut first = vec![u32::MAX; alphabet];
-    let mut next = vec![u32::MAX; reference.len()];
-    for (position, &word) in reference.iter().enumerate().rev() {
-        next[position] = first[word as usize];
-        first[word as usize] = position as u32;
-    }
-    let mut out = Vec::with_capacity(hypothesis.len());
-    for start_1 in 0..hypothesis.len() {
-        let mut start_2 = first[hypothesis[start_1] as usize];
-        while start_2 != u32::MAX {
-            let at = start_2 as usize;
-            start_2 = next[at];
-            if at == start_1 {
-                continue;
-            }
-            let mut length = 1;
-            for step in 1..hypothesis.len() - start_1 {
-                if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
-                    length += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push((start_1, at, length));
-        }
-    }
-    out
+/// Buffers one segment's scoring reuses; a thread keeps them from segment to segment (see
+/// [`segment_score`]), so a batch allocates them once a thread instead of once a segment.
+#[derive(Default)]
+struct Buffers {
+    first: Vec<u32>,
+    next: Vec<u32>,
+    couples: Vec<(usize, usize, usize)>,
+    columns: Vec<Column>,
+    shifted: Vec<u32>,
+    best: Vec<u32>,
+    words: Vec<u32>,
+    chars: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+    shifted_chars: Vec<u32>,
+    reference_chars: Vec<u32>,
 }
 
-/// `shifter`: the best shift's gain and shifted words, or `None` when there is no candidate.
-fn best_shift(hypothesis: &[u32], reference_ids: &[u32], reference: &Pattern, vocabulary: &[&str], pre_score: f64) -> Option<(f64, Vec<u32>)> {
-    let mut best: Option<(f64, Vec<u32>)> = None;
-    let mut shifted = Vec::with_capacity(hypothesis.len());
-    // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
-    // moved phrase and its new place, so only the rest is run (same distance as from the start)
-    let prefix_columns: Vec<Column> = if reference.is_single_word() {
-        let mut columns = vec![reference.start()];
-        for k in 0..hypothesis.len() {
-            let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
-            columns.push(next);
+impl Buffers {
+    /// Drops buffers a very long segment left large (a thread keeps them).
+    fn trim(&mut self) {
+        const KEEP: usize = 1 << 16;
+        if self.chars.capacity() > KEEP || self.shifted_chars.capacity() > KEEP || self.couples.capacity() > KEEP {
+            *self = Self::default();
         }
-        columns
-    } else {
-        Vec::new()
-    };
-    for (hyp_start, ref_start, length) in couples(hypothesis, reference_ids, vocabulary.len()) {
-        // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment clamps)
-        shifted.clear();
-        shifted.extend_from_slice(&hypothesis[..hyp_start]);
-        shifted.extend_from_slice(&hypothesis[hyp_start + length..]);
-        let at = ref_start.min(shifted.len());
-        shifted.splice(at..at, hypothesis[hyp_start..hyp_start + length].iter().copied());
-        let shared = hyp_start.min(at);
-        let distance = if prefix_columns.is_empty() {
-            reference.distance(&shifted)
-        } else {
-            reference.advance(prefix_columns[shared], &shifted[shared..]).dist
-        };
-        let shift_score = distance as f64 / reference_ids.len() as f64;
-        let gain = pre_score - shift_score;
-        let better = match &best {
-            None => true,
-            Some((best_gain, best_words)) => {
-                gain > *best_gain || (gain == *best_gain && words_greater(&shifted, best_words, vocabulary))
-            }
-        };
-        if better {
-            match &mut best {
-                Some((best_gain, best_words)) => {
-                    *best_gain = gain;
-                    best_words.clone_from(&shifted);
+    }
+}
+
+/// The shift search of one segment: the reference, the positions of each of its words (a chained list
+/// per word, so each hypothesis word visits only its matches), and the reused buffers.
+struct ShiftSearch<'r> {
+    reference: &'r Pattern,
+    reference_ids: &'r [u32],
+    buffers: &'r mut Buffers,
+}
+
+impl<'r> ShiftSearch<'r> {
+    fn new(reference_ids: &'r [u32], reference: &'r Pattern, alphabet: usize, buffers: &'r mut Buffers) -> Self {
+        let (first, next) = (&mut buffers.first, &mut buffers.next);
+        first.clear();
+        first.resize(alphabet, u32::MAX);
+        next.clear();
+        next.resize(reference_ids.len(), u32::MAX);
+        for (position, &word) in reference_ids.iter().enumerate().rev() {
+            next[position] = first[word as usize];
+            first[word as usize] = position as u32;
+        }
+        Self { reference, reference_ids, buffers }
+    }
+
+    /// `couple_discoverer(hyp, ref)` into the couples buffer: every (hyp start, ref start, length) of a
+    /// common phrase with different start positions, `length` extended as far as the words keep
+    /// matching (the order of candidates never matters: the best is a maximum over a total order).
+    fn find_couples(&mut self, hypothesis: &[u32]) {
+        let (reference, buffers) = (self.reference_ids, &mut *self.buffers);
+        buffers.couples.clear();
+        for start_1 in 0..hypothesis.len() {
+            let mut start_2 = buffers.first[hypothesis[start_1] as usize];
+            while start_2 != u32::MAX {
+                let at = start_2 as usize;
+                start_2 = buffers.next[at];
+                if at == start_1 {
+                    continue;
                 }
-                None => best = Some((gain, shifted.clone())),
+                let mut length = 1;
+                for step in 1..hypothesis.len() - start_1 {
+                    if at + step < reference.len() && hypothesis[start_1 + step] == reference[at + step] {
+                        length += 1;
+                    } else {
+                        break;
+                    }
+                }
+                buffers.couples.push((start_1, at, length));
             }
         }
     }
-    best
+
+    /// `shifter`: the best shift's gain and shifted words (in `best`, reused), or `None` when there is
+    /// no candidate.
+    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64) -> Option<f64> {
+        let reference = self.reference;
+        let reference_len = self.reference_ids.len();
+        let mut best_gain: Option<f64> = None;
+        // Hyyrö's column after each prefix of the hypothesis: a shifted copy shares the prefix before the
+        // moved phrase and its new place, so only the rest is run (same distance as from the start)
+        self.find_couples(hypothesis);
+        let Buffers { columns, couples, shifted, best: best_words, .. } = &mut *self.buffers;
+        columns.clear();
+        if reference.is_single_word() {
+            columns.push(reference.start());
+            for k in 0..hypothesis.len() {
+                let next = reference.advance(columns[k], &hypothesis[k..k + 1]);
+                columns.push(next);
+            }
+        }
+        for &(hyp_start, ref_start, length) in couples.iter() {
+            // hyp[:s] + hyp[s+len:], then the phrase inserted at ref_start (Python slice assignment
+            // clamps): three pieces after the unchanged prefix, run without building the list
+            let at = ref_start.min(hypothesis.len() - length);
+            let phrase = &hypothesis[hyp_start..hyp_start + length];
+            let (shared, pieces) = if at <= hyp_start {
+                (at, [phrase, &hypothesis[at..hyp_start], &hypothesis[hyp_start + length..]])
+            } else {
+                (hyp_start, [&hypothesis[hyp_start + length..at + length], phrase, &hypothesis[at + length..]])
+            };
+            let build = |out: &mut Vec<u32>| {
+                out.clear();
+                out.extend_from_slice(&hypothesis[..shared]);
+                pieces.iter().for_each(|piece| out.extend_from_slice(piece));
+            };
+            let distance = if columns.is_empty() {
+                build(shifted);
+                reference.distance(shifted)
+            } else {
+                pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)).dist
+            };
+            let shift_score = distance as f64 / reference_len as f64;
+            let gain = pre_score - shift_score;
+            match best_gain {
+                Some(best) if gain < best => {}
+                Some(best) if gain == best => {
+                    // a tie goes to the larger word list
+                    build(shifted);
+                    if words_greater(shifted, best_words, vocabulary) {
+                        best_words.clone_from(shifted);
+                    }
+                }
+                _ => {
+                    best_gain = Some(gain);
+                    build(best_words);
+                }
+            }
+        }
+        best_gain
+    }
 }
 
 /// `_shift_cost(shifted, original)`: for each displaced phrase, the average length of its words.
-fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
+fn shift_cost(shifted: &[u32], original: &[u32], ranges: &[(u32, u32)]) -> f64 {
     let mut cost = 0.0f64;
     let mut original_start = 0;
     while original_start < shifted.len() {
@@ -177,7 +240,8 @@ fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
                         break;
                     }
                 }
-                let chars: usize = (0..length).map(|k| vocabulary[original[original_index + k] as usize].chars().count()).sum();
+                let word_len = |word: u32| (ranges[word as usize].1 - ranges[word as usize].0) as usize;
+                let chars: usize = (0..length).map(|k| word_len(original[original_index + k])).sum();
                 average = chars as f64 / length as f64;
                 break;
             }
@@ -188,45 +252,56 @@ fn shift_cost(shifted: &[u32], original: &[u32], vocabulary: &[&str]) -> f64 {
     cost
 }
 
-/// Dense ids of code points: a table below U+0100 (most Latin text), a map above.
-struct CharIds {
-    latin: [u32; 256],
-    other: FxHashMap<char, u32>,
-    count: u32,
+/// The characters of every vocabulary word as dense ids, each word decoded once (into `chars`, with
+/// each word's `ranges`).
+fn word_chars(vocabulary: &[&str], chars: &mut Vec<u32>, ranges: &mut Vec<(u32, u32)>) -> CharIds {
+    let mut ids = CharIds::with_reserved(0);
+    let space = ids.id(' ');
+    debug_assert_eq!(space, 0);
+    chars.clear();
+    ranges.clear();
+    for word in vocabulary {
+        let from = chars.len() as u32;
+        if word.is_ascii() {
+            chars.extend(word.bytes().map(|b| ids.id(b as char)));
+        } else {
+            chars.extend(word.chars().map(|c| ids.id(c)));
+        }
+        ranges.push((from, chars.len() as u32));
+    }
+    ids
 }
 
-impl CharIds {
-    fn new() -> Self {
-        Self { latin: [u32::MAX; 256], other: FxHashMap::default(), count: 0 }
-    }
-
-    fn id(&mut self, c: char) -> u32 {
-        let slot = if (c as u32) < 256 { &mut self.latin[c as usize] } else { self.other.entry(c).or_insert(u32::MAX) };
-        if *slot == u32::MAX {
-            *slot = self.count;
-            self.count += 1;
+/// The characters of `" ".join(words)` into `out` (the space has id 0).
+fn joined(words: &[u32], chars: &[u32], ranges: &[(u32, u32)], out: &mut Vec<u32>) {
+    out.clear();
+    for (k, &word) in words.iter().enumerate() {
+        if k > 0 {
+            out.push(0);
         }
-        *slot
-    }
-
-    /// Code points of `" ".join(words)` as ids.
-    fn joined<'a>(&mut self, words: impl Iterator<Item = &'a str>, capacity: usize) -> Vec<u32> {
-        let mut out = Vec::with_capacity(capacity);
-        for (k, word) in words.enumerate() {
-            if k > 0 {
-                out.push(self.id(' '));
-            }
-            for c in word.chars() {
-                out.push(self.id(c));
-            }
-        }
-        out
+        let (from, to) = ranges[word as usize];
+        out.extend_from_slice(&chars[from as usize..to as usize]);
     }
 }
 
 /// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
 /// The reference must have a word (the reference divides by its length).
 pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
+    }
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => {
+            let score = score_with(hypothesis, reference, &mut buffers);
+            buffers.trim();
+            score
+        }
+        Err(_) => score_with(hypothesis, reference, &mut Buffers::default()),
+    })
+}
+
+/// [`segment_score`] with the given buffers.
+fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> f64 {
     let (hyp_words, ref_words) = (py_split(hypothesis), py_split(reference));
     if hyp_words == ref_words {
         return 0.0; // distance 0: the reference returns before any shift
@@ -234,22 +309,26 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
     let (original, reference_ids, vocabulary) = word_ids(&hyp_words, &ref_words);
     let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
     let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
-    let mut words = original.clone();
-    while let Some((gain, shifted)) = best_shift(&words, &reference_ids, &reference_pattern, &vocabulary, pre_score) {
+    let mut words = std::mem::take(&mut buffers.words);
+    words.clone_from(&original);
+    let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), buffers);
+    while let Some(gain) = search.best_shift(&words, &vocabulary, pre_score) {
         if gain <= 0.0 {
             break;
         }
-        words = shifted;
+        std::mem::swap(&mut words, &mut search.buffers.best);
         pre_score -= gain;
     }
-    let cost_of_shifts = shift_cost(&words, &original, &vocabulary);
-    let mut char_ids = CharIds::new();
-    let shifted_chars = char_ids.joined(words.iter().map(|id| vocabulary[*id as usize]), hypothesis.len());
-    let reference_chars = char_ids.joined(ref_words.iter().copied(), reference.len());
+    let ids = word_chars(&vocabulary, &mut buffers.chars, &mut buffers.ranges);
+    let cost_of_shifts = shift_cost(&words, &original, &buffers.ranges);
+    joined(&words, &buffers.chars, &buffers.ranges, &mut buffers.shifted_chars);
+    joined(&reference_ids, &buffers.chars, &buffers.ranges, &mut buffers.reference_chars);
+    buffers.words = words;
+    let (shifted_chars, reference_chars) = (&buffers.shifted_chars, &buffers.reference_chars);
     if shifted_chars.is_empty() {
         return 1.0;
     }
-    let edit_cost = distance(&shifted_chars, &reference_chars, char_ids.count.max(1) as usize) as f64 + cost_of_shifts;
+    let edit_cost = distance(shifted_chars, reference_chars, ids.count()) as f64 + cost_of_shifts;
     (edit_cost / shifted_chars.len() as f64).min(1.0)
 }
 

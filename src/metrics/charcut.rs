@@ -14,6 +14,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use crate::metrics::char_ids::CharIds;
 use crate::metrics::map_pairs;
 use crate::metrics::qa::pystr::is_py_word;
 use crate::text::pystr::python_strip;
@@ -31,51 +32,130 @@ pub struct Op {
     pub dist: i64,
 }
 
-/// A common substring: its text is `cand[pos1[0]..pos1[0]+len]`; positions are in characters.
-#[derive(Clone, Debug)]
+/// A common substring of `len` characters: its text is `cand[pos1[0]..pos1[0]+len]`. Its positions
+/// (in characters) live in [`Matches::positions`]: `n1` in the candidate from `from`, then `n2` in the reference.
+#[derive(Clone, Copy, Debug)]
 struct Match {
     len: usize,
-    pos1: Vec<usize>,
-    pos2: Vec<usize>,
+    from: usize,
+    n1: usize,
+    n2: usize,
+}
+
+/// Every common substring found, positions in one arena (no allocation per match).
+#[derive(Default)]
+struct Matches {
+    list: Vec<Match>,
+    positions: Vec<usize>,
+}
+
+impl Matches {
+    fn push(&mut self, len: usize, pos1: impl Iterator<Item = usize>, pos2: impl Iterator<Item = usize>) -> Match {
+        let from = self.positions.len();
+        self.positions.extend(pos1);
+        let n1 = self.positions.len() - from;
+        self.positions.extend(pos2);
+        let found = Match { len, from, n1, n2: self.positions.len() - from - n1 };
+        self.list.push(found);
+        found
+    }
+
+    fn pos1(&self, m: &Match) -> &[usize] {
+        &self.positions[m.from..m.from + m.n1]
+    }
+
+    fn pos2(&self, m: &Match) -> &[usize] {
+        &self.positions[m.from + m.n1..m.from + m.n1 + m.n2]
+    }
 }
 
 /// `iter_common_substrings`: walks the trie of common token sequences that start at the given
-/// positions; `visit(offset, ok1, ok2)` sees every node (positions whose next `offset + 1` tokens agree).
-/// Position lists live in one arena; each node holds ranges into it.
-fn common_substrings(seq1: &[u32], seq2: &[u32], start1: Vec<usize>, start2: Vec<usize>, mut visit: impl FnMut(usize, &[usize], &[usize])) {
-    let mut arena: Vec<usize> = Vec::with_capacity(4 * (start1.len() + start2.len()));
-    arena.extend_from_slice(&start1);
-    arena.extend_from_slice(&start2);
-    let mut todo = vec![((0, start1.len()), (start1.len(), start1.len() + start2.len()), 0usize)];
-    let (mut keyed1, mut keyed2): (Vec<(u32, usize)>, Vec<(u32, usize)>) = (Vec::new(), Vec::new());
-    let group = |keyed: &mut Vec<(u32, usize)>, seq: &[u32], positions: &[usize], offset: usize| {
-        keyed.clear();
-        keyed.extend(positions.iter().filter(|&&p| p + offset < seq.len()).map(|&p| (seq[p + offset], p)));
-        keyed.sort_unstable(); // by token, then position: each group stays in ascending order
-    };
-    while let Some(((from1, to1), (from2, to2), offset)) = todo.pop() {
-        group(&mut keyed1, seq1, &arena[from1..to1], offset);
-        group(&mut keyed2, seq2, &arena[from2..to2], offset);
-        let (mut a, mut b) = (0, 0);
-        while a < keyed1.len() && b < keyed2.len() {
-            let token = keyed1[a].0;
-            if token != keyed2[b].0 {
-                if token < keyed2[b].0 {
-                    a += 1;
-                } else {
-                    b += 1;
-                }
-                continue;
+/// positions; `visit(offset, ok1, ok2)` sees every node (positions whose next `offset + 1` tokens agree,
+/// each list ascending). Tokens are dense ids below `alphabet`. Position lists live in one arena; each
+/// node holds ranges into it, its children are bucketed by their next token (a counting sort).
+fn common_substrings(
+    seq1: &[u32],
+    seq2: &[u32],
+    alphabet: usize,
+    start1: Vec<usize>,
+    start2: Vec<usize>,
+    mut visit: impl FnMut(usize, &[usize], &[usize]),
+) {
+    let split = start1.len();
+    let mut arena = start1;
+    arena.extend(start2);
+    arena.reserve(8 * arena.len());
+    let mut todo = vec![(0, split, arena.len(), 0usize)];
+    let (mut count1, mut count2) = (vec![0usize; alphabet], vec![0usize; alphabet]);
+    let mut touched: Vec<u32> = Vec::with_capacity(alphabet);
+    let mut children: Vec<(usize, usize, usize)> = Vec::with_capacity(alphabet);
+    while let Some((from, middle, to, offset)) = todo.pop() {
+        if middle - from == 1 && to - middle == 1 {
+            // one position a side: the chain of its common continuations, no bucketing
+            let (p, q) = (arena[from], arena[middle]);
+            let mut depth = offset;
+            while p + depth < seq1.len() && q + depth < seq2.len() && seq1[p + depth] == seq2[q + depth] {
+                visit(depth, &[p], &[q]);
+                depth += 1;
             }
-            let end1 = a + keyed1[a..].iter().take_while(|entry| entry.0 == token).count();
-            let end2 = b + keyed2[b..].iter().take_while(|entry| entry.0 == token).count();
-            let base = arena.len();
-            arena.extend(keyed1[a..end1].iter().map(|entry| entry.1));
-            arena.extend(keyed2[b..end2].iter().map(|entry| entry.1));
-            let middle = base + (end1 - a);
-            visit(offset, &arena[base..middle], &arena[middle..]);
-            todo.push(((base, middle), (middle, arena.len()), offset + 1));
-            (a, b) = (end1, end2);
+            continue;
+        }
+        touched.clear();
+        for &position in &arena[from..middle] {
+            if let Some(&token) = seq1.get(position + offset) {
+                if count1[token as usize] == 0 {
+                    touched.push(token);
+                }
+                count1[token as usize] += 1;
+            }
+        }
+        for &position in &arena[middle..to] {
+            if let Some(&token) = seq2.get(position + offset) {
+                if count1[token as usize] > 0 {
+                    count2[token as usize] += 1;
+                }
+            }
+        }
+        // a child per token on both sides; count1/count2 become its write cursors
+        children.clear();
+        let mut end = arena.len();
+        for &token in &touched {
+            let t = token as usize;
+            if count2[t] > 0 {
+                children.push((end, end + count1[t], end + count1[t] + count2[t]));
+                (count1[t], count2[t]) = (end, end + count1[t]);
+                end += children.last().map_or(0, |c| c.2 - c.0);
+            } else {
+                count1[t] = usize::MAX; // no child: its positions are skipped
+            }
+        }
+        arena.resize(end, 0);
+        for k in from..middle {
+            let position = arena[k];
+            if let Some(&token) = seq1.get(position + offset) {
+                let cursor = &mut count1[token as usize];
+                if *cursor != usize::MAX {
+                    arena[*cursor] = position;
+                    *cursor += 1;
+                }
+            }
+        }
+        for k in middle..to {
+            let position = arena[k];
+            if let Some(&token) = seq2.get(position + offset) {
+                let t = token as usize;
+                if count2[t] != 0 {
+                    arena[count2[t]] = position;
+                    count2[t] += 1;
+                }
+            }
+        }
+        for &token in &touched {
+            (count1[token as usize], count2[token as usize]) = (0, 0);
+        }
+        for &(child, child_middle, child_end) in &children {
+            visit(offset, &arena[child..child_middle], &arena[child_middle..child_end]);
+            todo.push((child, child_middle, child_end, offset + 1));
         }
     }
 }
@@ -95,7 +175,7 @@ impl<'a> Tokens<'a> {
 
 /// `word_split`: maximal runs of `\w` and single `\W` characters, with their start positions.
 fn word_tokens<'a>(text: &'a [char], tokens: &mut Tokens<'a>) -> (Vec<u32>, Vec<usize>) {
-    let (mut ids, mut starts) = (Vec::new(), Vec::new());
+    let (mut ids, mut starts) = (Vec::with_capacity(text.len() / 2 + 1), Vec::with_capacity(text.len() / 2 + 1));
     let mut at = 0;
     while at < text.len() {
         let end = if is_py_word(text[at]) { at + text[at..].iter().take_while(|c| is_py_word(**c)).count() } else { at + 1 };
@@ -107,11 +187,12 @@ fn word_tokens<'a>(text: &'a [char], tokens: &mut Tokens<'a>) -> (Vec<u32>, Vec<
 }
 
 /// `char_split`: per word, the non-word run before it, the word and the run after it (runs are shared
-/// by two words), a unique separator between words. Returns characters as ids (separators above
-/// every code point, `side` keeps the two texts' separators apart), original positions, start flags.
-fn char_groups(text: &[char], side: u32) -> (Vec<u32>, Vec<usize>, Vec<bool>) {
+/// by two words), a separator between words. Returns characters as dense ids, the separators id `side`
+/// (0 or 1, reserved in `char_ids`: one side's separators never equal the other's, so no common
+/// substring spans a separator), original positions, start flags.
+fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, Vec<usize>, Vec<bool>) {
     // CHAR_RE.split: [non-word run, word, non-word run, word, ..., non-word run], runs possibly empty
-    let mut words = Vec::new();
+    let mut words = Vec::with_capacity(text.len() / 2 + 1);
     let mut at = 0;
     while at < text.len() {
         let word = is_py_word(text[at]);
@@ -124,109 +205,133 @@ fn char_groups(text: &[char], side: u32) -> (Vec<u32>, Vec<usize>, Vec<bool>) {
     let pieces: Vec<(usize, usize)> = if words.is_empty() {
         vec![(0, 0), (0, text.len()), (text.len(), text.len())] // only non-word characters
     } else {
-        let mut pieces = vec![(0, words[0].0)];
+        let mut pieces = Vec::with_capacity(2 * words.len() + 1);
+        pieces.push((0, words[0].0));
         for (k, &(from, to)) in words.iter().enumerate() {
             pieces.push((from, to));
             pieces.push((to, words.get(k + 1).map_or(text.len(), |next| next.0)));
         }
         pieces
     };
-    let (mut ids, mut positions, mut starts) = (Vec::new(), Vec::new(), Vec::new());
-    for (group, i) in (0..pieces.len().saturating_sub(2)).step_by(2).enumerate() {
+    let capacity = 2 * text.len() + pieces.len();
+    let (mut ids, mut positions, mut starts) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::with_capacity(capacity));
+    for i in (0..pieces.len().saturating_sub(2)).step_by(2) {
         if i > 0 {
-            ids.push(0x0020_0000 + side * 0x0100_0000 + group as u32);
+            ids.push(side);
             positions.push(usize::MAX);
             starts.push(false);
         }
         for (j, &(from, to)) in pieces[i..i + 3].iter().enumerate() {
-            for k in from..to {
-                ids.push(text[k] as u32);
-                positions.push(k);
-                starts.push(j != 2);
-            }
+            ids.extend(text[from..to].iter().map(|&c| char_ids.id(c)));
+            positions.extend(from..to);
+            starts.extend(std::iter::repeat_n(j != 2, to - from));
         }
     }
     (ids, positions, starts)
 }
 
-/// `greedy_matching` up to the retained list and the two coverage masks.
-fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Vec<Match> {
-    let capacity = 4 * (cand.len() + reference.len());
-    let mut by_text: FxHashMap<&[char], Match> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
-    // word-based matches, with the common prefix and suffix whatever their length
+/// `greedy_matching` up to the sorted list of all common substrings.
+fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
+    let size = cand.len() + reference.len();
+    let mut found = Matches { list: Vec::with_capacity(2 * size), positions: Vec::with_capacity(4 * size) };
+    // word-based matches, with the common prefix and suffix whatever their length; their texts are
+    // distinct (a whole-token sequence has one tokenisation), so only the character-based ones look up
+    let mut word_match_of: FxHashMap<&[char], usize> = FxHashMap::with_capacity_and_hasher(size, Default::default());
     let mut tokens = Tokens::default();
     let (words1, starts1) = word_tokens(cand, &mut tokens);
     let (words2, starts2) = word_tokens(reference, &mut tokens);
     let token_end = |starts: &[usize], text_len: usize, index: usize| starts.get(index + 1).copied().unwrap_or(text_len);
-    common_substrings(&words1, &words2, (0..words1.len()).collect(), (0..words2.len()).collect(), |offset, ok1, ok2| {
+    common_substrings(&words1, &words2, tokens.ids.len(), (0..words1.len()).collect(), (0..words2.len()).collect(), |offset, ok1, ok2| {
         let first = ok1[0];
         let (from, to) = (starts1[first], token_end(&starts1, cand.len(), first + offset));
         let len = to - from;
-        let found = if len >= min_match {
-            Some((ok1.iter().map(|&p| starts1[p]).collect(), ok2.iter().map(|&p| starts2[p]).collect()))
+        let (last1, last2) = (words1.len() as i64 - 1 - offset as i64, words2.len() as i64 - 1 - offset as i64);
+        if len >= min_match {
+            found.push(len, ok1.iter().map(|&p| starts1[p]), ok2.iter().map(|&p| starts2[p]));
         } else if ok1.contains(&0) && ok2.contains(&0) {
-            Some((vec![0], vec![0]))
+            found.push(len, [0].into_iter(), [0].into_iter());
+        } else if last1 >= 0 && last2 >= 0 && ok1.contains(&(last1 as usize)) && ok2.contains(&(last2 as usize)) {
+            found.push(len, [starts1[last1 as usize]].into_iter(), [starts2[last2 as usize]].into_iter());
         } else {
-            let (last1, last2) = (words1.len() as i64 - 1 - offset as i64, words2.len() as i64 - 1 - offset as i64);
-            (last1 >= 0 && last2 >= 0 && ok1.contains(&(last1 as usize)) && ok2.contains(&(last2 as usize)))
-                .then(|| (vec![starts1[last1 as usize]], vec![starts2[last2 as usize]]))
-        };
-        if let Some((pos1, pos2)) = found {
-            by_text.insert(&cand[from..to], Match { len, pos1, pos2 });
+            return;
         }
+        word_match_of.insert(&cand[from..to], found.list.len() - 1);
     });
-    // character-based matches inside words
-    let (chars1, origin1, is_start1) = char_groups(cand, 0);
-    let (chars2, origin2, is_start2) = char_groups(reference, 1);
+    // character-based matches inside words; one with a word-based match's text replaces it (the
+    // reference's dict keeps the later value)
+    let mut char_ids = CharIds::with_reserved(2);
+    let (chars1, origin1, is_start1) = char_groups(cand, 0, &mut char_ids);
+    let (chars2, origin2, is_start2) = char_groups(reference, 1, &mut char_ids);
     let starts = |flags: &[bool]| flags.iter().enumerate().filter(|(_, s)| **s).map(|(i, _)| i).collect::<Vec<_>>();
-    common_substrings(&chars1, &chars2, starts(&is_start1), starts(&is_start2), |offset, ok1, ok2| {
+    let mut replaced = Vec::new();
+    common_substrings(&chars1, &chars2, char_ids.count(), starts(&is_start1), starts(&is_start2), |offset, ok1, ok2| {
         if offset + 1 >= min_match {
             let from = origin1[ok1[0]];
-            let pos1 = ok1.iter().map(|&p| origin1[p]).collect();
-            let pos2 = ok2.iter().map(|&p| origin2[p]).collect();
-            by_text.insert(&cand[from..from + offset + 1], Match { len: offset + 1, pos1, pos2 });
+            found.push(offset + 1, ok1.iter().map(|&p| origin1[p]), ok2.iter().map(|&p| origin2[p]));
+            if let Some(&word_match) = word_match_of.get(&cand[from..from + offset + 1]) {
+                replaced.push(word_match);
+            }
         }
     });
-    let mut matches: Vec<Match> = by_text.into_values().collect();
-    // order_key: longest first, then len(pos1) == len(pos2) (False first), fewer positions, pos1;
-    // no two entries tie (equal length and pos1 means equal text), so an unstable sort is Python's order
-    matches.sort_unstable_by(|x, y| {
-        y.len
-            .cmp(&x.len)
-            .then((x.pos1.len() == x.pos2.len()).cmp(&(y.pos1.len() == y.pos2.len())))
-            .then((x.pos1.len() + x.pos2.len()).cmp(&(y.pos1.len() + y.pos2.len())))
-            .then(x.pos1.cmp(&y.pos1))
-    });
-    matches
+    for index in replaced {
+        found.list[index].len = 0; // dropped below
+    }
+    found.list.retain(|m| m.len > 0);
+    // order_key: longest first, then len(pos1) == len(pos2) (False first), fewer positions, pos1; no
+    // two entries tie on (length, pos1[0]) (that pair fixes the text), so pos1[0] settles pos1.
+    // Packed into one integer per match, computed once: 64 bits when every field fits (lengths and
+    // counts below 2^15, positions below 2^32), else 128.
+    let positions = &found.positions;
+    let fields = |m: &Match| (m.len as u128, u128::from(m.n1 == m.n2), (m.n1 + m.n2) as u128, positions[m.from] as u128);
+    found.list = if size < 1 << 15 {
+        sorted_by_key(&found.list, |m| {
+            let (len, unbalanced, count, first) = fields(m);
+            (((0x7fff - len) << 48) | (unbalanced << 47) | (count << 32) | first) as u64
+        })
+    } else {
+        sorted_by_key(&found.list, |m| {
+            let (len, unbalanced, count, first) = fields(m);
+            ((u128::from(u32::MAX) - len) << 96) | (unbalanced << 64) | (count << 32) | first
+        })
+    };
+    found
+}
+
+/// The matches in the order of their keys (computed once each; keys are distinct).
+fn sorted_by_key<K: Ord + Copy>(list: &[Match], key: impl Fn(&Match) -> K) -> Vec<Match> {
+    let mut keyed: Vec<(K, u32)> = list.iter().enumerate().map(|(index, m)| (key(m), index as u32)).collect();
+    keyed.sort_unstable_by_key(|entry| entry.0);
+    keyed.iter().map(|&(_, index)| list[index as usize]).collect()
 }
 
 /// `greedy_matching`: retained matches in order, then deletions, then insertions.
 fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Vec<Op> {
-    let mut list = all_matches(cand, reference, min_match);
+    let found = all_matches(cand, reference, min_match);
     let (mut mask1, mut mask2) = (vec![true; cand.len()], vec![true; reference.len()]);
     // covered[k] = covered positions before k: a range is free when its count does not grow
     let (mut covered1, mut covered2) = (vec![0u32; cand.len() + 1], vec![0u32; reference.len() + 1]);
     let mut ops = Vec::new();
-    while !list.is_empty() {
-        let (i, j, size) = (list[0].pos1[0], list[0].pos2[0], list[0].len);
-        ops.push(Op { alo: i as i64, blo: j as i64, len: size, dist: 0 });
-        mask1[i..i + size].iter_mut().for_each(|m| *m = false);
-        mask2[j..j + size].iter_mut().for_each(|m| *m = false);
-        for (covered, mask) in [(&mut covered1, &mask1), (&mut covered2, &mask2)] {
-            for (k, free) in mask.iter().enumerate() {
-                covered[k + 1] = covered[k] + u32::from(!free);
+    // The reference drops, after each retained match, every match with no wholly uncovered position
+    // left on a side, and retains the first survivor (again the same match, while it has uncovered
+    // positions on both sides) at its first uncovered positions. Coverage only grows, so a match
+    // dropped once stays dropped: one pass in order, each match checked while it would be the head,
+    // retains the same matches.
+    for m in &found.list {
+        let len = m.len;
+        loop {
+            let free1 = |p: &&usize| covered1[**p + len] == covered1[**p];
+            let Some(&i) = found.pos1(m).iter().find(free1) else { break };
+            let free2 = |p: &&usize| covered2[**p + len] == covered2[**p];
+            let Some(&j) = found.pos2(m).iter().find(free2) else { break };
+            ops.push(Op { alo: i as i64, blo: j as i64, len, dist: 0 });
+            mask1[i..i + len].iter_mut().for_each(|free| *free = false);
+            mask2[j..j + len].iter_mut().for_each(|free| *free = false);
+            for (covered, mask) in [(&mut covered1, &mask1), (&mut covered2, &mask2)] {
+                for (k, free) in mask.iter().enumerate() {
+                    covered[k + 1] = covered[k] + u32::from(!free);
+                }
             }
         }
-        // clean_match_list: keep the positions still wholly uncovered, drop matches left without any
-        list.retain_mut(|m| {
-            let len = m.len;
-            m.pos1.retain(|&p| covered1[p + len] == covered1[p]);
-            if m.pos1.is_empty() {
-                return false;
-            }
-            m.pos2.retain(|&p| covered2[p + len] == covered2[p]);
-            !m.pos2.is_empty()
-        });
     }
     for (start, len) in residual_runs(&mask1) {
         ops.push(Op { alo: start as i64, blo: NONE, len, dist: 0 });
@@ -509,7 +614,7 @@ mod tests {
     fn char_groups_duplicate_non_word_runs() {
         // charcut's docstring: 'ab, cd' -> a b , ␠ | , ␠ c d with start flags
         let text: Vec<char> = "ab, cd".chars().collect();
-        let (ids, positions, starts) = char_groups(&text, 0);
+        let (ids, positions, starts) = char_groups(&text, 0, &mut CharIds::with_reserved(2));
         assert_eq!(ids.len(), 9);
         assert_eq!(positions, vec![0, 1, 2, 3, usize::MAX, 2, 3, 4, 5]);
         assert_eq!(starts, vec![true, true, false, false, false, true, true, true, true]);

@@ -62,6 +62,34 @@ impl PatternMasks {
     }
 }
 
+/// One row of Hyyrö's block recurrence (rapidfuzz `levenshtein_hyrroe2003_block`) over the words of
+/// `vp`/`vn`, `pm(word)` the symbol's mask in each word and `last` the pattern's last bit in the last
+/// word: updates the deltas and returns the horizontal carries out of the last word.
+#[inline(always)]
+fn block_row(pm: impl Fn(usize) -> u64, vp: &mut [u64], vn: &mut [u64], last: u64) -> (u64, u64) {
+    let words = vp.len();
+    let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+    for word in 0..words {
+        let x = pm(word) | hn_carry;
+        let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
+        let mut hp = vn[word] | !(d0 | vp[word]);
+        let mut hn = d0 & vp[word];
+        let (hp_in, hn_in) = (hp_carry, hn_carry);
+        if word + 1 < words {
+            hp_carry = hp >> 63;
+            hn_carry = hn >> 63;
+        } else {
+            hp_carry = u64::from(hp & last != 0);
+            hn_carry = u64::from(hn & last != 0);
+        }
+        hp = (hp << 1) | hp_in;
+        hn = (hn << 1) | hn_in;
+        vp[word] = hn | !(d0 | hp);
+        vn[word] = hp & d0;
+    }
+    (hp_carry, hn_carry)
+}
+
 /// Runs Hyyrö's recurrence over every symbol of `s2` (rapidfuzz `levenshtein_hyrroe2003_block`, whole
 /// band); `on_row(row, vp, vn)` sees the vertical deltas after each row. Returns the distance.
 fn hyyro(pm: &PatternMasks, len1: usize, s2: &[u32], mut on_row: impl FnMut(usize, &[u64], &[u64])) -> usize {
@@ -71,26 +99,7 @@ fn hyyro(pm: &PatternMasks, len1: usize, s2: &[u32], mut on_row: impl FnMut(usiz
     let mut vn = vec![0u64; words];
     let mut dist = len1;
     for (row, &symbol) in s2.iter().enumerate() {
-        let mut hp_carry = 1u64;
-        let mut hn_carry = 0u64;
-        for word in 0..words {
-            let x = pm.get(word, symbol) | hn_carry;
-            let d0 = (((x & vp[word]).wrapping_add(vp[word])) ^ vp[word]) | x | vn[word];
-            let mut hp = vn[word] | !(d0 | vp[word]);
-            let mut hn = d0 & vp[word];
-            let (hp_in, hn_in) = (hp_carry, hn_carry);
-            if word + 1 < words {
-                hp_carry = hp >> 63;
-                hn_carry = hn >> 63;
-            } else {
-                hp_carry = u64::from(hp & last != 0);
-                hn_carry = u64::from(hn & last != 0);
-            }
-            hp = (hp << 1) | hp_in;
-            hn = (hn << 1) | hn_in;
-            vp[word] = hn | !(d0 | hp);
-            vn[word] = hp & d0;
-        }
+        let (hp_carry, hn_carry) = block_row(|word| pm.get(word, symbol), &mut vp, &mut vn, last);
         dist = dist + hp_carry as usize - hn_carry as usize;
         on_row(row, &vp, &vn);
     }
@@ -103,7 +112,100 @@ pub fn distance(s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
     if s1.is_empty() || s2.is_empty() {
         return s1.len() + s2.len();
     }
-    Pattern::new(s1, alphabet).distance(s2)
+    // the distance is symmetric: the pattern is the side that makes fewer word steps (its 64-symbol
+    // words times the other's length), in one scalar or a stack block when it fits
+    let steps = |pattern: &[u32], text: &[u32]| pattern.len().div_ceil(WORD) * text.len();
+    let (short, long) = if steps(s1, s2) <= steps(s2, s1) { (s1, s2) } else { (s2, s1) };
+    if short.len() <= 64 {
+        scalar_distance::<u64>(short, long, alphabet)
+    } else if short.len() <= 128 {
+        scalar_distance::<u128>(short, long, alphabet)
+    } else {
+        Pattern::new(short, alphabet).distance(long)
+    }
+}
+
+/// An unsigned integer wide enough for a whole pattern (Hyyrö's recurrence on one scalar).
+trait BitVector: Copy + Default {
+    const ONES: Self;
+    fn bit(position: usize) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn not(self) -> Self;
+    fn add(self, other: Self) -> Self;
+    fn xor(self, other: Self) -> Self;
+    fn shl1(self) -> Self;
+    fn any(self) -> bool;
+}
+
+macro_rules! bit_vector {
+    ($t:ty) => {
+        impl BitVector for $t {
+            const ONES: Self = !0;
+            fn bit(position: usize) -> Self {
+                1 << position
+            }
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            fn not(self) -> Self {
+                !self
+            }
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            fn xor(self, other: Self) -> Self {
+                self ^ other
+            }
+            fn shl1(self) -> Self {
+                self << 1
+            }
+            fn any(self) -> bool {
+                self != 0
+            }
+        }
+    };
+}
+bit_vector!(u64);
+bit_vector!(u128);
+
+/// Hyyrö's recurrence with the whole `pattern` (1..=bits of `B` symbols) in one scalar (rapidfuzz
+/// `levenshtein_hyrroe2003`).
+fn scalar_distance<B: BitVector>(pattern: &[u32], text: &[u32], alphabet: usize) -> usize {
+    let mut masks = vec![B::default(); alphabet];
+    for (position, &symbol) in pattern.iter().enumerate() {
+        masks[symbol as usize] = masks[symbol as usize].or(B::bit(position));
+    }
+    let last = B::bit(pattern.len() - 1);
+    let (mut vp, mut vn, mut dist) = (B::ONES, B::default(), pattern.len());
+    for &symbol in text {
+        let x = masks[symbol as usize];
+        let d0 = x.and(vp).add(vp).xor(vp).or(x).or(vn);
+        let hp = vn.or(d0.or(vp).not());
+        let hn = d0.and(vp);
+        dist = dist + usize::from(hp.and(last).any()) - usize::from(hn.and(last).any());
+        let hp = hp.shl1().or(B::bit(0));
+        let hn = hn.shl1();
+        vp = hn.or(d0.or(hp).not());
+        vn = hp.and(d0);
+    }
+    dist
+}
+
+/// [`hyyro`]'s distance with the pattern in exactly `N` words (`64·(N-1) < len ≤ 64·N`; `masks` as
+/// [`PatternMasks`] lays them out), its state on the stack and the word loop unrolled.
+fn block_distance<const N: usize>(masks: &[u64], len: usize, text: &[u32]) -> usize {
+    let last = 1u64 << ((len - 1) % WORD);
+    let (mut vp, mut vn, mut dist) = ([!0u64; N], [0u64; N], len);
+    for &symbol in text {
+        let pm = &masks[symbol as usize * N..symbol as usize * N + N];
+        let (hp_carry, hn_carry) = block_row(|word| pm[word], &mut vp, &mut vn, last);
+        dist = dist + hp_carry as usize - hn_carry as usize;
+    }
+    dist
 }
 
 /// A fixed first sequence, compiled once, measured against many second sequences (distance only:
@@ -123,8 +225,17 @@ impl Pattern {
         if self.len == 0 || s2.is_empty() {
             return self.len + s2.len();
         }
-        if self.masks.words > 1 {
-            return hyyro(&self.masks, self.len, s2, |_, _, _| {});
+        let masks = &self.masks.masks;
+        match self.masks.words {
+            1 => {}
+            2 => return block_distance::<2>(masks, self.len, s2),
+            3 => return block_distance::<3>(masks, self.len, s2),
+            4 => return block_distance::<4>(masks, self.len, s2),
+            5 => return block_distance::<5>(masks, self.len, s2),
+            6 => return block_distance::<6>(masks, self.len, s2),
+            7 => return block_distance::<7>(masks, self.len, s2),
+            8 => return block_distance::<8>(masks, self.len, s2),
+            _ => return hyyro(&self.masks, self.len, s2, |_, _, _| {}),
         }
         self.advance(self.start(), s2).dist
     }
@@ -393,12 +504,13 @@ mod tests {
         let mut state = 7u64;
         for trial in 0..400 {
             let alphabet = [2usize, 3, 7, 40][trial % 4];
-            let len1 = (lcg(&mut state) % 150) as usize;
-            let len2 = (lcg(&mut state) % 150) as usize;
+            let len1 = (lcg(&mut state) % 600) as usize;
+            let len2 = (lcg(&mut state) % 600) as usize;
             let s1: Vec<u32> = (0..len1).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let s2: Vec<u32> = (0..len2).map(|_| lcg(&mut state) % alphabet as u32).collect();
             let expected = naive_distance(&s1, &s2);
             assert_eq!(distance(&s1, &s2, alphabet), expected);
+            assert_eq!(distance(&s2, &s1, alphabet), expected);
             assert_eq!(Pattern::new(&s2, alphabet).distance(&s1), expected);
             let ops = editops(&s1, &s2, alphabet);
             assert_eq!(ops.len(), expected);

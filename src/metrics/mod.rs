@@ -2,6 +2,7 @@
 //! reduces summed statistics to a score, reproducing a named reference implementation.
 
 pub mod bleu;
+pub mod char_ids;
 pub mod character;
 pub mod charcut;
 pub mod chrf;

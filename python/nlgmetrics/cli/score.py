@@ -67,6 +67,7 @@ def metric_options(names: List[str], settings: List[str]) -> Dict[str, Dict[str,
 
 def run_score(args) -> str:
     """Reads the table in batches, scores every metric, writes ``--output``; returns the summary to print."""
+    from nlgmetrics.io.memory import steady_peak_memory
     from nlgmetrics.io.partitions import StreamScorer
     from nlgmetrics.io.tabular import TableError, TableWriter, check_text_column, read_batches
 
@@ -76,6 +77,7 @@ def run_score(args) -> str:
     if args.batch_rows < 1:
         raise ValueError("--batch-rows must be at least 1")
     options = metric_options(names, args.option)
+    steady_peak_memory()  # this process streams the whole table: its peak memory must not grow with it
     per_row = args.output is not None
     scorers = {name: StreamScorer(name, options[name], per_row=per_row) for name in names}
     source = "<stdin>" if args.file == "-" else args.file

@@ -22,6 +22,20 @@ Reference = Union[str, Sequence[str]]
 MAX_SEGMENT_CHARS = int(os.environ.get("NLGMETRICS_MAX_SEGMENT_CHARS", 1_000_000))
 
 
+class OneEach(list):
+    """References given as one string per hypothesis, kept as those strings (``self[i]`` is hypothesis
+    ``i``'s only reference): the one-reference metrics (WER, CharacTER, CharCut) take them so, without
+    a list built per segment.
+
+    >>> OneEach(["a cat", "a dog"]).counts()
+    [1, 1]
+    """
+
+    def counts(self) -> list:
+        """The number of references of each row (``io.columns.reference_counts``)."""
+        return [1] * len(self)
+
+
 class PerHypothesis(list):
     """A list of reference lists known to be per hypothesis (built from streams by the library), so
     its shape is never ambiguous (see ``check_not_streams``)."""
@@ -117,6 +131,11 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         if sacrebleu_metric:
             check_not_streams(references, argument)
         return PerHypothesis(references)
+    # Fast path for one reference string per hypothesis (the one-reference metrics' usual input).
+    if type(references) is list and len(references) == n_hypotheses and set(map(type, references)) <= {str}:
+        wrapped = [[reference] for reference in references]
+        check_reference_lengths(wrapped, argument)
+        return PerHypothesis(wrapped)
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
     try:
@@ -163,6 +182,8 @@ def surrogate_location(hypotheses: list[str], references: list[list[str]], hypot
     >>> surrogate_location(["ok", "bad \\ud800"], [], "outputs")
     'outputs[1] contains a lone surrogate code point and is not valid Unicode text'
     """
+    if isinstance(references, OneEach):
+        references = [[reference] for reference in references]
     def bad(line: str) -> bool:
         try:
             line.encode("utf-8")

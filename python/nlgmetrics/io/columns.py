@@ -103,8 +103,9 @@ def is_columnar(hypotheses: Any, references: Any) -> bool:
 
 
 def reference_counts(references: Any) -> list:
-    """The number of references of each row (lists of lists, or ``_core.ArrowReferences``)."""
-    if isinstance(references, _core.ArrowReferences):
+    """The number of references of each row (lists of lists; ``_core.ArrowReferences`` and
+    ``core.inputs.OneEach`` say it themselves)."""
+    if hasattr(references, "counts"):
         return references.counts()
     return [len(refs) for refs in references]
 

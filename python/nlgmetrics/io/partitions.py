@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, Sequence, Union
 
 import numpy as np
 
-__all__ = ["PartitionScorer", "StreamScorer", "reference_columns"]
+__all__ = ["PartitionScorer", "StreamScorer", "reference_columns", "record_batches"]
 
 
 def reference_columns(refs: Union[str, Sequence[str]]) -> list:
@@ -51,6 +51,12 @@ class PartitionScorer:
         self.refs = reference_columns(refs)
         self.nulls = nulls
         self.new_metric(totals_only=True)  # bad metric names and options fail here, on the driver
+
+    def with_options(self, **options: Any) -> "PartitionScorer":
+        """A copy with ``options`` added (e.g. ``threads`` chosen where the partition is scored)."""
+        scorer = copy.copy(self)
+        scorer.options = {**self.options, **options}
+        return scorer
 
     @property
     def columns(self) -> list:
@@ -87,8 +93,8 @@ class PartitionScorer:
         """The ``MetricState`` of some Arrow record batches (or tables), as bytes."""
         metric = self.new_metric(totals_only=True)
         for batch in batches:
-            if batch.num_rows:
-                self._update(metric, batch)
+            for piece in record_batches(batch):
+                self._update(metric, piece)
         return metric.state().to_bytes()
 
     def merge(self, states: Iterable[bytes]):
@@ -115,6 +121,21 @@ class PartitionScorer:
         missing = np.ones(batch.num_rows, bool)
         missing[kept] = False
         return pa.array(full, pa.float64(), mask=missing)
+
+
+def record_batches(data: Any) -> list:
+    """The non-empty record batches of a RecordBatch or a Table, without copying: a Table's chunks are scored
+    one by one rather than combined (combining copies every string of a whole Ray block or Spark partition).
+
+    >>> import pyarrow as pa
+    >>> table = pa.concat_tables([pa.table({"hyp": ["a", "b"]}), pa.table({"hyp": ["c"]})])
+    >>> [batch.num_rows for batch in record_batches(table)]
+    [2, 1]
+    """
+    import pyarrow as pa
+
+    pieces = data.to_batches() if isinstance(data, pa.Table) else [data]
+    return [piece for piece in pieces if piece.num_rows]
 
 
 def headline_segment_scores(result) -> np.ndarray:

@@ -42,6 +42,8 @@ FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson"
            ".csv": "csv", ".tsv": "tsv"}
 #: Rows per batch: enough to keep every core busy, small enough to bound memory.
 BATCH_ROWS = 65_536
+#: Bytes a Parquet column chunk is read in (0 would read each chunk whole).
+PARQUET_BUFFER_BYTES = 1 << 20
 
 
 class TableError(ValueError):
@@ -104,14 +106,16 @@ def _open(path, kind, columns, batch_rows, all_columns, name) -> Iterator["pa.Re
         import pyarrow.parquet as pq
 
         try:
-            # pre_buffer keeps every coalesced read of the file alive: memory would grow with the file.
-            parquet = pq.ParquetFile(path, pre_buffer=False)
+            # Memory that does not grow with the file: pre_buffer keeps every coalesced read alive; a 1 MiB
+            # buffered stream reads a column chunk piece by piece instead of whole (see also io.memory).
+            parquet = pq.ParquetFile(path, pre_buffer=False, buffer_size=PARQUET_BUFFER_BYTES)
         except pa.ArrowInvalid as error:
             raise TableError(f"{name}: not a readable Parquet file (truncated or not Parquet): {_one_line(error)}") from None
         _check_columns(parquet.schema_arrow.names, columns, name)
         wanted = None if all_columns else list(dict.fromkeys(columns))
         try:
-            yield from parquet.iter_batches(batch_size=batch_rows, columns=wanted)
+            # One decoding thread: the scoring that follows keeps the cores busy, and threads add allocator arenas.
+            yield from parquet.iter_batches(batch_size=batch_rows, columns=wanted, use_threads=False)
         except (pa.ArrowInvalid, OSError) as error:
             raise TableError(f"{name}: the Parquet data is damaged or truncated: {_one_line(error)}") from None
         return

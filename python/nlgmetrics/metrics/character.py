@@ -37,7 +37,7 @@ from nlgmetrics.core.options import CliOption, check_choice
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.one_reference import OneReference
+from nlgmetrics.metrics.one_reference import OneReference, single_references
 
 __all__ = ["CharacTER", "CharacTERResult", "character", "AGGREGATES"]
 
@@ -120,7 +120,7 @@ class CharacTER(OneReference, Metric):
         return "CharacTER"
 
     def batch_arrays(self, hypotheses, references):
-        refs = [entry[0] for entry in references]
+        refs = single_references(references, self.reference_rule)
         try:
             scores = _core.character_segment_scores(hypotheses, refs, self.threads)
         except UnicodeEncodeError:

@@ -35,7 +35,7 @@ from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.one_reference import OneReference
+from nlgmetrics.metrics.one_reference import OneReference, single_references
 
 __all__ = ["CharCut", "CharCutResult", "charcut", "ops_to_html"]
 
@@ -135,7 +135,7 @@ class CharCut(OneReference, Metric):
         return "CharCut"
 
     def batch_arrays(self, hypotheses, references):
-        refs = [entry[0] for entry in references]
+        refs = single_references(references, self.reference_rule)
         try:
             stats = _core.charcut_segment_stats(hypotheses, refs, self.options["match_size"], self.options["alt_norm"],
                                                 self.threads)

@@ -16,10 +16,15 @@ if TYPE_CHECKING:  # a mixin for Metric classes: type-checked as one
 else:
     _MetricBase = object
 
+from nlgmetrics.core import inputs
+from nlgmetrics.io import columns
+
 
 def single_references(references: list[list[str]], metric: str) -> list[str]:
     """The one reference of each hypothesis; ValueError naming the first entry with several."""
-    if any(len(entry) != 1 for entry in references):
+    if isinstance(references, inputs.OneEach):
+        return references
+    if references and set(map(len, references)) != {1}:
         index = next(i for i, entry in enumerate(references) if len(entry) != 1)
         raise ValueError(f"references[{index}] has {len(references[index])} references: {metric} take exactly "
                          "one reference per hypothesis")
@@ -35,6 +40,12 @@ class OneReference(_MetricBase):
     _keep_texts = False
 
     def check_inputs(self, hypotheses: Any, references: Any):
+        # The usual input, one reference string per hypothesis, is kept as it is (``inputs.OneEach``);
+        # anything else (and every error) takes the general checks.
+        if type(references) is list and set(map(type, references)) <= {str} and not columns.is_columnar(hypotheses, references):
+            hyps = inputs.hypotheses_list(hypotheses)
+            if len(references) == len(hyps) and max(map(len, references), default=0) <= inputs.MAX_SEGMENT_CHARS:
+                return hyps, inputs.OneEach(references)
         hyps, refs = super().check_inputs(hypotheses, references)
         single_references(refs, self.reference_rule)
         return hyps, refs

@@ -48,7 +48,7 @@ from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
-from nlgmetrics.metrics.one_reference import OneReference
+from nlgmetrics.metrics.one_reference import OneReference, single_references
 
 __all__ = ["AlignmentChunk", "ErrorRateResult", "WER", "MER", "WIL", "WIP", "CER", "wer", "mer", "wil", "wip", "cer"]
 
@@ -221,7 +221,7 @@ class _ErrorRate(OneReference, Metric):
     def batch_arrays(self, hypotheses, references):
         transforms = self.transforms
         hyps = transforms.apply(hypotheses)
-        refs = transforms.apply([entry[0] for entry in references])
+        refs = transforms.apply(single_references(references, self.reference_rule))
         try:
             stats = _core.error_rate_segment_stats(hyps, refs, *self.unit_options(), self.threads)
         except UnicodeEncodeError:
