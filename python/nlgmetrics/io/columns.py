@@ -107,7 +107,7 @@ def reference_counts(references: Any) -> list:
     ``core.inputs.OneEach`` say it themselves)."""
     if hasattr(references, "counts"):
         return references.counts()
-    return [len(refs) for refs in references]
+    return list(map(len, references))
 
 
 def _column_name(value: Any, default: str) -> str:
