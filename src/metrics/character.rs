@@ -218,7 +218,7 @@ impl<'r> ShiftSearch<'r> {
                 build(shifted);
                 reference.distance(shifted)
             } else {
-                pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)).dist
+                reference.column_distance(pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)))
             };
             let shift_score = distance as f64 / reference_len as f64;
             let gain = pre_score - shift_score;
