@@ -130,6 +130,25 @@ def test_nist_two_references_lowercase_and_orders(wmt22_two_refs):
         assert kept and all(ours == theirs for ours, theirs in kept)
 
 
+def test_nist_lowercase_with_nltk_tokenizer(wmt17, nist_tokenizer):
+    """HF evaluate's nist_mt passes ``lowercase`` to NLTK's tokenizer, which lowercases after its XML
+    unescaping: real WMT17 lines, plus SYNTHETIC lines with upper-case entities and ``<SKIPPED>``."""
+    hyps, refs = wmt17
+    synthetic_hyps = ["Tom &AMP; Jerry &amp; co &LT;b&GT; &Quot;x&QUOT; <SKIPPED> and <skipped> ÄÖ",
+                      "A &amp;AMP; b &#91;c&#93; &APOS;s"]
+    synthetic_refs = [["tom &amp; jerry & co <b> \"x\" <skipped> and ÄÖ"], ["a &AMP; b [c] 's"]]
+    hyps, refs = synthetic_hyps + hyps, synthetic_refs + refs
+    tokenize = lambda line: nist_tokenizer.tokenize(line, lowercase=True)  # noqa: E731
+    tokens, token_refs = split_corpus(hyps, refs, tokenize)
+    # The synthetic lines exercise the order: lowercasing first would unescape &AMP; and drop <SKIPPED>.
+    assert tokens[:2] != [nist_tokenizer.tokenize(h.lower()) for h in hyps[:2]]
+    result = nlgmetrics.nist(hyps, refs, lowercase=True)
+    assert result.score == corpus_nist(token_refs, tokens)
+    expected = [nltk_or_error(sentence_nist, r, h) for h, r in zip(tokens, token_refs)]
+    kept = [(ours, theirs) for ours, theirs in zip(result.segment_scores.tolist(), expected) if theirs != "ZeroDivisionError"]
+    assert len(kept) > len(hyps) * 0.9 and all(ours == theirs for ours, theirs in kept)
+
+
 def test_nist_is_close_to_mteval(shared_data):
     """NLTK's NIST is not mteval-v13a's: on WMT17 uedin-nmt it differs by about 1e-3 (documented)."""
     folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"

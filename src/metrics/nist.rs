@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
-use super::nist_corpus::{information, CorpusNgrams};
+use super::nist_corpus::{information, MatchedCounts, SegmentMatches};
 use crate::ngram::{ngram_total, NgramIndex, NO_NGRAM};
 
 /// How Python's built-in `sum()` adds floats: one by one (CPython ≤ 3.11) or with Neumaier's
@@ -121,19 +121,24 @@ pub fn row_width(max_order: usize) -> usize {
     3 * max_order + 1
 }
 
-/// Reusable per-thread work space of [`rows`]: the segment renumbered densely, its own weights, and
-/// for each of its n-grams the id under the corpus weights.
+/// Reusable per-thread work space of [`rows`]: the segment renumbered densely and its own weights.
 #[derive(Debug)]
 struct SegmentScratch {
     local: LocalIds,
     weights: NistWeights,
-    to_corpus: Vec<u32>,
     hyp_ids: Vec<Vec<u32>>,
     ref_ids: Vec<Vec<Vec<u32>>>,
-    occurrences: Vec<(u32, u32)>,
-    distinct: Vec<(u32, u32, u32)>,
-    ref_sorted: Vec<u32>,
-    matched: Vec<(u32, u32)>,
+    /// (first position, local n-gram id) of the distinct hypothesis n-grams of one order.
+    distinct: Vec<(u32, u32)>,
+    /// Occurrences of each local n-gram id in the hypothesis / in one reference, for one order.
+    hyp_count: Vec<u32>,
+    ref_count: Vec<u32>,
+    /// (local n-gram id, clipped count, first position in the hypothesis).
+    matched: Vec<(u32, u32, u32)>,
+    /// Entry in [`SegmentMatches::entries`] of each local n-gram id ([`NO_NGRAM`]: none yet).
+    entry_of: Vec<u32>,
+    /// The segment's [`SegmentMatches`], built here and copied out at their exact size.
+    built: SegmentMatches,
 }
 
 impl SegmentScratch {
@@ -141,13 +146,14 @@ impl SegmentScratch {
         Self {
             local: LocalIds::default(),
             weights: NistWeights::new(std::iter::empty(), 0, max_order),
-            to_corpus: Vec::new(),
             hyp_ids: Vec::new(),
             ref_ids: Vec::new(),
-            occurrences: Vec::new(),
             distinct: Vec::new(),
-            ref_sorted: Vec::new(),
+            hyp_count: Vec::new(),
+            ref_count: Vec::new(),
             matched: Vec::new(),
+            entry_of: Vec::new(),
+            built: SegmentMatches::default(),
         }
     }
 }
@@ -160,21 +166,28 @@ fn keep_best(best: &mut Option<(f64, f64, u64)>, candidate: (f64, f64, u64)) {
     }
 }
 
-/// The rows of one segment: under the corpus weights into `corpus_row` (when `corpus` is given:
-/// the weights and where the segment's references begin among all references) and under its own
-/// references' weights into `sentence_row` (when `sentence`).
+/// Writes the best reference's (information, n-grams, reference length) of order `order` into `row`.
+fn write_order(row: &mut [f64], max_order: usize, order: usize, denominator: u64, best: Option<(f64, f64, u64)>) {
+    let (_, information, ref_len) = best.unwrap_or((0.0, 0.0, 0));
+    row[order] = information;
+    row[max_order + order] = denominator as f64;
+    row[2 * max_order + order] = ref_len as f64;
+}
+
+/// One segment's first pass: its row under its own references' weights into `sentence_row` (when
+/// `sentence`), and its clipped matches into `matches` (when `corpus`) for [`corpus_row`].
 #[allow(clippy::too_many_arguments)]
-fn segment_rows(
+fn segment_pass(
     hyp: &[u32],
     refs: &[Vec<u32>],
-    corpus: Option<(&CorpusNgrams, usize)>,
+    corpus: bool,
     sentence: bool,
     sum: PythonSum,
     scratch: &mut SegmentScratch,
-    corpus_row: &mut [f64],
     sentence_row: &mut [f64],
+    matches: &mut SegmentMatches,
 ) {
-    let SegmentScratch { local, weights, to_corpus, hyp_ids, ref_ids, occurrences, distinct, ref_sorted, matched } = scratch;
+    let SegmentScratch { local, weights, hyp_ids, ref_ids, distinct, hyp_count, ref_count, matched, entry_of, built } = scratch;
     let max_order = weights.max_order;
     // The segment's words renumbered densely: its weights need no corpus-sized tables.
     local.renumber(hyp, refs);
@@ -183,59 +196,91 @@ fn segment_rows(
         ids.resize(max_order, Vec::new());
         ids.iter_mut().for_each(Vec::clear);
     }
-    to_corpus.clear();
-    let mut corpus_ids = corpus.map(|(ngrams, first)| ngrams.ids_from(first));
     weights.recount_with(local.refs.iter().map(Vec::as_slice), local.ids.len() as u32, |reference, order, id| {
         ref_ids[reference][order - 1].push(id);
-        if let Some(corpus_ids) = corpus_ids.as_mut() {
-            if id as usize >= to_corpus.len() {
-                to_corpus.resize(id as usize + 1, NO_NGRAM);
-            }
-            to_corpus[id as usize] = corpus_ids.next().expect("the corpus counted the same n-grams");
-        }
     });
     weights.ngram_ids(&local.hyp, hyp_ids);
-    for row in [&mut *corpus_row, &mut *sentence_row] {
-        row[3 * max_order] = hyp.len() as f64;
-    }
+    sentence_row[3 * max_order] = hyp.len() as f64;
+    entry_of.clear();
+    entry_of.resize(weights.index.len(), NO_NGRAM);
+    // Zero from the last segment (every count is reset after use); grown for this one's ids.
+    hyp_count.resize(hyp_count.len().max(weights.index.len()), 0);
+    ref_count.resize(ref_count.len().max(weights.index.len()), 0);
+    let SegmentMatches { entries, matches: matched_list, ends } = built;
+    entries.clear();
+    matched_list.clear();
+    ends.clear();
     for order in 0..max_order {
-        // Distinct hypothesis n-grams some reference has, with counts, in order of first occurrence
-        // (sorting a few dozen ids beats hashing them).
-        occurrences.clear();
-        occurrences.extend(hyp_ids[order].iter().enumerate().filter(|(_, &id)| id != NO_NGRAM).map(|(at, &id)| (id, at as u32)));
-        occurrences.sort_unstable();
+        // Distinct hypothesis n-grams some reference has, in order of first occurrence, counted in
+        // arrays indexed by the segment's dense n-gram ids (zeroed again after use).
         distinct.clear();
-        distinct.extend(occurrences.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].1, run[0].0, run.len() as u32)));
-        distinct.sort_unstable();
+        for (at, &id) in hyp_ids[order].iter().enumerate() {
+            if id != NO_NGRAM {
+                if hyp_count[id as usize] == 0 {
+                    distinct.push((at as u32, id));
+                }
+                hyp_count[id as usize] += 1;
+            }
+        }
         let denominator = ngram_total(hyp.len(), order + 1) as u64;
         let precision = |information: f64| if denominator == 0 { 0.0 } else { information / denominator as f64 };
-        let (mut best_corpus, mut best_sentence) = (None, None);
+        let mut best_sentence = None;
         for (reference, ids) in refs.iter().zip(ref_ids.iter()) {
-            ref_sorted.clear();
             matched.clear();
             if !distinct.is_empty() {
-                ref_sorted.extend_from_slice(&ids[order]);
-                ref_sorted.sort_unstable();
-                let ref_count = |id: u32| (ref_sorted.partition_point(|&x| x <= id) - ref_sorted.partition_point(|&x| x < id)) as u32;
+                ids[order].iter().for_each(|&id| ref_count[id as usize] += 1);
                 // NLTK's `Counter & Counter`: the clipped matches, in the hypothesis's order.
-                matched.extend(distinct.iter().filter_map(|&(_, id, count)| Some((id, count.min(ref_count(id)))).filter(|m| m.1 > 0)));
-            }
-            let ref_len = reference.len() as u64;
-            if let Some((ngrams, _)) = corpus {
-                let information = sum.sum(matched.iter().map(|&(id, count)| ngrams.information(to_corpus[id as usize]) * f64::from(count)));
-                keep_best(&mut best_corpus, (precision(information), information, ref_len));
+                matched.extend(distinct.iter().filter_map(|&(at, id)| {
+                    let count = hyp_count[id as usize].min(ref_count[id as usize]);
+                    (count > 0).then_some((id, count, at))
+                }));
+                ids[order].iter().for_each(|&id| ref_count[id as usize] = 0);
             }
             if sentence {
-                let information = sum.sum(matched.iter().map(|&(id, count)| weights.information(id) * f64::from(count)));
-                keep_best(&mut best_sentence, (precision(information), information, ref_len));
+                let information = sum.sum(matched.iter().map(|&(id, count, _)| weights.information(id) * f64::from(count)));
+                keep_best(&mut best_sentence, (precision(information), information, reference.len() as u64));
+            }
+            if corpus {
+                for &(id, count, at) in matched.iter() {
+                    if entry_of[id as usize] == NO_NGRAM {
+                        // A matched n-gram's prefix is matched too, one order lower: it has its entry.
+                        let prefix = weights.index.prefix(id).map_or(NO_NGRAM, |prefix| entry_of[prefix as usize]);
+                        entry_of[id as usize] = entries.len() as u32;
+                        entries.push((prefix, hyp[at as usize + order]));
+                    }
+                    matched_list.push((entry_of[id as usize], count));
+                }
+                ends.push(matched_list.len() as u32);
             }
         }
-        for (row, best) in [(&mut *corpus_row, best_corpus), (&mut *sentence_row, best_sentence)] {
-            let (_, information, ref_len) = best.unwrap_or((0.0, 0.0, 0));
-            row[order] = information;
-            row[max_order + order] = denominator as f64;
-            row[2 * max_order + order] = ref_len as f64;
+        write_order(sentence_row, max_order, order, denominator, best_sentence);
+        distinct.iter().for_each(|&(_, id)| hyp_count[id as usize] = 0);
+    }
+    if corpus {
+        // Exact-size copies: one allocation each, where growing them in place reallocates several times.
+        matches.entries = entries.clone();
+        matches.matches = matched_list.clone();
+        matches.ends = ends.clone();
+    }
+}
+
+/// One segment's row under the corpus weights, from its [`segment_pass`] matches.
+fn corpus_row(hyp_len: usize, refs: &[Vec<u32>], matches: &SegmentMatches, counts: &MatchedCounts, max_order: usize, sum: PythonSum, row: &mut [f64]) {
+    row[3 * max_order] = hyp_len as f64;
+    let mut start = 0;
+    let mut ends = matches.ends.iter();
+    for order in 0..max_order {
+        let denominator = ngram_total(hyp_len, order + 1) as u64;
+        let mut best = None;
+        for reference in refs {
+            let end = *ends.next().expect("one list per order and reference") as usize;
+            let list = &matches.matches[start..end];
+            start = end;
+            let information = sum.sum(list.iter().map(|&(entry, count)| counts.information(matches.entries[entry as usize].0) * f64::from(count)));
+            let precision = if denominator == 0 { 0.0 } else { information / denominator as f64 };
+            keep_best(&mut best, (precision, information, reference.len() as u64));
         }
+        write_order(row, max_order, order, denominator, best);
     }
 }
 
@@ -245,28 +290,36 @@ fn segment_rows(
 pub fn rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum, corpus: bool, sentence: bool) -> Result<(Vec<f64>, Vec<f64>)> {
     check(hyps.len(), refs.len(), max_order)?;
     let width = row_width(max_order);
-    let ngrams = corpus.then(|| CorpusNgrams::new(&refs.iter().flatten().map(Vec::as_slice).collect::<Vec<_>>(), max_order));
-    let mut first_reference = Vec::with_capacity(refs.len());
-    refs.iter().fold(0, |first, segment_refs| {
-        first_reference.push(first);
-        first + segment_refs.len()
-    });
-    let (mut corpus_rows, mut sentence_rows) = (vec![0.0; hyps.len() * width], vec![0.0; hyps.len() * width]);
-    corpus_rows
-        .par_chunks_mut(width)
-        .zip(sentence_rows.par_chunks_mut(width))
-        .zip(hyps.par_iter().zip(refs.par_iter()).zip(first_reference.par_iter()))
-        .for_each_init(
-            || SegmentScratch::new(max_order),
-            |scratch, ((corpus_row, sentence_row), ((hyp, segment_refs), &first))| {
-                let corpus = ngrams.as_ref().map(|ngrams| (ngrams, first));
-                segment_rows(hyp, segment_refs, corpus, sentence, sum, scratch, corpus_row, sentence_row);
-            },
-        );
-    for (wanted, rows) in [(corpus, &mut corpus_rows), (sentence, &mut sentence_rows)] {
-        if !wanted {
-            rows.clear();
-        }
+    let mut sentence_rows = vec![0.0; if sentence { hyps.len() * width } else { 0 }];
+    let mut matches: Vec<SegmentMatches> = (0..if corpus { hyps.len() } else { 0 }).map(|_| SegmentMatches::default()).collect();
+    let pass = |scratch: &mut SegmentScratch, (at, sentence_row, segment_matches): (usize, &mut [f64], &mut SegmentMatches)| {
+        segment_pass(&hyps[at], &refs[at], corpus, sentence, sum, scratch, sentence_row, segment_matches);
+    };
+    match (corpus, sentence) {
+        (true, true) => sentence_rows
+            .par_chunks_mut(width)
+            .zip(matches.par_iter_mut())
+            .enumerate()
+            .for_each_init(|| SegmentScratch::new(max_order), |scratch, (at, (row, m))| pass(scratch, (at, row, m))),
+        (true, false) => matches
+            .par_iter_mut()
+            .enumerate()
+            .for_each_init(|| (SegmentScratch::new(max_order), vec![0.0; width]), |(scratch, row), (at, m)| pass(scratch, (at, row, m))),
+        (false, true) => sentence_rows
+            .par_chunks_mut(width)
+            .enumerate()
+            .for_each_init(|| (SegmentScratch::new(max_order), SegmentMatches::default()), |(scratch, m), (at, row)| pass(scratch, (at, row, m))),
+        (false, false) => {}
+    }
+    let mut corpus_rows = Vec::new();
+    if corpus {
+        let vocab_size = hyps.iter().chain(refs.iter().flatten()).flat_map(|s| s.iter()).max().map_or(0, |&id| id + 1);
+        let all_refs: Vec<&[u32]> = refs.iter().flatten().map(Vec::as_slice).collect();
+        let counts = MatchedCounts::new(&mut matches, &all_refs, vocab_size, max_order);
+        corpus_rows = vec![0.0; hyps.len() * width];
+        corpus_rows.par_chunks_mut(width).zip(matches.par_iter()).enumerate().for_each(|(at, (row, m))| {
+            corpus_row(hyps[at].len(), &refs[at], m, &counts, max_order, sum, row);
+        });
     }
     Ok((corpus_rows, sentence_rows))
 }

@@ -1,97 +1,94 @@
-//! NIST's corpus-wide reference n-gram counts, counted in parallel: n-grams are sharded by their
-//! first token, so an n-gram, its prefix (the same first token) and both counts live in one shard,
-//! and each shard numbers its own n-grams ([`NgramIndex`]) with no coordination.
-
-use std::sync::atomic::{AtomicU32, Ordering};
+//! NIST's corpus-wide reference n-gram counts, for only the n-grams whose weight is ever read.
+//!
+//! NLTK (`nltk/translate/nist_score.py`) weighs a *matched* n-gram — one a hypothesis shares with one
+//! of its own references — by `log2(count(prefix) / count(n-gram))`, both counted over all
+//! references. So only the matched n-grams and their prefixes need counts, and the prefix of a
+//! matched n-gram is itself matched (it occurs in the same hypothesis and the same reference). The
+//! segments first list their matched n-grams ([`SegmentMatches`]); they are numbered corpus-wide
+//! ([`MatchedCounts::new`]); then every reference is walked position by position, extending an
+//! n-gram only while it is one of them — a few hash lookups per position, no insertion.
 
 use rayon::prelude::*;
 
-use crate::ngram::{ngram_total, NgramIndex};
+use crate::ngram::{NgramIndex, NO_NGRAM};
 
-/// One shard: the n-grams whose first token `t` has `t % shards == shard` (`shards` a power of two).
+/// One segment's matched n-grams and, per (order, reference), its clipped matches.
+#[derive(Debug, Default)]
+pub(crate) struct SegmentMatches {
+    /// The distinct matched n-grams, prefixes first: (entry of the prefix or [`NO_NGRAM`], last token);
+    /// [`MatchedCounts::new`] replaces the first field by the n-gram's corpus-wide id.
+    pub(crate) entries: Vec<(u32, u32)>,
+    /// (entry, clipped count) in the order NLTK's `Counter &` yields them, list after list.
+    pub(crate) matches: Vec<(u32, u32)>,
+    /// End of each (order, reference) list in `matches`, order-major.
+    pub(crate) ends: Vec<u32>,
+}
+
+/// Counts over all references of every n-gram some segment matched (ids: [`NgramIndex`], a unigram's id
+/// its token).
 #[derive(Debug)]
-struct Shard {
+pub(crate) struct MatchedCounts {
     index: NgramIndex,
     counts: Vec<u32>,
-}
-
-/// The reference n-gram counts of a corpus, and the id of every reference n-gram occurrence (an
-/// n-gram's id is `shard id · shards + shard`, `shards` a power of two), kept in [`NgramIndex::insert_all`]'s order
-/// (position by position, order by order), reference after reference.
-#[derive(Debug)]
-pub(crate) struct CorpusNgrams {
-    shards: Vec<Shard>,
     total_reference_words: u64,
-    ids: Vec<AtomicU32>,
-    starts: Vec<usize>,
 }
 
-impl CorpusNgrams {
-    /// Counts the n-grams of orders `1..=max_order` of every reference (in the calling thread pool).
-    pub(crate) fn new(references: &[&[u32]], max_order: usize) -> Self {
-        let vocab_size = references.iter().flat_map(|r| r.iter()).max().map_or(0, |&id| id + 1);
-        let mut starts = Vec::with_capacity(references.len() + 1);
-        starts.push(0);
-        for reference in references {
-            let ngrams: usize = (1..=max_order).map(|order| ngram_total(reference.len(), order)).sum();
-            starts.push(starts[starts.len() - 1] + ngrams);
-        }
-        let total = starts[starts.len() - 1];
-        // A power of two (masks, not divisions, pick the shard): about twice the threads for balance, but
-        // few enough that every packed id fits in a u32.
-        let largest_id = u64::from(vocab_size) + total as u64 + 1;
-        let mut shard_bits = (rayon::current_num_threads() * 2).clamp(1, 64).next_power_of_two().trailing_zeros();
-        while shard_bits > 0 && largest_id << shard_bits > u64::from(u32::MAX) {
-            shard_bits -= 1;
-        }
-        let (shard_count, shard_mask) = (1u32 << shard_bits, (1u32 << shard_bits) - 1);
-        let ids: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        let shards = (0..shard_count)
-            .into_par_iter()
-            .map(|shard| {
-                let mut index = NgramIndex::new(vocab_size);
-                let mut counts = vec![0u32; vocab_size as usize];
-                let mut record = |id: u32, at: usize| {
-                    if id as usize >= counts.len() {
-                        counts.resize(id as usize + 1, 0);
-                    }
-                    counts[id as usize] += 1;
-                    ids[at].store((id << shard_bits) | shard, Ordering::Relaxed);
+impl MatchedCounts {
+    /// Numbers the segments' matched n-grams (rewriting each segment's `entries`) and counts them in
+    /// `references` (token ids `< vocab_size`; in the calling thread pool).
+    pub(crate) fn new(segments: &mut [SegmentMatches], references: &[&[u32]], vocab_size: u32, max_order: usize) -> Self {
+        let mut index = NgramIndex::new(vocab_size);
+        let mut matched_token = vec![false; vocab_size as usize];
+        for segment in segments.iter_mut() {
+            for at in 0..segment.entries.len() {
+                let (prefix, token) = segment.entries[at];
+                // Entries before `at` (its prefix among them) already hold their corpus ids.
+                segment.entries[at].0 = if prefix == NO_NGRAM {
+                    matched_token[token as usize] = true;
+                    token
+                } else {
+                    index.insert(segment.entries[prefix as usize].0, token)
                 };
-                for (reference, &start) in references.iter().zip(&starts) {
-                    let mut at = start;
-                    for position in 0..reference.len() {
-                        let orders = max_order.min(reference.len() - position);
-                        let first = reference[position];
-                        if first & shard_mask == shard && orders > 0 {
-                            let mut id = first;
-                            record(id, at);
-                            for (offset, &token) in reference[position + 1..position + orders].iter().enumerate() {
-                                id = index.insert(id, token);
-                                record(id, at + offset + 1);
-                            }
+            }
+        }
+        let size = index.len();
+        let chunk = references.len().div_ceil(rayon::current_num_threads().max(1)).max(1);
+        let counts = references
+            .par_chunks(chunk)
+            .map(|chunk| {
+                let mut counts = vec![0u32; size];
+                for reference in chunk {
+                    for (position, &first) in reference.iter().enumerate() {
+                        if !matched_token[first as usize] {
+                            continue;
                         }
-                        at += orders;
+                        counts[first as usize] += 1;
+                        let mut id = first;
+                        // An n-gram is matched only if its prefix is: stop at the first that is not.
+                        for &token in reference[position + 1..].iter().take(max_order - 1) {
+                            id = index.get(id, token);
+                            if id == NO_NGRAM {
+                                break;
+                            }
+                            counts[id as usize] += 1;
+                        }
                     }
                 }
-                Shard { index, counts }
+                counts
             })
-            .collect();
+            .reduce_with(|mut total, part| {
+                total.iter_mut().zip(part).for_each(|(count, more)| *count += more);
+                total
+            })
+            .unwrap_or_else(|| vec![0; size]);
         let total_reference_words = references.iter().map(|r| r.len() as u64).sum();
-        Self { shards, total_reference_words, ids, starts }
+        Self { index, counts, total_reference_words }
     }
 
-    /// The ids of reference `reference`'s n-grams and every later reference's, in order.
-    pub(crate) fn ids_from(&self, reference: usize) -> impl Iterator<Item = u32> + '_ {
-        self.ids[self.starts[reference]..].iter().map(|id| id.load(Ordering::Relaxed))
-    }
-
-    /// NLTK's information weight of the n-gram `id` (see [`information`]).
+    /// NLTK's information weight of the matched n-gram `id` (see [`information`]).
     #[inline]
     pub(crate) fn information(&self, id: u32) -> f64 {
-        let shard_bits = self.shards.len().trailing_zeros();
-        let shard = &self.shards[id as usize & (self.shards.len() - 1)];
-        information(&shard.index, &shard.counts, self.total_reference_words, id >> shard_bits)
+        information(&self.index, &self.counts, self.total_reference_words, id)
     }
 }
 

@@ -5,7 +5,8 @@
 //! the way `nltk.tokenize.util.xml_unescape` does (`&lt;` `&gt;`, then `&apos;` `&quot;` `&#124;`
 //! `&#91;` `&#93;`, `&amp;` last), turns U+2028 into a space, and keeps `-\n` and `\n` as they are.
 //! The four regexes and the whitespace join are 13a's. (Lower-casing, `lowercase=True`, is Python's
-//! `str.lower()` and is left to the caller.)
+//! `str.lower()` applied after those substitutions and before the regexes: the caller runs the
+//! substitutions and `lower()` in Python and hands the result to [`tokenize_nist_substituted`].)
 
 use std::borrow::Cow;
 
@@ -46,6 +47,19 @@ fn lang_independent_sub(line: &str) -> Cow<'_, str> {
 pub fn tokenize_nist(line: &str, out: &mut String) {
     // The line is padded with a space on each side before the regexes, as 13a does.
     tokenize_words(&lang_independent_sub(line), true, None, out);
+}
+
+/// The rest of `NISTTokenizer().tokenize(line)` after `lang_independent_sub` (and, for
+/// `lowercase=True`, `str.lower()`): the 13a regexes and the whitespace join.
+///
+/// ```
+/// use nlgmetrics::text::nist::tokenize_nist_substituted;
+/// let mut out = String::new();
+/// tokenize_nist_substituted("it is 3.5-4, ok", &mut out);
+/// assert_eq!(out, "it is 3.5 - 4 , ok");
+/// ```
+pub fn tokenize_nist_substituted(substituted: &str, out: &mut String) {
+    tokenize_words(substituted, true, None, out);
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::nist::tokenize_nist;
+use super::nist::{tokenize_nist, tokenize_nist_substituted};
 use super::pystr::split_tokens;
 use super::BleuTokenizer;
 use crate::error::Result;
@@ -18,6 +18,9 @@ pub enum WordTokenizer {
     Split,
     /// NLTK's `NISTTokenizer().tokenize(line)` (HF evaluate's `nist_mt`).
     Nist,
+    /// The rest of `NISTTokenizer().tokenize(line)` once its `lang_independent_sub` has run (the caller
+    /// ran it, then `str.lower()`, as NLTK does for `lowercase=True`): name `"nist-substituted"`.
+    NistSubstituted,
     /// A sacreBLEU tokenizer, then `split()` (`13a`: HF evaluate's `google_bleu`).
     Bleu(BleuTokenizer),
 }
@@ -28,6 +31,7 @@ impl WordTokenizer {
         Ok(match name {
             "none" => Self::Split,
             "nist" => Self::Nist,
+            "nist-substituted" => Self::NistSubstituted,
             other => Self::Bleu(BleuTokenizer::from_name(other).map_err(|_| {
                 crate::error::Error::InvalidOption(format!(
                     "unknown tokenizer {other:?}; valid names: none, nist, 13a, intl, zh, zh-fixed, char"
@@ -42,6 +46,7 @@ impl WordTokenizer {
         match self {
             Self::Split => return line,
             Self::Nist => tokenize_nist(line, buffer),
+            Self::NistSubstituted => tokenize_nist_substituted(line, buffer),
             Self::Bleu(tokenizer) => tokenizer.tokenize_into(line, buffer),
         }
         buffer

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import sys
 from itertools import chain
+from xml.sax.saxutils import unescape
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from nlgmetrics import _core
+from nlgmetrics.core.inputs import surrogate_location
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_bool, check_int, check_number
 from nlgmetrics.core.registry import register
@@ -59,6 +61,21 @@ def _lowercased(hypotheses: list, references: list, lowercase: bool) -> tuple:
     if not lowercase:
         return hypotheses, references
     return [h.lower() for h in hypotheses], [[r.lower() for r in refs] for refs in references]
+
+
+#: ``nltk.tokenize.util.xml_unescape``'s entities (``xml.sax.saxutils.unescape`` adds ``&lt; &gt; &amp;``).
+_NIST_ENTITIES = {"&apos;": "'", "&quot;": '"', "&#124;": "|", "&#91;": "[", "&#93;": "]"}
+
+
+def _nist_lowercased(line: str) -> str:
+    """``NISTTokenizer.tokenize(line, lowercase=True)`` up to its regexes (nltk/tokenize/nist.py): the
+    language-independent substitutions first (``<skipped>`` dropped, XML unescaped, U+2028 → space),
+    then ``str.lower()`` — so ``&AMP;`` is not unescaped but becomes ``&amp;``.
+
+    >>> _nist_lowercased("A &amp; B &AMP; <SKIPPED><skipped>")
+    'a & b &amp; <skipped>'
+    """
+    return unescape(line.replace("<skipped>", ""), _NIST_ENTITIES).replace("\u2028", " ").lower()
 
 
 # --------------------------------------------------------------------------------------------- GLEU
@@ -198,7 +215,8 @@ class NIST(Metric):
     cli_options = (
         CliOption(("-tok", "--tokenize"), "tokenize", "str", help=f"tokenizer: {_TOKENIZE_HELP} (default nist)"),
         CliOption(("-n", "--max-order"), "n", "int", help="highest n-gram order (default 5)"),
-        CliOption(("--lowercase",), "lowercase", "flag", help="lowercase the lines first (str.lower)"),
+        CliOption(("--lowercase",), "lowercase", "flag",
+                  help="lowercase (str.lower; with the nist tokenizer after its XML unescaping, as NLTK)"),
     )
 
     def __init__(self, *, tokenize: str = "nist", n: int = 5, lowercase: bool = False, threads: Optional[int] = None,
@@ -236,8 +254,17 @@ class NIST(Metric):
             for count in state.arrays["ref_counts"].tolist():
                 refs.append(flat[start:start + count])
                 start += count
-            hyps, refs = _lowercased(hyps, refs, o["lowercase"])
-            stats = _core.nist_corpus_and_sentence_stats(hyps, refs, o["tokenize"], n, NEUMAIER_SUM, self.threads)
+            tokenize = o["tokenize"]
+            if o["lowercase"] and tokenize == "nist":
+                # NLTK lowercases after the substitutions, before the regexes: Python does the first two.
+                hyps, refs = [_nist_lowercased(h) for h in hyps], [[_nist_lowercased(r) for r in rs] for rs in refs]
+                tokenize = "nist-substituted"
+            else:
+                hyps, refs = _lowercased(hyps, refs, o["lowercase"])
+            try:
+                stats = _core.nist_corpus_and_sentence_stats(hyps, refs, tokenize, n, NEUMAIER_SUM, self.threads)
+            except UnicodeEncodeError:
+                raise ValueError(surrogate_location(hyps, refs)) from None
         rows, own = stats
         segments = len(rows)
         (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [segments])
@@ -257,7 +284,7 @@ class NIST(Metric):
 def nist(hypotheses: Sequence[str], references: Sequence[Any], *, tokenize: str = "nist", n: int = 5,
          lowercase: bool = False, threads: Optional[int] = None) -> NISTResult:
     """Corpus NIST identical to NLTK's ``corpus_nist`` on the tokenized lines (HF ``nist_mt``: NLTK's
-    ``NISTTokenizer``, ``lowercase`` as there but applied before its XML unescaping); ``segment_scores``
+    ``NISTTokenizer``, ``lowercase`` as there: after its XML unescaping, before its regexes); ``segment_scores``
     are ``sentence_nist`` (each segment's own information weights).
 
     >>> round(nist(["the cat sat on the mat"], [["the cat ate the mat"]], n=2).score, 4)
