@@ -12,14 +12,40 @@ use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
-use crate::text::pystr::{is_python_whitespace, split_tokens};
+use crate::text::pystr::{is_python_whitespace, whitespace_len, MAY_START_WHITESPACE};
 
 const PARALLEL_THRESHOLD: usize = 16;
 
-/// Python's `text.split()` as a list (`text::pystr::split_tokens`).
+/// Python's `text.split()` as a list (as `text::pystr::split_tokens`, one byte at a time: a sentence's
+/// words are a few bytes long, so a byte-table test beats the eight-byte scan there).
 fn py_split(text: &str) -> Vec<&str> {
     let mut words = Vec::with_capacity(text.len() / 5 + 1);
-    words.extend(split_tokens(text));
+    let bytes = text.as_bytes();
+    let space_at = |position: usize| match MAY_START_WHITESPACE[bytes[position] as usize] {
+        true => whitespace_len(bytes, position),
+        false => 0,
+    };
+    let mut position = 0;
+    loop {
+        while position < bytes.len() && space_at(position) > 0 {
+            position += space_at(position);
+        }
+        if position == bytes.len() {
+            break;
+        }
+        let start = position;
+        position += 1;
+        loop {
+            while position < bytes.len() && !MAY_START_WHITESPACE[bytes[position] as usize] {
+                position += 1;
+            }
+            if position == bytes.len() || space_at(position) > 0 {
+                break;
+            }
+            position += 1;
+        }
+        words.push(&text[start..position]);
+    }
     words
 }
 
@@ -43,12 +69,15 @@ fn word_hash(word: &str) -> u64 {
 
 /// Dense word ids of the pair, by first occurrence, and the words by id (an open-addressing table:
 /// a sentence has a few dozen words, a general hash map costs more than the rest of the interning).
-fn word_ids<'a>(hypothesis: &[&'a str], reference: &[&'a str]) -> (Vec<u32>, Vec<u32>, Vec<&'a str>) {
+/// The ids go into `ids.hypothesis` and `ids.reference`; the table is the thread's, reused.
+fn word_ids<'a>(hypothesis: &[&'a str], reference: &[&'a str], ids: &mut WordIds) -> Vec<&'a str> {
     let total = hypothesis.len() + reference.len();
     let mask = (2 * total).next_power_of_two().max(16) - 1;
-    let mut table = vec![u32::MAX; mask + 1];
+    let WordIds { table, hashes, hypothesis: hyp_ids, reference: ref_ids } = ids;
+    table.clear();
+    table.resize(mask + 1, u32::MAX);
+    hashes.clear();
     let mut vocabulary: Vec<&'a str> = Vec::with_capacity(total);
-    let mut hashes: Vec<u64> = Vec::with_capacity(total);
     let mut id_of = |word: &'a str| {
         let hash = word_hash(word);
         let mut slot = (hash >> 32) as usize & mask;
@@ -66,9 +95,20 @@ fn word_ids<'a>(hypothesis: &[&'a str], reference: &[&'a str]) -> (Vec<u32>, Vec
             slot = (slot + 1) & mask;
         }
     };
-    let hypothesis: Vec<u32> = hypothesis.iter().map(|word| id_of(word)).collect();
-    let reference: Vec<u32> = reference.iter().map(|word| id_of(word)).collect();
-    (hypothesis, reference, vocabulary)
+    hyp_ids.clear();
+    hyp_ids.extend(hypothesis.iter().map(|word| id_of(word)));
+    ref_ids.clear();
+    ref_ids.extend(reference.iter().map(|word| id_of(word)));
+    vocabulary
+}
+
+/// [`word_ids`]' table and output, kept by a thread from segment to segment.
+#[derive(Default)]
+struct WordIds {
+    table: Vec<u32>,
+    hashes: Vec<u64>,
+    hypothesis: Vec<u32>,
+    reference: Vec<u32>,
 }
 
 /// `a > b` for lists of words as Python compares them (code point order = UTF-8 byte order).
@@ -94,13 +134,16 @@ struct Buffers {
     ranges: Vec<(u32, u32)>,
     shifted_chars: Vec<u32>,
     reference_chars: Vec<u32>,
+    word_ids: WordIds,
 }
 
 impl Buffers {
     /// Drops buffers a very long segment left large (a thread keeps them).
     fn trim(&mut self) {
         const KEEP: usize = 1 << 16;
-        if self.chars.capacity() > KEEP || self.shifted_chars.capacity() > KEEP || self.couples.capacity() > KEEP {
+        if self.chars.capacity() > KEEP || self.shifted_chars.capacity() > KEEP || self.couples.capacity() > KEEP
+            || self.word_ids.table.capacity() > KEEP
+        {
             *self = Self::default();
         }
     }
@@ -192,7 +235,7 @@ impl<'r> ShiftSearch<'r> {
                 build(shifted);
                 reference.distance(shifted)
             } else {
-                pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)).dist
+                reference.column_distance(pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)))
             };
             let shift_score = distance as f64 / reference_len as f64;
             let gain = pre_score - shift_score;
@@ -302,11 +345,20 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
 
 /// [`segment_score`] with the given buffers.
 fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> f64 {
+    let mut ids = std::mem::take(&mut buffers.word_ids);
+    let score = score_with_ids(hypothesis, reference, buffers, &mut ids);
+    buffers.word_ids = ids;
+    score
+}
+
+/// [`score_with`] with the word table taken out of the buffers (the shift search borrows them).
+fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids: &mut WordIds) -> f64 {
     let (hyp_words, ref_words) = (py_split(hypothesis), py_split(reference));
-    if hyp_words == ref_words {
-        return 0.0; // distance 0: the reference returns before any shift
+    let vocabulary = word_ids(&hyp_words, &ref_words, ids);
+    let (original, reference_ids) = (&ids.hypothesis, &ids.reference);
+    if original == reference_ids {
+        return 0.0; // the same words, distance 0: the reference returns before any shift
     }
-    let (original, reference_ids, vocabulary) = word_ids(&hyp_words, &ref_words);
     let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
     let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
     let mut words = std::mem::take(&mut buffers.words);
@@ -366,6 +418,14 @@ mod tests {
     fn split_is_python_split() {
         assert_eq!(py_split("\u{3000}a\u{1f}b  c\u{a0}\u{85}dé\u{200b} "), vec!["a", "b", "c", "dé\u{200b}"]);
         assert_eq!(py_split(" \t"), Vec::<&str>::new());
+        // every Python whitespace char (and a few lookalikes) between, before and after words
+        let spaces: Vec<char> = (0..0x3001).filter_map(char::from_u32).filter(|&c| is_python_whitespace(c)).collect();
+        for c in spaces.iter().chain(&['\u{200b}', '\u{180e}', 'é', '\u{a7}', '\u{2030}']) {
+            for text in [format!("a{c}b"), format!("{c}ä{c}{c}"), format!("{c}"), format!("x{c}")] {
+                let expected: Vec<&str> = crate::text::pystr::split_tokens(&text).collect();
+                assert_eq!(py_split(&text), expected, "{text:?}");
+            }
+        }
     }
 
     #[test]
@@ -378,7 +438,9 @@ mod tests {
 
     #[test]
     fn word_lists_compare_as_python_lists() {
-        let (hyp, reference, vocabulary) = word_ids(&["b", "é", "a"], &["z", "b"]);
+        let mut ids = WordIds::default();
+        let vocabulary = word_ids(&["b", "é", "a"], &["z", "b"], &mut ids);
+        let (hyp, reference) = (ids.hypothesis, ids.reference);
         assert!(words_greater(&[hyp[1]], &[reference[0]], &vocabulary)); // "é" > "z"
         assert!(!words_greater(&[hyp[2], hyp[0]], &[hyp[0], hyp[2]], &vocabulary));
         assert_eq!(reference[1], hyp[0]);

@@ -237,7 +237,7 @@ impl Pattern {
             8 => return block_distance::<8>(masks, self.len, s2),
             _ => return hyyro(&self.masks, self.len, s2, |_, _, _| {}),
         }
-        self.advance(self.start(), s2).dist
+        self.column_distance(self.advance(self.start(), s2))
     }
 
     /// Whether the pattern fits one machine word (then `start`/`advance` apply).
@@ -247,35 +247,39 @@ impl Pattern {
 
     /// The column before any symbol of `s2`.
     pub fn start(&self) -> Column {
-        Column { vp: !0u64, vn: 0, dist: self.len }
+        Column { vp: !0u64, vn: 0, rows: 0 }
     }
 
-    /// The column after `s2` from `column` (rapidfuzz `levenshtein_hyrroe2003` on scalars); a single-word
-    /// pattern only. Resuming from a shared prefix's column gives the same distance as starting over.
+    /// The column after `s2` from `column` (rapidfuzz `levenshtein_hyrroe2003` on scalars, without its
+    /// running distance: [`Pattern::column_distance`] reads it off the column); a single-word pattern
+    /// only. Resuming from a shared prefix's column gives the same distance as starting over.
     pub fn advance(&self, column: Column, s2: &[u32]) -> Column {
-        let last = 1u64 << (self.len - 1);
-        let Column { mut vp, mut vn, mut dist } = column;
+        let Column { mut vp, mut vn, rows } = column;
         for &symbol in s2 {
             let x = self.masks.masks[symbol as usize];
             let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
-            let mut hp = vn | !(d0 | vp);
-            let mut hn = d0 & vp;
-            dist = dist + usize::from(hp & last != 0) - usize::from(hn & last != 0);
-            hp = (hp << 1) | 1;
-            hn <<= 1;
+            let hp = (vn | !(d0 | vp)) << 1 | 1;
+            let hn = (d0 & vp) << 1;
             vp = hn | !(d0 | hp);
             vn = hp & d0;
         }
-        Column { vp, vn, dist }
+        Column { vp, vn, rows: rows + s2.len() }
+    }
+
+    /// The distance from the whole pattern to the symbols a column has seen: `D[rows][0] = rows` plus
+    /// the column's vertical deltas over the pattern's positions.
+    pub fn column_distance(&self, column: Column) -> usize {
+        let mask = if self.len >= WORD { !0u64 } else { (1u64 << self.len) - 1 };
+        column.rows + (column.vp & mask).count_ones() as usize - (column.vn & mask).count_ones() as usize
     }
 }
 
-/// Hyyrö's state after a prefix of the second sequence: vertical deltas and the distance so far.
+/// Hyyrö's state after a prefix of the second sequence: the vertical deltas and the prefix length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Column {
     vp: u64,
     vn: u64,
-    pub dist: usize,
+    rows: usize,
 }
 
 /// `D(s1[..i], s2)` for every `i` in `0..=len(s1)`: the last row of the matrix.
@@ -497,6 +501,23 @@ mod tests {
                 (Some(EditKind::Insert), 6, 6, 5, 6),
             ]
         );
+    }
+
+    #[test]
+    fn single_word_columns_resume_and_read_the_distance() {
+        let mut state = 11u64;
+        for trial in 0..2000 {
+            let alphabet = [2usize, 3, 7, 40][trial % 4];
+            let len1 = 1 + (lcg(&mut state) % 64) as usize;
+            let len2 = (lcg(&mut state) % 90) as usize;
+            let s1: Vec<u32> = (0..len1).map(|_| lcg(&mut state) % alphabet as u32).collect();
+            let s2: Vec<u32> = (0..len2).map(|_| lcg(&mut state) % alphabet as u32).collect();
+            let pattern = Pattern::new(&s1, alphabet);
+            let cut = (lcg(&mut state) as usize) % (len2 + 1);
+            let column = pattern.advance(pattern.advance(pattern.start(), &s2[..cut]), &s2[cut..]);
+            assert_eq!(pattern.column_distance(column), naive_distance(&s1, &s2), "{s1:?} {s2:?}");
+            assert_eq!(pattern.distance(&s2), naive_distance(&s1, &s2));
+        }
     }
 
     #[test]

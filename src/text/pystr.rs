@@ -87,7 +87,7 @@ fn next_space_candidate(bytes: &[u8], mut position: usize) -> usize {
 }
 
 /// Bytes that can begin a Python whitespace char: ASCII whitespace and the lead bytes C2, E1, E2, E3.
-const MAY_START_WHITESPACE: [bool; 256] = {
+pub(crate) const MAY_START_WHITESPACE: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
     while byte < 256 {
