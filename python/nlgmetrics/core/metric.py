@@ -48,6 +48,20 @@ from nlgmetrics.core.state import MetricState, encode_texts, join_texts
 REDUCTIONS = ("sum", "mean", "rows")
 
 
+def counted_rows(values: Any) -> np.ndarray:
+    """Per-segment rows ``[values…, 1]`` (float64) of a metric whose corpus score is a mean: a sum of rows
+    divided by its count column is the mean of the values (what ``score_rows`` and resampling read).
+
+    >>> counted_rows([0.5, 1.0]).tolist()
+    [[0.5, 1.0], [1.0, 1.0]]
+    >>> counted_rows(np.zeros((0, 2, 3))).shape
+    (0, 7)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    flat = values.reshape(len(values), int(np.prod(values.shape[1:], dtype=np.int64)))
+    return np.column_stack([flat, np.ones(len(flat))])
+
+
 class Metric:
     """Base class of every registered metric (see the module docstring)."""
 

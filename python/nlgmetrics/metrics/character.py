@@ -32,7 +32,7 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_choice
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
@@ -92,7 +92,7 @@ class CharacTERResult(Result):
 
     @property
     def segment_stats(self) -> np.ndarray:
-        return np.column_stack([self.segment_scores, np.ones(len(self.segment_scores))])
+        return counted_rows(self.segment_scores)
 
     def __str__(self) -> str:
         return f"CharacTER = {self.score:.4f}"
@@ -125,7 +125,7 @@ class CharacTER(OneReference, Metric):
             scores = _core.character_segment_scores(hypotheses, refs, self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
-        return {"segment_stats": np.column_stack([scores, np.ones(len(scores))]).reshape(len(scores), 2)}
+        return {"segment_stats": counted_rows(scores)}
 
     def result_from_state(self, state) -> CharacTERResult:
         scores = np.ascontiguousarray(self.segment_rows(state)[:, 0])

@@ -21,7 +21,7 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.inputs import hypotheses_list
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_bool, check_int, check_number
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
@@ -67,7 +67,7 @@ class CiderResult(Result):
 
     @property
     def segment_stats(self) -> np.ndarray:
-        return np.column_stack([np.asarray(self.image_scores, dtype=np.float64), np.ones(len(self.image_scores))])
+        return counted_rows(self.image_scores)
 
     def to_dict(self, segments: bool = False) -> dict:
         return {**super().to_dict(segments=segments), "CIDEr": self.score}

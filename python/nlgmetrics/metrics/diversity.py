@@ -38,7 +38,7 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.inputs import hypotheses_list, surrogate_location
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_int
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
@@ -115,7 +115,7 @@ class SelfBLEUResult(Result):
 
     @property
     def segment_stats(self) -> np.ndarray:
-        return np.column_stack([self.segment_scores, np.ones(len(self.segment_scores))])
+        return counted_rows(self.segment_scores)
 
     @property
     def scores(self) -> dict:

@@ -30,7 +30,7 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.inputs import surrogate_location
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_bool, check_int, check_number
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
@@ -310,7 +310,7 @@ class RIBESResult(Result):
 
     @property
     def segment_stats(self) -> np.ndarray:
-        return np.column_stack([self.segment_scores, np.ones(len(self.segment_scores))])
+        return counted_rows(self.segment_scores)
 
     @property
     def scores(self) -> dict:
@@ -348,7 +348,7 @@ class RIBES(Metric):
         o = self.options
         scores = _core.ribes_scores(hypotheses, references, o["tokenize"], float(o["alpha"]), float(o["beta"]),
                                     RIBES_MAX_ALIGNMENT_LEN, self.threads)
-        return {"segment_stats": np.column_stack([scores, np.ones(len(scores))])}
+        return {"segment_stats": counted_rows(scores)}
 
     def totals(self, state) -> np.ndarray:
         rows = state.arrays["segment_stats"]

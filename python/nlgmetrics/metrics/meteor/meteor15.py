@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics import _core
+from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
 
@@ -120,10 +121,8 @@ class MeteorResult(Result):
     @property
     def segment_stats(self) -> np.ndarray:
         """Additive per-segment rows (``[score, 1]`` for the nltk preset, whose system score is a mean)."""
-        import numpy as np
-
         if self._scorer is None:
-            return np.column_stack([np.asarray(self.segment_scores, dtype=np.float64), np.ones(len(self.segment_scores))])
+            return counted_rows(self.segment_scores)
         return self.additive_statistics()
 
     def alignment(self, index: int) -> MeteorAlignment:

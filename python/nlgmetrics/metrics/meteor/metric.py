@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, Optional, Sequence
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import nrefs_field
@@ -96,7 +96,7 @@ class METEOR(Metric):
                                                     [[r.split() for r in refs] for refs in references],
                                                     self.wordnet, self.parameters)
             scores = np.asarray(scores, dtype=np.float64)
-            return {"segment_stats": np.column_stack([scores, np.ones(len(scores))]), "segment_scores": scores,
+            return {"segment_stats": counted_rows(scores), "segment_scores": scores,
                     "nltk_statistics": np.asarray(stats, dtype=np.float64)}
         stats, scores, best = self.scorer.score_batch(hypotheses, references)
         stats = np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), len(STATISTICS_COLUMNS))

@@ -12,6 +12,7 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
+from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
 
@@ -63,8 +64,7 @@ class RougeResult(Result):
 
     @property
     def segment_stats(self) -> np.ndarray:
-        flat = np.asarray(self.segment_scores, dtype=np.float64).reshape(len(self.segment_scores), -1)
-        return np.column_stack([flat, np.ones(len(flat))])
+        return counted_rows(self.segment_scores)
 
     def _segment_score_columns(self, width: int) -> list:
         return [f"{variant}_{part}" for variant in self.variants for part in ("precision", "recall", "fmeasure")]
