@@ -110,6 +110,9 @@ class CHRF(Metric):
 
     name = "chrf"
     description = "chrF / chrF++ (sacreBLEU 2.6.0)"
+    #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
+    sacrebleu_bootstrap = True
+    refuses_stream_layout = True
     aliases = {"chrf++": {"word_order": 2}}
     cli_options = (
         CliOption(("--char-order", "-cc"), "char_order", "int", help="character n-gram order (default 6)"),
@@ -175,14 +178,6 @@ class CHRF(Metric):
         options = self.options
         return sacrebleu_float32.chrf_exact_scores(sums, options["char_order"] + options["word_order"],
                                                    options["beta"], options["eps_smoothing"])
-
-    @property
-    def sacrebleu_bootstrap(self) -> bool:
-        return True
-
-    @property
-    def refuses_stream_layout(self) -> bool:
-        return True
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         options = self.options

@@ -90,6 +90,9 @@ class TER(Metric):
 
     name = "ter"
     description = "TER (sacreBLEU 2.6.0's tercom port)"
+    #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
+    sacrebleu_bootstrap = True
+    refuses_stream_layout = True
     stat_columns = ("num_edits", "ref_length")
     cli_options = (
         CliOption(("--case-sensitive",), "case_sensitive", "flag", help="do not lowercase"),
@@ -148,14 +151,6 @@ class TER(Metric):
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, np.float64)])
-
-    @property
-    def sacrebleu_bootstrap(self) -> bool:
-        return True
-
-    @property
-    def refuses_stream_layout(self) -> bool:
-        return True
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         return sacrebleu_float32.ter_scores(rows)
