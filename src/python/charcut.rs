@@ -1,11 +1,11 @@
 //! Bindings for `metrics::charcut` (CharCut, the `charcut` package).
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::metrics::charcut::{compare, corpus_stats, Comparison, StyledOp};
 
+use super::arrays::matrix;
 use super::errors::guard;
 use super::strings::Texts;
 use super::threads::run_released;
@@ -26,8 +26,7 @@ fn charcut_segment_stats<'py>(
     let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, match_size, alt_norm))??;
     let rows = hypotheses.len();
     let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
-    let array = Array2::from_shape_vec((rows, 2), stats).expect("row-major statistics have the declared shape");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, rows, 2, stats))
 }
 
 type StyledTuple = (i64, i64, String, i64, &'static str, String);

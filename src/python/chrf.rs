@@ -1,9 +1,9 @@
 //! Bindings for `metrics::chrf`.
 
-use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::errors::guard;
 
 use crate::error::Error;
@@ -44,8 +44,7 @@ fn chrf_segment_stats<'py>(
     })??;
     let rows = hypotheses.len();
     let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
-    let array = Array2::from_shape_vec((rows, width), stats).expect("row-major statistics have the declared shape");
-    Ok((array.into_pyarray_bound(py), scores.into_pyarray_bound(py)))
+    Ok((matrix(py, rows, width, stats), scores.into_pyarray_bound(py)))
 }
 
 /// chrF (0–100) of one statistics vector (summed over segments for a corpus score).

@@ -1,9 +1,9 @@
 //! Bindings for `metrics::chrf_nltk`.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::threads::run_released;
 use crate::metrics::chrf_nltk::f_scores;
 
@@ -24,8 +24,7 @@ fn chrf_nltk_f_scores<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let scores = run_released(py, threads, || f_scores(&hypotheses, &references, min_len, max_len, beta, ignore_whitespace))??;
     let width = max_len + 1 - min_len;
-    let array = Array2::from_shape_vec((hypotheses.len(), width), scores).expect("rows have the declared width");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, hypotheses.len(), width, scores))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,9 +1,9 @@
 //! Bindings for `metrics::diversity`.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::threads::run_released;
 use super::words::extract_outputs;
 use crate::metrics::diversity::{distinct_stats as distinct_rows, self_bleu_stats as self_bleu_rows};
@@ -21,8 +21,7 @@ fn distinct_stats<'py>(
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, u64)> {
     let ids = extract_outputs(py, outputs, tokenize)?;
     let (rows, corpus_distinct) = run_released(py, threads, || distinct_rows(&ids, n))?;
-    let array = Array2::from_shape_vec((ids.len(), 2), rows).expect("rows have the declared width");
-    Ok((array.into_pyarray_bound(py), corpus_distinct))
+    Ok((matrix(py, ids.len(), 2, rows), corpus_distinct))
 }
 
 /// Self-BLEU statistics: each output against all the others, BLEU rows `[hyp_len, ref_len,
@@ -38,8 +37,7 @@ fn self_bleu_stats<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let ids = extract_outputs(py, outputs, tokenize)?;
     let rows = run_released(py, threads, || self_bleu_rows(&ids, max_order))??;
-    let array = Array2::from_shape_vec((ids.len(), 2 + 2 * max_order), rows).expect("rows have the declared width");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, ids.len(), 2 + 2 * max_order, rows))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

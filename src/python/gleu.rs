@@ -1,9 +1,9 @@
 //! Bindings for `metrics::gleu`.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::words::segment_kernel;
 use crate::metrics::gleu::{batch_stats, text_stats, GleuOrders, ROW_WIDTH};
 
@@ -29,8 +29,7 @@ fn gleu_stats<'py>(
         |hyps, refs, tokenizer| text_stats(hyps, refs, tokenizer, orders),
         |hyps, refs| batch_stats(hyps, refs, orders),
     )??;
-    let array = Array2::from_shape_vec((rows.len() / ROW_WIDTH, ROW_WIDTH), rows).expect("rows have the declared width");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, rows.len() / ROW_WIDTH, ROW_WIDTH, rows))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
 mod arrow;
 mod bleu;
 mod bleu_presets;

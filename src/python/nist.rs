@@ -1,9 +1,9 @@
 //! Bindings for `metrics::nist`.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1};
+use numpy::{PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::strings::utf8_pieces;
 use super::threads::run_released;
 use super::words::extract_corpus;
@@ -40,8 +40,7 @@ fn nist_stats<'py>(
             corpus_rows(&hyps, &refs, n, sum)
         }
     })??;
-    let array = Array2::from_shape_vec((hyps.len(), row_width(n)), rows).expect("rows have the declared width");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, hyps.len(), row_width(n), rows))
 }
 
 /// NIST score of each row of (summed) statistics, and whether NLTK divides by zero there (it raises
@@ -76,10 +75,8 @@ fn nist_corpus_and_sentence_stats<'py>(
     let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
     let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
     let (corpus, sentence) = run_released(py, threads, || rows(&hyps, &refs, n, sum, true, true))??;
-    let shape = (hyps.len(), row_width(n));
-    let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
-    let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
-    Ok((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py)))
+    let width = row_width(n);
+    Ok((matrix(py, hyps.len(), width, corpus), matrix(py, hyps.len(), width, sentence)))
 }
 
 /// `nist_corpus_and_sentence_stats` of a NIST state's texts as they are kept (UTF-8 buffers and end
@@ -122,10 +119,8 @@ fn nist_utf8_stats<'py>(
         let (hyp_ids, ref_ids) = corpus_ids(&hyps, &refs, tokenizer);
         rows(&hyp_ids, &ref_ids, n, sum, true, true)
     })??;
-    let shape = (hyps.len(), row_width(n));
-    let corpus = Array2::from_shape_vec(shape, corpus).expect("rows have the declared width");
-    let sentence = Array2::from_shape_vec(shape, sentence).expect("rows have the declared width");
-    Ok(Some((corpus.into_pyarray_bound(py), sentence.into_pyarray_bound(py))))
+    let width = row_width(n);
+    Ok(Some((matrix(py, hyps.len(), width, corpus), matrix(py, hyps.len(), width, sentence))))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,18 +1,14 @@
 //! Bindings for `metrics::pairwise`: sentence-score matrices for every candidate/reference pair.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
+use super::arrays::matrix;
 use super::chrf::config;
 use super::threads::run_released;
 use super::bleu::scoring;
 use crate::metrics::pairwise::{bleu_matrix, chrf_matrix};
 use crate::text::BleuTokenizer;
-
-fn matrix(py: Python<'_>, rows: usize, cols: usize, scores: Vec<f64>) -> Bound<'_, PyArray2<f64>> {
-    Array2::from_shape_vec((rows, cols), scores).expect("row-major matrix has the declared shape").into_pyarray_bound(py)
-}
 
 /// Sentence chrF of every candidate against every reference, `(n_candidates, n_references)`.
 #[pyfunction]

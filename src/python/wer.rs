@@ -1,13 +1,13 @@
 //! Bindings for `metrics::wer` (jiwer's WER family and CER) and `metrics::edit_distance`.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::wer::{corpus_stats, segment_alignment, ErrorRateConfig, Unit, STATS_WIDTH};
 
+use super::arrays::matrix;
 use super::errors::guard;
 use super::strings::Texts;
 use super::threads::run_released;
@@ -50,8 +50,7 @@ fn error_rate_segment_stats<'py>(
     let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, &config))??;
     let rows = hypotheses.len();
     let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
-    let array = Array2::from_shape_vec((rows, STATS_WIDTH), stats).expect("row-major statistics have the declared shape");
-    Ok(array.into_pyarray_bound(py))
+    Ok(matrix(py, rows, STATS_WIDTH, stats))
 }
 
 /// jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`.
