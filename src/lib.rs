@@ -15,3 +15,6 @@ pub mod fuzz_checks;
 
 #[cfg(feature = "python")]
 mod python;
+
+#[cfg(test)]
+mod test_random;

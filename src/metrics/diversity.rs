@@ -155,11 +155,7 @@ mod tests {
 
     #[test]
     fn self_bleu_rows_equal_scoring_against_the_others() {
-        let mut state = 0xdead_beef_cafe_f00du64;
-        let mut next = |bound: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % bound
-        };
+        let mut next = crate::test_random::lcg(0xdead_beef_cafe_f00du64);
         for _ in 0..300 {
             let alphabet = 1 + next(5);
             let outputs: Vec<Vec<u32>> = (0..2 + next(6)).map(|_| (0..next(10)).map(|_| next(alphabet) as u32).collect()).collect();

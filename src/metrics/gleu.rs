@@ -197,11 +197,7 @@ mod tests {
 
     #[test]
     fn equals_the_literal_loop_on_random_segments() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |bound: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % bound
-        };
+        let mut next = crate::test_random::lcg(0x9e37_79b9_7f4a_7c15u64);
         let mut scratch = GleuScratch::default();
         for _ in 0..3000 {
             let alphabet = 1 + next(5);

@@ -551,11 +551,7 @@ mod tests {
 
     #[test]
     fn equals_the_literal_loop_on_random_corpora() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % bound
-        };
+        let mut next = crate::test_random::lcg(0x2545_f491_4f6c_dd1du64);
         for _ in 0..300 {
             let alphabet = 1 + next(6);
             let n = 1 + next(5) as usize;

@@ -426,11 +426,7 @@ mod tests {
 
     #[test]
     fn equals_the_literal_window_search_on_random_pairs() {
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = |bound: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % bound
-        };
+        let mut next = crate::test_random::lcg(0x1234_5678_9abc_def1u64);
         let mut shared = RibesScratch::default();
         for _ in 0..20000 {
             let alphabet = 1 + next(6);

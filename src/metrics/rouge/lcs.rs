@@ -429,13 +429,8 @@ mod tests {
     }
 
     fn pseudo_random(seed: u64) -> impl FnMut(u64) -> u32 {
-        let mut state = seed;
-        move |modulus: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % modulus) as u32
-        }
+        let mut next = crate::test_random::lcg(seed);
+        move |modulus: u64| next(modulus) as u32
     }
 
     #[test]
