@@ -55,7 +55,7 @@ def score(ddf: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], n
     scorer = _scorer(ddf, metric, hyp, refs, nulls, options)
 
     def partition_state(frame):
-        state = scorer.state_bytes(_arrow(frame, scorer.columns).to_batches())
+        state = scorer.state_bytes([_arrow(frame, scorer.columns)])
         return pd.DataFrame({"state": pd.Series([state], dtype=object)})
 
     meta = pd.DataFrame({"state": pd.Series([], dtype=object)})
