@@ -16,6 +16,11 @@ Example:
     print(result.score)
     scored = nlgmetrics.ray.with_segment_scores(ds, "bleu", hyp="hyp", refs=["ref_a", "ref_b"], output="bleu")
 
+For Parquet files, ``score_parquet`` is faster: Ray tasks read the files' row groups themselves, so Ray Data's
+listing, read tasks and blocks are skipped (on 2M rows and 2 CPUs, about 1 s of a 3.5 s job):
+
+    result = nlgmetrics.ray.score_parquet("outputs/", "chrf", hyp="hyp", refs=["ref_a", "ref_b"])
+
 >>> import nlgmetrics.ray   # doctest: +SKIP
 """
 
@@ -25,7 +30,7 @@ from typing import Any, Optional, Sequence, Union
 
 from nlgmetrics.io.partitions import PartitionScorer
 
-__all__ = ["score", "with_segment_scores"]
+__all__ = ["score", "score_parquet", "with_segment_scores"]
 
 #: Rows per ``map_batches`` call of ``with_segment_scores``: large enough that the per-call cost vanishes,
 #: small enough for memory. ``score`` takes whole blocks (``batch_size=None``) instead: then Ray fuses the
@@ -93,3 +98,29 @@ def with_segment_scores(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequ
         return table.append_column(output, scorer.segment_scores(table))
 
     return ds.map_batches(add_scores, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)
+
+
+def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
+                  tasks: Optional[int] = None, filesystem: Any = None, **options: Any):
+    """The corpus result of ``metric`` over Parquet files, read and scored by Ray tasks: ``paths`` is a file,
+    a directory or a list of them (local paths, or URIs that ``pyarrow.fs`` reads: ``s3://``, ``gs://``, ...,
+    or paths on ``filesystem``). The files' row groups, in order, are cut into ``tasks`` slices of about equal
+    rows (default: the cluster's CPUs); each task reads its slice with PyArrow and returns its state, merged
+    in order: the single-process result on the files' rows. Starts Ray (``ray.init()``) if it is not running.
+
+    Errors in the data (a null, a damaged file, a column that is not text) are raised here as one-line
+    ``TableError`` (a ``ValueError``) naming the file and row."""
+    import ray
+
+    from nlgmetrics.io.parquet_slices import plan_slices, raise_failure, slice_state, task_threads
+
+    scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
+    if not ray.is_initialized():
+        ray.init()
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    plan = plan_slices(paths, scorer.columns, parts=tasks or cpus, filesystem=filesystem)
+    threads = task_threads(cpus, len(plan.slices))
+    task = scorer if "threads" in options else scorer.with_options(threads=threads)
+    remote = ray.remote(num_cpus=min(threads, cpus))(slice_state)
+    outcomes = ray.get([remote.remote(task, part, plan.filesystem) for part in plan.slices])
+    return scorer.merge(raise_failure(outcome) for outcome in outcomes)

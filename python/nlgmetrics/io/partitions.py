@@ -75,7 +75,7 @@ class PartitionScorer:
         refs = [batch.column(name) for name in self.refs]
         return batch.column(self.hyp), refs[0] if len(refs) == 1 else refs
 
-    def _update(self, metric, batch) -> None:
+    def update(self, metric, batch) -> None:
         """``metric.update`` on one batch; errors name the columns (row numbers count within the batch)."""
         hyps, refs = self._columns_of(batch)
         try:
@@ -94,7 +94,7 @@ class PartitionScorer:
         metric = self.new_metric(totals_only=True)
         for batch in batches:
             for piece in record_batches(batch):
-                self._update(metric, piece)
+                self.update(metric, piece)
         return metric.state().to_bytes()
 
     def merge(self, states: Iterable[bytes]):
@@ -111,7 +111,7 @@ class PartitionScorer:
         import pyarrow as pa
 
         metric = self.new_metric(totals_only=False)
-        self._update(metric, batch)
+        self.update(metric, batch)
         scores = headline_segment_scores(metric.compute())
         kept = metric.last_kept_rows
         if kept is None:
