@@ -65,3 +65,23 @@ def wmt22_two_refs(shared_data):
     ref_a = read_lines(folder / "generaltest2022.en-de.ref.A.de")
     ref_b = read_lines(folder / "generaltest2022.en-de.ref.B.de")
     return hyps, ref_a, ref_b
+
+
+@pytest.fixture(scope="session")
+def wmt22_parquet_folder(wmt22_two_refs, tmp_path_factory):
+    """WMT22 en-de (``wmt22_two_refs``) as a folder of three Parquet files of uneven row groups (columns id,
+    hyp, ref_a, ref_b and the list column refs), beside the ``_SUCCESS`` and ``.crc`` files Spark writes;
+    the data files' rows in path order are the corpus in order."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    hyps, ref_a, ref_b = wmt22_two_refs
+    folder = tmp_path_factory.mktemp("wmt22-parquet")
+    cuts = [0, 700, 1500, len(hyps)]
+    for number, (start, end) in enumerate(zip(cuts, cuts[1:])):
+        table = pa.table({"id": range(start, end), "hyp": hyps[start:end], "ref_a": ref_a[start:end],
+                          "ref_b": ref_b[start:end], "refs": [[a, b] for a, b in zip(ref_a[start:end], ref_b[start:end])]})
+        pq.write_table(table, folder / f"part-{number:05d}.parquet", row_group_size=(250, 97, 400)[number])
+        (folder / f".part-{number:05d}.parquet.crc").write_bytes(b"not parquet")
+    (folder / "_SUCCESS").write_bytes(b"")
+    return folder

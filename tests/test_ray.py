@@ -70,3 +70,33 @@ def test_tasks_score_on_the_cpus_ray_gives_them(ray_cluster, dataset, wmt22_two_
     hyps, ref_a, ref_b = wmt22_two_refs
     expected = nlgmetrics.chrf(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).score
     assert nlgmetrics.ray.score(dataset, "chrf", hyp="hyp", refs=["ref_a", "ref_b"], threads=2).score == expected
+
+
+@pytest.mark.parametrize("metric, options", ENGINE_CASES)
+def test_score_parquet_is_the_single_process_result(ray_cluster, wmt22_parquet_folder, wmt22_two_refs, metric, options):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.ray.score_parquet(wmt22_parquet_folder, metric, hyp="hyp", refs=["ref_a", "ref_b"], tasks=5,
+                                       **options)
+    assert_single_process_result(got, metric, options, hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
+
+
+def test_score_parquet_matches_sacrebleu_with_one_task_a_cpu(ray_cluster, wmt22_parquet_folder, wmt22_two_refs):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.ray.score_parquet(str(wmt22_parquet_folder), "bleu", hyp="hyp", refs="refs")  # 2 tasks, 1 thread
+    expected = sacrebleu.corpus_bleu(hyps, [ref_a, ref_b])
+    assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
+
+
+def test_score_parquet_errors_are_one_line_on_the_caller(ray_cluster, wmt22_parquet_folder, tmp_path):
+    import pyarrow.parquet as pq
+
+    from nlgmetrics.io.tabular import TableError
+
+    with pytest.raises(TableError, match=r"part-00000\.parquet: no column 'reference'"):
+        nlgmetrics.ray.score_parquet(wmt22_parquet_folder, "bleu", hyp="hyp", refs="reference")
+    pq.write_table(pa.table({"hyp": ["a b", "c d", None], "ref": ["a b", "c d", "e f"]}), tmp_path / "nulls.parquet")
+    with pytest.raises(TableError, match=r"^\S*nulls\.parquet: column 'hyp' is null in row 3$"):
+        nlgmetrics.ray.score_parquet(tmp_path, "bleu", hyp="hyp", refs="ref")
+    skipped = nlgmetrics.ray.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref", nulls="skip")
+    assert skipped.score == nlgmetrics.chrf(["a b", "c d"], ["a b", "c d"]).score

@@ -67,3 +67,31 @@ def test_errors(spark, frame):
         nlgmetrics.spark.score(with_null, "bleu", hyp="hyp", refs="ref")
     skipped = nlgmetrics.spark.with_segment_scores(with_null, "chrf", hyp="hyp", refs="ref", nulls="skip").collect()
     assert skipped[1]["score"] is None and skipped[0]["score"] == nlgmetrics.chrf(["a b"], ["a b"]).score
+
+
+@pytest.mark.parametrize("metric, options", ENGINE_CASES)
+def test_score_parquet_is_the_single_process_result(spark, wmt22_parquet_folder, wmt22_two_refs, metric, options):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.spark.score_parquet(wmt22_parquet_folder, metric, hyp="hyp", refs=["ref_a", "ref_b"], spark=spark,
+                                         tasks=5, **options)
+    assert_single_process_result(got, metric, options, hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
+
+
+def test_score_parquet_matches_sacrebleu_in_the_active_session(spark, wmt22_parquet_folder, wmt22_two_refs):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.spark.score_parquet(str(wmt22_parquet_folder), "bleu", hyp="hyp", refs="refs")  # 2 tasks
+    expected = sacrebleu.corpus_bleu(hyps, [ref_a, ref_b])
+    assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
+
+
+def test_score_parquet_errors_are_one_line_on_the_driver(spark, wmt22_parquet_folder, tmp_path):
+    from nlgmetrics.io.tabular import TableError
+
+    with pytest.raises(TableError, match=r"part-00000\.parquet: no column 'reference'"):
+        nlgmetrics.spark.score_parquet(wmt22_parquet_folder, "bleu", hyp="hyp", refs="reference", spark=spark)
+    pq.write_table(pa.table({"hyp": ["a b", "c d", None], "ref": ["a b", "c d", "e f"]}), tmp_path / "nulls.parquet")
+    with pytest.raises(TableError, match=r"^\S*nulls\.parquet: column 'hyp' is null in row 3$"):
+        nlgmetrics.spark.score_parquet(tmp_path, "bleu", hyp="hyp", refs="ref", spark=spark)
+    skipped = nlgmetrics.spark.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref", spark=spark, nulls="skip")
+    assert skipped.score == nlgmetrics.chrf(["a b", "c d"], ["a b", "c d"]).score

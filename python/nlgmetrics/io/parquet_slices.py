@@ -161,7 +161,12 @@ def _starts(counts: Sequence[int]) -> Iterator[Tuple[int, int]]:
 
 def _cut(groups: list, total: int, parts: int) -> Iterator[ParquetSlice]:
     """Contiguous runs of ``groups`` (path, index, first row, rows), each group going to the slice its middle
-    row falls in when the rows are shared out equally; empty slices are left out."""
+    row falls in when the rows are shared out equally (so uneven groups can leave fewer, fuller slices);
+    empty slices are left out."""
+    if parts >= len(groups):  # a row group is the smallest slice
+        for group in groups:
+            yield ParquetSlice(tuple(_pieces([group])), group[3])
+        return
     runs: List[list] = [[] for _ in range(parts)]
     before = 0
     for group in groups:
