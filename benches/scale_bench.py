@@ -3,7 +3,7 @@ Arrow against list input, and the command line against the Python API.
 
     python benches/scale_bench.py [--sections files,engines,arrow,cli] [--sizes 1000000,10000000]
                                   [--engine-rows 2000000] [--engine-repeats 3]
-                                  [--engines single,spark,ray,dask] [--workdir DIR]
+                                  [--engines single,spark,spark-files,ray,ray-files,dask] [--workdir DIR]
 
 Data: real WMT22 en-de system outputs (all 9 systems, 18,333 distinct hypotheses) against reference A,
 repeated in order to the length wanted — repeated real lines, not synthetic text. Every timed command runs in
@@ -131,7 +131,7 @@ if engine == "single":
         for batch in pq.ParquetFile(source, pre_buffer=False).iter_batches(batch_size=65536, columns=["hyp", "ref"]):
             m.update(batch.column("hyp"), batch.column("ref"))
         return m.compute()
-elif engine == "spark":
+elif engine.startswith("spark"):
     import os
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -141,8 +141,12 @@ elif engine == "spark":
     spark.sparkContext.setLogLevel("ERROR")
     import nlgmetrics.spark
 
-    def run(source):
-        return nlgmetrics.spark.score(spark.read.parquet(source), metric, hyp="hyp", refs=["ref"])  # 2 partitions as read
+    if engine == "spark-files":  # the files' row groups read by Spark's Python workers (no JVM data path)
+        def run(source):
+            return nlgmetrics.spark.score_parquet(source, metric, hyp="hyp", refs=["ref"], spark=spark)
+    else:
+        def run(source):
+            return nlgmetrics.spark.score(spark.read.parquet(source), metric, hyp="hyp", refs=["ref"])  # 2 partitions as read
 elif engine == "dask":  # the threaded scheduler (the default): the Rust core releases the GIL
     import dask.dataframe as dd
     import nlgmetrics.dask
@@ -158,8 +162,13 @@ else:
     ray.data.DataContext.get_current().enable_progress_bars = False
     import nlgmetrics.ray
 
-    def run(source):
-        return nlgmetrics.ray.score(ray.data.read_parquet(source, override_num_blocks=2), metric, hyp="hyp", refs=["ref"])
+    if engine == "ray-files":  # the files' row groups read by Ray tasks (no Ray Data)
+        def run(source):
+            return nlgmetrics.ray.score_parquet(source, metric, hyp="hyp", refs=["ref"])
+    else:
+        def run(source):
+            return nlgmetrics.ray.score(ray.data.read_parquet(source, override_num_blocks=2), metric, hyp="hyp",
+                                        refs=["ref"])
 for _ in range(2):  # start-up: workers up, readers and nlgmetrics imported where they run (a 2,000-row file)
     run(warm)
 setup = time.perf_counter() - start
@@ -271,7 +280,7 @@ def main() -> None:
     parser.add_argument("--file-metrics", default="bleu,chrf")
     parser.add_argument("--engine-rows", type=int, default=2_000_000)
     parser.add_argument("--engine-repeats", type=int, default=3, help="rounds of the engine comparison (best taken)")
-    parser.add_argument("--engines", default="single,spark,ray,dask", help="engines compared (the first is the baseline)")
+    parser.add_argument("--engines", default="single,spark,spark-files,ray,ray-files,dask", help="engines compared (the first is the baseline)")
     parser.add_argument("--engine-metrics", default="bleu,chrf")
     parser.add_argument("--arrow-rows", type=int, default=1_000_000)
     parser.add_argument("--cli-rows", type=int, default=1_000_000)
