@@ -20,9 +20,9 @@ from nlgmetrics.io.partitions import PartitionScorer  # noqa: E402
 from nlgmetrics.io.tabular import TableError  # noqa: E402
 
 
-def _score(folder, metric, options, parts, **scorer_options):
+def _score(folder, metric, options, tasks, **scorer_options):
     scorer = PartitionScorer(metric, options, hyp="hyp", refs=["ref_a", "ref_b"], **scorer_options)
-    plan = plan_slices(folder, scorer.columns, parts=parts)
+    plan = plan_slices(folder, scorer.columns, tasks=tasks)
     return scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices)
 
 
@@ -33,23 +33,23 @@ def test_data_files_are_listed_in_order_without_hidden_ones(wmt22_parquet_folder
     assert [path.rsplit("/", 1)[1] for path in one] == ["part-00001.parquet", "part-00000.parquet"]  # as given
 
 
-@pytest.mark.parametrize("parts", [1, 2, 3, 7, 40])
-def test_slices_cover_every_row_group_once_in_order_and_evenly(wmt22_parquet_folder, wmt22_two_refs, parts):
-    plan = plan_slices(wmt22_parquet_folder, ["hyp"], parts=parts)
+@pytest.mark.parametrize("tasks", [1, 2, 3, 7, 40])
+def test_slices_cover_every_row_group_once_in_order_and_evenly(wmt22_parquet_folder, wmt22_two_refs, tasks):
+    plan = plan_slices(wmt22_parquet_folder, ["hyp"], tasks=tasks)
     groups = [(piece.path, group) for part in plan.slices for piece in part.pieces for group in piece.row_groups]
     expected = [(path, group) for path in list_files(wmt22_parquet_folder)[1]
                 for group in range(pq.ParquetFile(path).num_row_groups)]
     assert groups == expected
     assert plan.rows == sum(part.rows for part in plan.slices) == len(wmt22_two_refs[0])
-    assert len(plan.slices) == len(expected) if parts >= len(expected) else len(plan.slices) <= parts
+    assert len(plan.slices) == len(expected) if tasks >= len(expected) else len(plan.slices) <= tasks
     largest_group = 400
-    assert max(part.rows for part in plan.slices) - plan.rows / parts <= largest_group
+    assert max(part.rows for part in plan.slices) - plan.rows / tasks <= largest_group
 
 
 @pytest.mark.parametrize("metric, options", ENGINE_CASES)
 def test_merged_slices_are_the_single_process_result(wmt22_parquet_folder, wmt22_two_refs, metric, options):
     hyps, ref_a, ref_b = wmt22_two_refs
-    got = _score(wmt22_parquet_folder, metric, options, parts=5)
+    got = _score(wmt22_parquet_folder, metric, options, tasks=5)
     assert_single_process_result(got, metric, options, hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
 
 
@@ -57,10 +57,17 @@ def test_bleu_of_slices_matches_sacrebleu(wmt22_parquet_folder, wmt22_two_refs):
     sacrebleu = pytest.importorskip("sacrebleu")
     hyps, ref_a, ref_b = wmt22_two_refs
     scorer = PartitionScorer("bleu", {}, hyp="hyp", refs="refs")  # the list<string> column
-    plan = plan_slices(wmt22_parquet_folder, scorer.columns, parts=4)
+    plan = plan_slices(wmt22_parquet_folder, scorer.columns, tasks=4)
     got = scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices)
     expected = sacrebleu.corpus_bleu(hyps, [ref_a, ref_b])
     assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
+
+
+def test_a_task_error_is_raised_with_its_kind():
+    with pytest.raises(TypeError, match="^bad type$"):
+        raise_failure(("error", ("TypeError", "bad type")))
+    with pytest.raises(TableError, match="^bad value$"):
+        raise_failure(("error", ("ValueError", "bad value")))
 
 
 def test_threads_per_task():
@@ -76,9 +83,9 @@ def _write(path, **columns):
 
 def test_a_path_that_does_not_exist(tmp_path):
     with pytest.raises(TableError, match=r"^cannot read .*missing\.parquet: no such file or directory$"):
-        plan_slices(tmp_path / "missing.parquet", ["hyp"], parts=2)
+        plan_slices(tmp_path / "missing.parquet", ["hyp"], tasks=2)
     with pytest.raises(TableError, match="no Parquet paths given"):
-        plan_slices([], ["hyp"], parts=2)
+        plan_slices([], ["hyp"], tasks=2)
     with pytest.raises(TypeError, match="paths must be strings or path-like"):
         list_files([b"bytes.parquet"])
 
@@ -86,18 +93,18 @@ def test_a_path_that_does_not_exist(tmp_path):
 def test_a_folder_without_data_files(tmp_path):
     (tmp_path / "_SUCCESS").write_bytes(b"")
     with pytest.raises(TableError, match=r"a directory without data files$"):
-        plan_slices(tmp_path, ["hyp"], parts=2)
+        plan_slices(tmp_path, ["hyp"], tasks=2)
 
 
 def test_a_file_that_is_not_parquet_or_is_truncated(tmp_path, wmt22_parquet_folder):
     (tmp_path / "notes.txt").write_text("hello\n")
     with pytest.raises(TableError, match=r"notes\.txt: not a readable Parquet file \(truncated or not Parquet\)"):
-        plan_slices(tmp_path, ["hyp"], parts=2)
+        plan_slices(tmp_path, ["hyp"], tasks=2)
     whole = (wmt22_parquet_folder / "part-00000.parquet").read_bytes()
     truncated = tmp_path / "cut.parquet"
     truncated.write_bytes(whole[: len(whole) // 2])
     with pytest.raises(TableError, match=r"cut\.parquet: not a readable Parquet file"):
-        plan_slices(truncated, ["hyp"], parts=2)
+        plan_slices(truncated, ["hyp"], tasks=2)
 
 
 def test_data_damaged_after_the_footer_was_read(tmp_path, wmt22_parquet_folder):
@@ -106,7 +113,7 @@ def test_data_damaged_after_the_footer_was_read(tmp_path, wmt22_parquet_folder):
     damaged = tmp_path / "damaged.parquet"
     shutil.copy(source, damaged)
     scorer = PartitionScorer("bleu", {}, hyp="hyp", refs="ref_a")
-    plan = plan_slices(damaged, scorer.columns, parts=1)
+    plan = plan_slices(damaged, scorer.columns, tasks=1)
     data = bytearray(damaged.read_bytes())
     data[4:4000] = b"\xff" * 3996  # the first pages, after the magic bytes
     damaged.write_bytes(bytes(data))
@@ -116,20 +123,20 @@ def test_data_damaged_after_the_footer_was_read(tmp_path, wmt22_parquet_folder):
 
 def test_a_missing_column_names_the_file_and_its_columns(wmt22_parquet_folder):
     with pytest.raises(TableError, match=r"part-00000\.parquet: no column 'reference' \(columns: id, hyp, ref_a, ref_b, refs\)"):
-        plan_slices(wmt22_parquet_folder, ["hyp", "reference"], parts=2)
+        plan_slices(wmt22_parquet_folder, ["hyp", "reference"], tasks=2)
 
 
 def test_a_column_that_is_not_text(tmp_path):
     path = _write(tmp_path / "ints.parquet", hyp=["a b", "c d"], ref=[1, 2])
     scorer = PartitionScorer("bleu", {}, hyp="hyp", refs="ref")
-    plan = plan_slices(path, scorer.columns, parts=1)
+    plan = plan_slices(path, scorer.columns, tasks=1)
     with pytest.raises(TableError, match=r"ints\.parquet: column 'ref' holds int64, not strings$"):
         raise_failure(slice_state(scorer, plan.slices[0], plan.filesystem))
 
 
 def test_a_null_names_the_file_and_row_unless_nulls_says_otherwise(tmp_path):
     path = _write(tmp_path / "nulls.parquet", hyp=["a b c", "d e f", None, "g h"], ref=["a b c", "d e", "x", "g h"])
-    plan = plan_slices(path, ["hyp", "ref"], parts=1)
+    plan = plan_slices(path, ["hyp", "ref"], tasks=1)
 
     def state(nulls):
         scorer = PartitionScorer("chrf", {}, hyp="hyp", refs="ref", nulls=nulls)
@@ -141,21 +148,20 @@ def test_a_null_names_the_file_and_row_unless_nulls_says_otherwise(tmp_path):
     assert state("empty").score == nlgmetrics.chrf(["a b c", "d e f", "", "g h"], ["a b c", "d e", "x", "g h"]).score
 
 
-def test_unequal_reference_counts_name_the_file_and_rows(tmp_path):
-    path = _write(tmp_path / "lists.parquet", hyp=["a b", "c d"], refs=[["a b", "a c"], ["c d"]])
-    scorer = PartitionScorer("ter", {}, hyp="hyp", refs="refs")
-    plan = plan_slices(path, scorer.columns, parts=1)
-    outcome = slice_state(scorer, plan.slices[0], plan.filesystem)
-    if outcome[0] == "error":  # TER takes unequal counts as sacreBLEU does (raising) or scores them: either is fine,
-        with pytest.raises(TableError, match=r"lists\.parquet: rows 1–2: "):  # but an error names file and rows
-            raise_failure(outcome)
+def test_too_many_references_for_a_metric_name_the_file_and_rows(tmp_path):
+    path = _write(tmp_path / "lists.parquet", hyp=["a b", "c d"], refs=[["c d"], ["c d", "a b"]])
+    scorer = PartitionScorer("wer", {}, hyp="hyp", refs="refs")  # one reference per hypothesis, as jiwer
+    plan = plan_slices(path, scorer.columns, tasks=1)
+    with pytest.raises(TableError, match=r"lists\.parquet: rows 1–2: hypotheses column 'hyp', references \['refs'\]: "
+                                         r"references\[1\] has 2 references: jiwer's measures take exactly one"):
+        raise_failure(slice_state(scorer, plan.slices[0], plan.filesystem))
 
 
-def test_absurd_parts(wmt22_parquet_folder):
-    for parts in (0, -3, 2.5, True, "2"):
-        with pytest.raises(ValueError, match="parts must be a positive int"):
-            plan_slices(wmt22_parquet_folder, ["hyp"], parts=parts)
-    assert len(plan_slices(wmt22_parquet_folder, ["hyp"], parts=10**9).slices) == 14  # one a row group
+def test_absurd_task_counts(wmt22_parquet_folder):
+    for tasks in (0, -3, 2.5, True, "2", None):
+        with pytest.raises(ValueError, match="tasks must be a positive int"):
+            plan_slices(wmt22_parquet_folder, ["hyp"], tasks=tasks)
+    assert len(plan_slices(wmt22_parquet_folder, ["hyp"], tasks=10**9).slices) == 14  # one a row group
 
 
 def test_uris_and_a_filesystem_object(wmt22_parquet_folder, wmt22_two_refs):
@@ -165,7 +171,7 @@ def test_uris_and_a_filesystem_object(wmt22_parquet_folder, wmt22_two_refs):
     expected = nlgmetrics.bleu(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).score
     scorer = PartitionScorer("bleu", {}, hyp="hyp", refs=["ref_a", "ref_b"])
     for paths, filesystem in [(f"file://{wmt22_parquet_folder}", None), (str(wmt22_parquet_folder), fs.LocalFileSystem())]:
-        plan = plan_slices(paths, scorer.columns, parts=3, filesystem=filesystem)
+        plan = plan_slices(paths, scorer.columns, tasks=3, filesystem=filesystem)
         assert scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices).score == expected
     with pytest.raises(TableError, match=r"nosuchscheme://x: "):
-        plan_slices("nosuchscheme://x", ["hyp"], parts=1)
+        plan_slices("nosuchscheme://x", ["hyp"], tasks=1)

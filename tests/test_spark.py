@@ -85,7 +85,9 @@ def test_score_parquet_matches_sacrebleu_in_the_active_session(spark, wmt22_parq
     assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
 
 
-def test_score_parquet_errors_are_one_line_on_the_driver(spark, wmt22_parquet_folder, tmp_path):
+def test_score_parquet_errors_are_one_line_on_the_driver(spark, wmt22_parquet_folder, tmp_path, monkeypatch):
+    from pyspark.sql import SparkSession
+
     from nlgmetrics.io.tabular import TableError
 
     with pytest.raises(TableError, match=r"part-00000\.parquet: no column 'reference'"):
@@ -95,3 +97,8 @@ def test_score_parquet_errors_are_one_line_on_the_driver(spark, wmt22_parquet_fo
         nlgmetrics.spark.score_parquet(tmp_path, "bleu", hyp="hyp", refs="ref", spark=spark)
     skipped = nlgmetrics.spark.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref", spark=spark, nulls="skip")
     assert skipped.score == nlgmetrics.chrf(["a b", "c d"], ["a b", "c d"]).score
+    with pytest.raises(ValueError, match=r"tasks must be a positive int, got 0"):
+        nlgmetrics.spark.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref", spark=spark, tasks=0)
+    monkeypatch.setattr(SparkSession, "getActiveSession", staticmethod(lambda: None))
+    with pytest.raises(ValueError, match=r"no active Spark session: pass spark="):
+        nlgmetrics.spark.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref")

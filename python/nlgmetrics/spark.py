@@ -92,17 +92,18 @@ def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequenc
     ``TableError`` (a ``ValueError``) naming the file and row."""
     from pyspark.sql import SparkSession
 
-    from nlgmetrics.io.parquet_slices import plan_slices, raise_failure, slice_state, task_threads
+    from nlgmetrics.io.parquet_slices import score_files, slice_state
 
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     session = spark or SparkSession.getActiveSession()
     if session is None:
         raise ValueError("no active Spark session: pass spark=SparkSession.builder...getOrCreate()")
     context = session.sparkContext
-    cpus = max(1, context.defaultParallelism)
-    plan = plan_slices(paths, scorer.columns, parts=tasks or cpus, filesystem=filesystem)
-    task = scorer if "threads" in options else scorer.with_options(threads=task_threads(cpus, len(plan.slices)))
-    filesystem = plan.filesystem
-    outcomes = context.parallelize(plan.slices, len(plan.slices)).map(
-        lambda part: slice_state(task, part, filesystem)).collect()  # in the slices' order
-    return scorer.merge(raise_failure(outcome) for outcome in outcomes)
+
+    def run_tasks(task, plan, threads):
+        filesystem = plan.filesystem
+        return context.parallelize(plan.slices, len(plan.slices)).map(
+            lambda part: slice_state(task, part, filesystem)).collect()  # in the slices' order
+
+    return score_files(scorer, paths, cpus=max(1, context.defaultParallelism), tasks=tasks, filesystem=filesystem,
+                       run_tasks=run_tasks)

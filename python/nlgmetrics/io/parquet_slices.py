@@ -17,7 +17,7 @@ on the caller as one-line ``TableError`` naming the file and row, instead of an 
 >>> folder = tempfile.mkdtemp()
 >>> hyps, refs = ["the cat sat", "a dog ran", "it rains"], ["the cat sat down", "a dog ran off", "it pours"]
 >>> pq.write_table(pa.table({"hyp": hyps, "ref": refs}), os.path.join(folder, "part-0.parquet"), row_group_size=1)
->>> plan = plan_slices(folder, ["hyp", "ref"], parts=2)
+>>> plan = plan_slices(folder, ["hyp", "ref"], tasks=2)
 >>> [[(os.path.basename(piece.path), piece.row_groups) for piece in part.pieces] for part in plan.slices]
 [[('part-0.parquet', (0,))], [('part-0.parquet', (1, 2))]]
 >>> scorer = PartitionScorer("chrf", {}, hyp="hyp", refs="ref")
@@ -31,11 +31,12 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from nlgmetrics.io.tabular import BATCH_ROWS, PARQUET_BUFFER_BYTES, TableError, check_text_column
 
-__all__ = ["RowGroups", "ParquetSlice", "ParquetPlan", "plan_slices", "slice_state", "raise_failure", "task_threads"]
+__all__ = ["RowGroups", "ParquetSlice", "ParquetPlan", "plan_slices", "slice_state", "raise_failure", "task_threads",
+           "score_files"]
 
 #: Footers read at once when listing (they are small; on object stores each read is a round trip).
 FOOTER_READERS = 16
@@ -68,19 +69,19 @@ class ParquetPlan:
 
 
 def plan_slices(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]], columns: Sequence[str],
-                *, parts: int, filesystem: Any = None) -> ParquetPlan:
-    """Up to ``parts`` slices of about equal rows over the Parquet files ``paths`` names (files or
+                *, tasks: int, filesystem: Any = None) -> ParquetPlan:
+    """Up to ``tasks`` slices of about equal rows over the Parquet files ``paths`` names (files or
     directories, read recursively, skipping names that start with ``.`` or ``_`` as Spark and PyArrow do;
     URIs such as ``s3://`` or ``gs://`` through ``pyarrow.fs``). Every file must have ``columns``."""
-    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
-        raise ValueError(f"parts must be a positive int, got {parts!r}")
+    if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
+        raise ValueError(f"tasks must be a positive int, got {tasks!r}")
     filesystem, files = list_files(paths, filesystem)
     with ThreadPoolExecutor(min(FOOTER_READERS, len(files))) as pool:
         row_counts = list(pool.map(lambda path: _row_group_rows(filesystem, path, columns), files))
     groups = [(path, index, first, rows) for path, counts in zip(files, row_counts)
               for index, (first, rows) in enumerate(_starts(counts))]
     total = sum(rows for *_, rows in groups)
-    return ParquetPlan(filesystem, tuple(_cut(groups, total, parts)), total)
+    return ParquetPlan(filesystem, tuple(_cut(groups, total, tasks)), total)
 
 
 def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
@@ -242,3 +243,14 @@ def task_threads(cpus: int, slices: int) -> int:
     (1, 4, 1)
     """
     return max(1, cpus // max(1, slices))
+
+
+def score_files(scorer: Any, paths: Any, *, cpus: int, tasks: Optional[int], filesystem: Any,
+                run_tasks: Callable[[Any, ParquetPlan, int], Iterable[Tuple[str, Any]]]):
+    """The result of ``scorer`` over the Parquet files ``paths``: planned here in ``tasks`` slices (default: one
+    per CPU of ``cpus``), scored by ``run_tasks(scorer, plan, threads)`` — an engine's way of running
+    ``slice_state`` on every slice, giving the outcomes in the slices' order — and merged in that order."""
+    plan = plan_slices(paths, scorer.columns, tasks=cpus if tasks is None else tasks, filesystem=filesystem)
+    threads = task_threads(cpus, len(plan.slices))
+    task = scorer if "threads" in scorer.options else scorer.with_options(threads=threads)
+    return scorer.merge(raise_failure(outcome) for outcome in run_tasks(task, plan, threads))
