@@ -88,6 +88,24 @@ def test_score_parquet_matches_sacrebleu_with_one_task_a_cpu(ray_cluster, wmt22_
     assert (got.score, list(got.counts), list(got.totals)) == (expected.score, expected.counts, expected.totals)
 
 
+def test_one_slice_asks_for_no_more_cpus_than_a_node_has(ray_cluster, wmt22_parquet_folder, wmt22_two_refs,
+                                                          monkeypatch):
+    """On a cluster of several nodes, one slice (one file, one row group) takes as many threads as the largest
+    node has CPUs, not the cluster's: asking Ray for more CPUs than a node has could never be scheduled."""
+    import pyarrow.parquet as pq
+
+    import ray
+
+    hyps, ref_a, _ = wmt22_two_refs
+    folder = wmt22_parquet_folder.parent / "one-row-group"
+    folder.mkdir(exist_ok=True)
+    pq.write_table(pa.table({"hyp": hyps, "ref": ref_a}), folder / "all.parquet", row_group_size=len(hyps))
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 64.0})  # as if 32 nodes of 2 CPUs
+    got = nlgmetrics.ray.score_parquet(folder, "chrf", hyp="hyp", refs="ref")
+    assert got.score == nlgmetrics.chrf(hyps, ref_a).score
+    assert nlgmetrics.ray._largest_node_cpus() == 2
+
+
 def test_score_parquet_errors_are_one_line_on_the_caller(ray_cluster, wmt22_parquet_folder, tmp_path):
     import pyarrow.parquet as pq
 

@@ -49,6 +49,13 @@ def _task_threads() -> Optional[int]:
     return max(1, math.ceil(cpus)) if cpus else None
 
 
+def _largest_node_cpus() -> int:
+    """The CPUs of the largest live node of the Ray cluster (at least 1)."""
+    import ray
+
+    return max([1, *(int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node.get("Alive"))])
+
+
 def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     schema = ds.schema()
@@ -120,7 +127,8 @@ def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequenc
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def run_tasks(task, plan, threads):
-        remote = ray.remote(num_cpus=min(threads, cpus))(slice_state)
+        remote = ray.remote(num_cpus=threads)(slice_state)  # threads ≤ the largest node's CPUs: schedulable
         return ray.get([remote.remote(task, part, plan.filesystem) for part in plan.slices])
 
-    return score_files(scorer, paths, cpus=cpus, tasks=tasks, filesystem=filesystem, run_tasks=run_tasks)
+    return score_files(scorer, paths, cpus=cpus, node_cpus=_largest_node_cpus(), tasks=tasks, filesystem=filesystem,
+                       run_tasks=run_tasks)

@@ -31,6 +31,7 @@ new session):
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Sequence, Union
 
 from nlgmetrics.io.partitions import PartitionScorer
@@ -105,5 +106,6 @@ def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequenc
         return context.parallelize(plan.slices, len(plan.slices)).map(
             lambda part: slice_state(task, part, filesystem)).collect()  # in the slices' order
 
-    return score_files(scorer, paths, cpus=max(1, context.defaultParallelism), tasks=tasks, filesystem=filesystem,
-                       run_tasks=run_tasks)
+    # Spark does not say how many cores an executor's machine has: this machine's count stands in for it.
+    return score_files(scorer, paths, cpus=max(1, context.defaultParallelism), node_cpus=os.cpu_count() or 1,
+                       tasks=tasks, filesystem=filesystem, run_tasks=run_tasks)

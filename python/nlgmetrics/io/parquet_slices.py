@@ -245,12 +245,13 @@ def task_threads(cpus: int, slices: int) -> int:
     return max(1, cpus // max(1, slices))
 
 
-def score_files(scorer: Any, paths: Any, *, cpus: int, tasks: Optional[int], filesystem: Any,
+def score_files(scorer: Any, paths: Any, *, cpus: int, node_cpus: int, tasks: Optional[int], filesystem: Any,
                 run_tasks: Callable[[Any, ParquetPlan, int], Iterable[Tuple[str, Any]]]):
     """The result of ``scorer`` over the Parquet files ``paths``: planned here in ``tasks`` slices (default: one
-    per CPU of ``cpus``), scored by ``run_tasks(scorer, plan, threads)`` — an engine's way of running
-    ``slice_state`` on every slice, giving the outcomes in the slices' order — and merged in that order."""
+    per CPU of ``cpus``, the cluster's), scored by ``run_tasks(scorer, plan, threads)`` — an engine's way of
+    running ``slice_state`` on every slice, giving the outcomes in the slices' order — and merged in that order.
+    A task's threads share out the cluster's CPUs when there are fewer slices, up to ``node_cpus``."""
     plan = plan_slices(paths, scorer.columns, tasks=cpus if tasks is None else tasks, filesystem=filesystem)
-    threads = task_threads(cpus, len(plan.slices))
+    threads = min(task_threads(cpus, len(plan.slices)), max(1, node_cpus))
     task = scorer if "threads" in scorer.options else scorer.with_options(threads=threads)
     return scorer.merge(raise_failure(outcome) for outcome in run_tasks(task, plan, threads))
