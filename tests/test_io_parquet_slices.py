@@ -175,3 +175,24 @@ def test_uris_and_a_filesystem_object(wmt22_parquet_folder, wmt22_two_refs):
         assert scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices).score == expected
     with pytest.raises(TableError, match=r"nosuchscheme://x: "):
         plan_slices("nosuchscheme://x", ["hyp"], tasks=1)
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+def test_hostile_lines_in_parquet_are_scored_in_bounded_memory(tmp_path, metric):
+    """Synthetic rows (labelled: no real text is like them): a 500 kB line and 3,000 repeated tokens, read and
+    scored through a slice in a child limited to 3 GiB of address space: a result, as the same call on lists."""
+    from test_hostile_inputs import run_limited
+
+    long_line = ("x" * 9 + " ") * 50_000
+    hyps, refs = [long_line, "a " * 3000, "the cat sat"], [long_line[::-1], "a " * 2999, "the cat sat down"]
+    path = _write(tmp_path / "hostile.parquet", hyp=hyps, ref=refs)
+    script = tmp_path / "score_slices.py"
+    script.write_text(f"""
+from nlgmetrics.io.parquet_slices import plan_slices, raise_failure, slice_state
+from nlgmetrics.io.partitions import PartitionScorer
+scorer = PartitionScorer({metric!r}, {{}}, hyp="hyp", refs="ref")
+plan = plan_slices({str(path)!r}, scorer.columns, tasks=2)
+score = scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices).score
+""")
+    assert run_limited(f"__import__('runpy').run_path({str(script)!r})['score']") == \
+        {"value": nlgmetrics.metric(metric)(hyps, refs).score}
