@@ -88,6 +88,9 @@ def test_a_path_that_does_not_exist(tmp_path):
         plan_slices([], ["hyp"], tasks=2)
     with pytest.raises(TypeError, match="paths must be strings or path-like"):
         list_files([b"bytes.parquet"])
+    with pytest.raises(TypeError, match=r"paths must be a path or a list of paths, got Table \(a DataFrame or Dataset "
+                                        r"is scored by score\(\), not score_parquet\(\)\)"):
+        list_files(pa.table({"hyp": ["a"]}))
 
 
 def test_a_folder_without_data_files(tmp_path):
@@ -196,3 +199,16 @@ score = scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) f
 """)
     assert run_limited(f"__import__('runpy').run_path({str(script)!r})['score']") == \
         {"value": nlgmetrics.metric(metric)(hyps, refs).score}
+
+
+@pytest.mark.parametrize("metric", nlgmetrics.list_metrics())
+def test_every_metric_through_slices_is_the_single_process_result(wmt22_parquet_folder, wmt22_two_refs, metric):
+    """Every registered metric, one reference (reference A) per row, 4 slices over 3 files: the score of the
+    one-process call on the same rows (sums merged exactly; per-segment rows joined in order)."""
+    hyps, ref_a, _ = wmt22_two_refs
+    scorer = PartitionScorer(metric, {}, hyp="hyp", refs="ref_a")
+    plan = plan_slices(wmt22_parquet_folder, scorer.columns, tasks=4)
+    got = scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices)
+    expected = nlgmetrics.metric(metric)(hyps, ref_a)
+    assert got.score == pytest.approx(expected.score, rel=1e-12, abs=0)
+    assert str(got.signature) == str(expected.signature)

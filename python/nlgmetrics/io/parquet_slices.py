@@ -88,6 +88,9 @@ def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
     """The filesystem and the data files ``paths`` names, in order (a directory's files sorted by path)."""
     from pyarrow import fs
 
+    if not isinstance(paths, (str, os.PathLike, list, tuple)):
+        raise TypeError(f"paths must be a path or a list of paths, got {type(paths).__name__} "
+                        "(a DataFrame or Dataset is scored by score(), not score_parquet())")
     named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if not named:
         raise TableError("no Parquet paths given")
