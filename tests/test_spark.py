@@ -102,3 +102,19 @@ def test_score_parquet_errors_are_one_line_on_the_driver(spark, wmt22_parquet_fo
     monkeypatch.setattr(SparkSession, "getActiveSession", staticmethod(lambda: None))
     with pytest.raises(ValueError, match=r"no active Spark session: pass spark="):
         nlgmetrics.spark.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref")
+
+
+def test_score_parquet_reads_a_folder_spark_wrote(spark, frame, tmp_path):
+    """Spark's own output (part files, ``_SUCCESS``, ``.crc`` files): the rows of its part files, in order."""
+    import pyarrow.dataset as ds
+
+    folder = tmp_path / "written"
+    frame.select("hyp", "ref_a", "ref_b").write.parquet(str(folder))
+    assert (folder / "_SUCCESS").exists() and any(path.name.endswith(".crc") for path in folder.iterdir())
+    table = ds.dataset(str(folder), format="parquet").to_table()  # PyArrow's order: the part files sorted by name
+    hyps, refs = table["hyp"].to_pylist(), [list(pair) for pair in zip(table["ref_a"].to_pylist(), table["ref_b"].to_pylist())]
+    for metric in ("bleu", "ter"):
+        got = nlgmetrics.spark.score_parquet(folder, metric, hyp="hyp", refs=["ref_a", "ref_b"], spark=spark)
+        assert_single_process_result(got, metric, {}, hyps, refs)
+        assert got.score == pytest.approx(nlgmetrics.spark.score(frame, metric, hyp="hyp", refs=["ref_a", "ref_b"]).score,
+                                          rel=1e-12)
