@@ -87,7 +87,8 @@ def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequenc
     with ``spark.read.parquet`` and call ``score``), or paths on ``filesystem``. The files' row groups, in
     order, are cut into ``tasks`` slices of about equal rows (default: ``defaultParallelism``), one Spark task
     each; the states are merged in order: the single-process result on the files' rows. ``spark`` is the
-    session (default: the active one).
+    session (default: the active one); a classic one, since the tasks run through its SparkContext (under Spark
+    Connect, read the files with ``spark.read.parquet`` and call ``score``).
 
     Errors in the data (a null, a damaged file, a column that is not text) are raised here as one-line
     ``TableError`` (a ``ValueError``) naming the file and row."""
