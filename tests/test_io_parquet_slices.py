@@ -178,6 +178,9 @@ def test_uris_and_a_filesystem_object(wmt22_parquet_folder, wmt22_two_refs):
         assert scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices).score == expected
     with pytest.raises(TableError, match=r"nosuchscheme://x: "):
         plan_slices("nosuchscheme://x", ["hyp"], tasks=1)
+    with pytest.raises(TableError, match=r"mock:///data: on another filesystem \(mock\) than the first path \(local\); "
+                                         r"score them separately"):
+        plan_slices([wmt22_parquet_folder, "mock:///data"], ["hyp"], tasks=1)
 
 
 @pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])

@@ -95,11 +95,12 @@ def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
     if not named:
         raise TableError("no Parquet paths given")
     files: List[str] = []
+    given = filesystem
     for path in named:
         path = os.fspath(path)
         if not isinstance(path, str):
             raise TypeError(f"paths must be strings or path-like, got {type(path).__name__}")
-        here, inner = _filesystem_of(path, filesystem)
+        here, inner = _filesystem_of(path, given)
         if filesystem is None:
             filesystem = here
         elif here is not filesystem and here.type_name != filesystem.type_name:
