@@ -83,3 +83,13 @@ def test_errors(frame):
     assert skipped["score"][0] == nlgmetrics.chrf(["a b"], ["a b"]).segment_scores[0]
     assert nlgmetrics.dask.score(with_null, "chrf", hyp="hyp", refs="ref", nulls="skip").score == \
         nlgmetrics.chrf(["a b", "c d"], ["a b", "c d"]).score
+
+
+def test_several_metrics_in_one_pass(frame, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    got = nlgmetrics.dask.score(frame, {"bleu": {}, "chrf": {"word_order": 2}}, hyp="hyp", refs=["ref_a", "ref_b"])
+    assert sorted(got) == ["bleu", "chrf"]
+    assert_single_process_result(got["bleu"], "bleu", {}, hyps, per_hypothesis(ref_a, ref_b))
+    assert_single_process_result(got["chrf"], "chrf", {"word_order": 2}, hyps, per_hypothesis(ref_a, ref_b))
+    with pytest.raises(ValueError, match=r"with_segment_scores takes one metric, got \['bleu', 'chrf'\]"):
+        nlgmetrics.dask.with_segment_scores(frame, ["bleu", "chrf"], hyp="hyp", refs="ref_a")

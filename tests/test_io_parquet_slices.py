@@ -215,3 +215,48 @@ def test_every_metric_through_slices_is_the_single_process_result(wmt22_parquet_
     expected = nlgmetrics.metric(metric)(hyps, ref_a)
     assert got.score == pytest.approx(expected.score, rel=1e-12, abs=0)
     assert str(got.signature) == str(expected.signature)
+
+
+# --- several metrics in one pass --------------------------------------------------------------------------------
+
+def test_several_metrics_in_one_pass_are_each_the_single_process_result(wmt22_parquet_folder, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    refs = [[a, b] for a, b in zip(ref_a, ref_b)]
+    scorer = PartitionScorer({"bleu": {}, "chrf": {"word_order": 2}, "ter": None, "rouge": {"variants": ["rougeL"]}},
+                             {}, hyp="hyp", refs=["ref_a", "ref_b"])
+    plan = plan_slices(wmt22_parquet_folder, scorer.columns, tasks=3)
+    got = scorer.merge(raise_failure(slice_state(scorer, part, plan.filesystem)) for part in plan.slices)
+    assert list(got) == ["bleu", "chrf", "ter", "rouge"]
+    for (metric, options) in [("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {}), ("rouge", {"variants": ["rougeL"]})]:
+        assert_single_process_result(got[metric], metric, options, hyps, refs)
+
+
+def test_shared_options_reach_every_metric_and_a_metric_own_options_win():
+    scorer = PartitionScorer({"bleu": {"lowercase": False}, "chrf": {}}, {"lowercase": True}, hyp="hyp", refs="ref")
+    table = pa.table({"hyp": ["The Cat sat on the mat"], "ref": ["the cat sat on the mat"]})
+    got = scorer.merge([scorer.state_bytes([table])])
+    assert got["chrf"].score == nlgmetrics.chrf(["The Cat sat on the mat"], ["the cat sat on the mat"], lowercase=True).score
+    assert got["bleu"].score == nlgmetrics.bleu(["The Cat sat on the mat"], ["the cat sat on the mat"]).score < 100
+
+
+@pytest.mark.parametrize("metric, error, message", [
+    (["bleu", "bleu"], ValueError, r"a metric is listed twice in \['bleu', 'bleu'\]"),
+    ([], ValueError, "no metric given"),
+    ({}, ValueError, "no metric given"),
+    ([3], TypeError, "metric names must be str, got int"),
+    (7, TypeError, r"metric must be a metric name, a list of names or a \{name: options\} mapping, got int"),
+    (["bleu", "blue"], ValueError, "unknown metric 'blue'"),
+    ({"chrf": {"word_order": -1}}, ValueError, "word_order"),
+])
+def test_bad_metric_lists_fail_where_the_job_starts(metric, error, message):
+    with pytest.raises(error, match=message):
+        PartitionScorer(metric, {}, hyp="hyp", refs="ref")
+
+
+def test_states_of_other_metrics_are_refused():
+    one, two = (PartitionScorer(metric, {}, hyp="hyp", refs="ref") for metric in ("bleu", ["bleu", "chrf"]))
+    table = pa.table({"hyp": ["a b"], "ref": ["a b"]})
+    with pytest.raises(ValueError, match=r"a partition's states do not match the metrics \['bleu', 'chrf'\]"):
+        two.merge([one.state_bytes([table])])
+    with pytest.raises(ValueError, match=r"with_segment_scores takes one metric, got \['bleu', 'chrf'\]"):
+        two.one_metric("with_segment_scores")

@@ -118,3 +118,15 @@ def test_score_parquet_errors_are_one_line_on_the_caller(ray_cluster, wmt22_parq
         nlgmetrics.ray.score_parquet(tmp_path, "bleu", hyp="hyp", refs="ref")
     skipped = nlgmetrics.ray.score_parquet(tmp_path, "chrf", hyp="hyp", refs="ref", nulls="skip")
     assert skipped.score == nlgmetrics.chrf(["a b", "c d"], ["a b", "c d"]).score
+
+
+def test_several_metrics_in_one_pass(ray_cluster, dataset, wmt22_parquet_folder, wmt22_two_refs):
+    hyps, ref_a, ref_b = wmt22_two_refs
+    refs = [[a, b] for a, b in zip(ref_a, ref_b)]
+    for got in (nlgmetrics.ray.score(dataset, ["bleu", "ter"], hyp="hyp", refs=["ref_a", "ref_b"]),
+                nlgmetrics.ray.score_parquet(wmt22_parquet_folder, ["bleu", "ter"], hyp="hyp", refs=["ref_a", "ref_b"])):
+        assert sorted(got) == ["bleu", "ter"]
+        assert_single_process_result(got["bleu"], "bleu", {}, hyps, refs)
+        assert_single_process_result(got["ter"], "ter", {}, hyps, refs)
+    with pytest.raises(ValueError, match=r"with_segment_scores takes one metric, got \['bleu', 'ter'\]"):
+        nlgmetrics.ray.with_segment_scores(dataset, ["bleu", "ter"], hyp="hyp", refs="ref_a")

@@ -118,3 +118,18 @@ def test_score_parquet_reads_a_folder_spark_wrote(spark, frame, tmp_path):
         assert_single_process_result(got, metric, {}, hyps, refs)
         assert got.score == pytest.approx(nlgmetrics.spark.score(frame, metric, hyp="hyp", refs=["ref_a", "ref_b"]).score,
                                           rel=1e-12)
+
+
+def test_several_metrics_in_one_pass(spark, frame, wmt22_parquet_folder, wmt22_two_refs):
+    order = [r["id"] for r in frame.select("id").collect()]
+    hyps, refs = _inputs(frame)
+    got = nlgmetrics.spark.score(frame, ["bleu", "chrf"], hyp="hyp", refs=["ref_a", "ref_b"], lowercase=True)
+    for metric in ("bleu", "chrf"):
+        assert_single_process_result(got[metric], metric, {"lowercase": True}, [hyps[i] for i in order],
+                                     [refs[i] for i in order])
+    in_files = nlgmetrics.spark.score_parquet(wmt22_parquet_folder, {"bleu": {}, "chrf": {"word_order": 2}}, hyp="hyp",
+                                              refs=["ref_a", "ref_b"], spark=spark)
+    hyps, ref_a, ref_b = wmt22_two_refs
+    assert_single_process_result(in_files["chrf"], "chrf", {"word_order": 2}, hyps, [[a, b] for a, b in zip(ref_a, ref_b)])
+    with pytest.raises(ValueError, match=r"with_segment_scores takes one metric, got \['bleu', 'chrf'\]"):
+        nlgmetrics.spark.with_segment_scores(frame, ["bleu", "chrf"], hyp="hyp", refs="ref_a")

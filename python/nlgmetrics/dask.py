@@ -21,6 +21,9 @@ needs the dtype ``pd.ArrowDtype(pa.list_(pa.string()))``, since Dask turns objec
     scored = nlgmetrics.dask.with_segment_scores(ddf, "chrf", hyp="hyp", refs=["ref_a", "ref_b"], output="chrf")
     scored.to_parquet("scored/")
 
+``metric`` may also be several metrics — a list of names, or a {name: options} mapping — scored in one pass
+over the data, giving {name: result}; ``**options`` then apply to every one of them.
+
 >>> import nlgmetrics.dask   # doctest: +SKIP
 """
 
@@ -28,12 +31,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence, Union
 
-from nlgmetrics.io.partitions import PartitionScorer
+from nlgmetrics.io.partitions import Metrics, PartitionScorer
 
 __all__ = ["score", "with_segment_scores"]
 
 
-def _scorer(ddf: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
+def _scorer(ddf: Any, metric: Metrics, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     scorer.check_schema(list(ddf.columns), "DataFrame")
     return scorer
@@ -46,7 +49,7 @@ def _arrow(frame: Any, columns: Sequence[str]):
     return pa.Table.from_pandas(frame[list(columns)], preserve_index=False)
 
 
-def score(ddf: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
+def score(ddf: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
     """The corpus result of ``metric`` (a registered name, e.g. ``"bleu"``, with its ``options``) over the
     Dask DataFrame ``ddf``: hypotheses in column ``hyp``, references in ``refs``. Nulls as
     ``nlgmetrics.io.columns`` (``nulls="error"``, ``"skip"`` or ``"empty"``)."""
@@ -70,6 +73,7 @@ def with_segment_scores(ddf: Any, metric: str, *, hyp: str, refs: Union[str, Seq
     import pandas as pd
 
     scorer = _scorer(ddf, metric, hyp, refs, nulls, options)
+    scorer.one_metric("with_segment_scores")
     if output in ddf.columns:
         raise ValueError(f"DataFrame already has a column {output!r}; choose another output name")
 

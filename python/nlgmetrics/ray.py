@@ -21,6 +21,9 @@ listing, read tasks and blocks are skipped (2M rows, 2 CPUs, a session's first j
 
     result = nlgmetrics.ray.score_parquet("outputs/", "chrf", hyp="hyp", refs=["ref_a", "ref_b"])
 
+``metric`` may also be several metrics — a list of names, or a {name: options} mapping — scored in one pass
+over the data, giving {name: result}; ``**options`` then apply to every one of them.
+
 >>> import nlgmetrics.ray   # doctest: +SKIP
 """
 
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Union
 
-from nlgmetrics.io.partitions import PartitionScorer
+from nlgmetrics.io.partitions import Metrics, PartitionScorer
 
 __all__ = ["score", "score_parquet", "with_segment_scores"]
 
@@ -56,7 +59,7 @@ def _largest_node_cpus() -> int:
     return max([1, *(int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node.get("Alive"))])
 
 
-def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
+def _scorer(ds: Any, metric: Metrics, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     schema = ds.schema()
     if schema is not None:
@@ -64,7 +67,7 @@ def _scorer(ds: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nul
     return scorer
 
 
-def score(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
+def score(ds: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
           batch_size: Optional[int] = None, **options: Any):
     """The corpus result of ``metric`` (a registered name, with its ``options``) over the Dataset ``ds``:
     hypotheses in column ``hyp``, references in ``refs`` (column names, or one list column).
@@ -98,6 +101,7 @@ def with_segment_scores(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequ
     """``ds`` with a float column ``output`` holding each row's ``metric`` score (null for rows
     ``nulls="skip"`` leaves out)."""
     scorer = _scorer(ds, metric, hyp, refs, nulls, options)
+    scorer.one_metric("with_segment_scores")
 
     def add_scores(table):
         if output in table.column_names:
@@ -107,7 +111,7 @@ def with_segment_scores(ds: Any, metric: str, *, hyp: str, refs: Union[str, Sequ
     return ds.map_batches(add_scores, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)
 
 
-def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
+def score_parquet(paths: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error",
                   tasks: Optional[int] = None, filesystem: Any = None, **options: Any):
     """The corpus result of ``metric`` over Parquet files, read and scored by Ray tasks: ``paths`` is a file,
     a directory or a list of them (local paths, or URIs that ``pyarrow.fs`` reads: ``s3://``, ``gs://``, ...,

@@ -26,6 +26,9 @@ new session):
 
     result = nlgmetrics.spark.score_parquet("outputs.parquet", "bleu", hyp="hyp", refs=["ref_a", "ref_b"])
 
+``metric`` may also be several metrics — a list of names, or a {name: options} mapping — scored in one pass
+over the data, giving {name: result}; ``**options`` then apply to every one of them.
+
 >>> import nlgmetrics.spark   # doctest: +SKIP
 """
 
@@ -34,18 +37,18 @@ from __future__ import annotations
 import os
 from typing import Any, Optional, Sequence, Union
 
-from nlgmetrics.io.partitions import PartitionScorer
+from nlgmetrics.io.partitions import Metrics, PartitionScorer
 
 __all__ = ["score", "score_parquet", "with_segment_scores"]
 
 
-def _scorer(df: Any, metric: str, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
+def _scorer(df: Any, metric: Metrics, hyp: str, refs: Union[str, Sequence[str]], nulls: str, options: dict) -> PartitionScorer:
     scorer = PartitionScorer(metric, options, hyp=hyp, refs=refs, nulls=nulls)
     scorer.check_schema(df.columns, "DataFrame")
     return scorer
 
 
-def score(df: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
+def score(df: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
     """The corpus result of ``metric`` (a registered name, e.g. ``"bleu"``, with its ``options``) over the
     DataFrame ``df``: hypotheses in column ``hyp``, references in ``refs``. Nulls as ``nlgmetrics.io.columns``."""
     scorer = _scorer(df, metric, hyp, refs, nulls, options)
@@ -68,6 +71,7 @@ def with_segment_scores(df: Any, metric: str, *, hyp: str, refs: Union[str, Sequ
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     scorer = _scorer(df, metric, hyp, refs, nulls, options)
+    scorer.one_metric("with_segment_scores")
     if output in df.columns:
         raise ValueError(f"DataFrame already has a column {output!r}; choose another output name")
     schema = StructType(df.schema.fields + [StructField(output, DoubleType(), True)])
@@ -79,7 +83,7 @@ def with_segment_scores(df: Any, metric: str, *, hyp: str, refs: Union[str, Sequ
     return df.mapInArrow(add_scores, schema)
 
 
-def score_parquet(paths: Any, metric: str, *, hyp: str, refs: Union[str, Sequence[str]], spark: Any = None,
+def score_parquet(paths: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], spark: Any = None,
                   nulls: str = "error", tasks: Optional[int] = None, filesystem: Any = None, **options: Any):
     """The corpus result of ``metric`` over Parquet files, read and scored by Spark's Python workers:
     ``paths`` is a file, a directory or a list of them (local paths, or URIs that ``pyarrow.fs`` reads:

@@ -196,15 +196,15 @@ def slice_state(scorer: Any, part: ParquetSlice, filesystem: Any) -> Tuple[str, 
     """Read and score one slice (in the task): ``("state", bytes)``, or ``("error", (kind, message))`` for
     an error in the data, which ``raise_failure`` raises where the job was started."""
     try:
-        metric = scorer.new_metric(totals_only=True)
+        metrics = scorer.new_metrics(totals_only=True)
         for path, first_row, batch in _batches(part, scorer.columns, filesystem):
             for column in scorer.columns:
                 check_text_column(batch, column, path, first_row, scorer.nulls)
             try:
-                scorer.update(metric, batch)
+                scorer.update(metrics, batch)
             except (TypeError, ValueError) as error:
                 raise TableError(f"{path}: rows {first_row + 1}–{first_row + batch.num_rows}: {error}") from None
-        return "state", metric.state().to_bytes()
+        return "state", scorer.pack(metrics)
     except (TypeError, ValueError) as error:  # TableError is a ValueError
         return "error", (type(error).__name__, str(error))
 

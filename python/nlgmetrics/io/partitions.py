@@ -18,11 +18,11 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Iterable, Sequence, Union
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-__all__ = ["PartitionScorer", "StreamScorer", "reference_columns", "record_batches"]
+__all__ = ["PartitionScorer", "StreamScorer", "Metrics", "metric_entries", "reference_columns", "record_batches"]
 
 
 def reference_columns(refs: Union[str, Sequence[str]]) -> list:
@@ -33,27 +33,65 @@ def reference_columns(refs: Union[str, Sequence[str]]) -> list:
     return names
 
 
-class PartitionScorer:
-    """What an executor needs to score its partition: the metric's name and options and the column names.
+#: What ``metric`` may be in the engines' ``score``: a name, a list of names, or a {name: options} mapping.
+Metrics = Union[str, Sequence[str], Mapping[str, Optional[Dict[str, Any]]]]
 
-    Plain data, so it pickles small; the metric object is built where it runs.
+
+def metric_entries(metric: Metrics) -> Dict[str, Dict[str, Any]]:
+    """``metric`` as {name: its own options}, checked (the shared ``**options`` are added where each is built).
+
+    >>> metric_entries("bleu"), metric_entries(["bleu", "chrf"]), metric_entries({"chrf": {"word_order": 2}})
+    ({'bleu': {}}, {'bleu': {}, 'chrf': {}}, {'chrf': {'word_order': 2}})
+    """
+    if isinstance(metric, str):
+        return {metric: {}}
+    if isinstance(metric, Mapping):
+        names, options = list(metric), [dict(own or {}) for own in metric.values()]
+    elif isinstance(metric, (list, tuple)):
+        names, options = list(metric), [{} for _ in metric]
+    else:
+        raise TypeError("metric must be a metric name, a list of names or a {name: options} mapping, "
+                        f"got {type(metric).__name__}")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"metric names must be str, got {type(name).__name__}")
+    if not names:
+        raise ValueError("no metric given")
+    if len(set(names)) != len(names):
+        raise ValueError(f"a metric is listed twice in {names!r}; give each once "
+                         "(to score one metric two ways, call score twice)")
+    return dict(zip(names, options))
+
+
+class PartitionScorer:
+    """What an executor needs to score its partition: the metrics' names and options and the column names.
+
+    Plain data, so it pickles small; the metric objects are built where they run. Several metrics read each
+    batch once; their states travel together as one bytes value, and ``merge`` gives {name: result}.
+
+    >>> import pyarrow as pa
+    >>> both = PartitionScorer(["bleu", "chrf"], {}, hyp="hyp", refs="ref")
+    >>> table = pa.table({"hyp": ["the cat sat", "a dog"], "ref": ["the cat sat down", "a dog ran"]})
+    >>> results = both.merge([both.state_bytes(table.to_batches())])
+    >>> sorted(results), results["chrf"].score == PartitionScorer("chrf", {}, hyp="hyp", refs="ref").merge(
+    ...     [PartitionScorer("chrf", {}, hyp="hyp", refs="ref").state_bytes(table.to_batches())]).score
+    (['bleu', 'chrf'], True)
     """
 
-    def __init__(self, metric: str, options: Dict[str, Any], *, hyp: str, refs: Union[str, Sequence[str]],
+    def __init__(self, metric: Metrics, options: Dict[str, Any], *, hyp: str, refs: Union[str, Sequence[str]],
                  nulls: str = "error"):
-        if not isinstance(metric, str):
-            raise TypeError(f"metric must be a metric name (str), got {type(metric).__name__}")
         if not isinstance(hyp, str):
             raise TypeError(f"hyp must be a column name (str), got {type(hyp).__name__}")
-        self.metric_name = metric
-        self.options = dict(options)
+        self.metrics = metric_entries(metric)
+        self.several = not isinstance(metric, str)
+        self.options = dict(options)  # shared by every metric (e.g. ``threads``)
         self.hyp = hyp
         self.refs = reference_columns(refs)
         self.nulls = nulls
-        self.new_metric(totals_only=True)  # bad metric names and options fail here, on the driver
+        self.new_metrics(totals_only=True)  # bad metric names and options fail here, on the driver
 
     def with_options(self, **options: Any) -> "PartitionScorer":
-        """A copy with ``options`` added (e.g. ``threads`` chosen where the partition is scored)."""
+        """A copy with ``options`` added for every metric (e.g. ``threads`` chosen where the partition is scored)."""
         scorer = copy.copy(self)
         scorer.options = {**self.options, **options}
         return scorer
@@ -62,26 +100,31 @@ class PartitionScorer:
     def columns(self) -> list:
         return list(dict.fromkeys([self.hyp, *self.refs]))
 
-    def new_metric(self, totals_only: bool):
-        """A fresh metric; with ``totals_only`` a ``sum`` metric keeps its column totals only."""
+    def new_metrics(self, totals_only: bool) -> list:
+        """Fresh metrics, in order; with ``totals_only`` a ``sum`` metric keeps its column totals only."""
         import nlgmetrics
 
-        metric = nlgmetrics.metric(self.metric_name, **self.options)
-        if totals_only and type(metric).supports_totals(metric.options):
-            return nlgmetrics.metric(self.metric_name, **self.options, segments=False)
-        return metric
+        fresh = []
+        for name, own in self.metrics.items():
+            options = {**self.options, **own}
+            metric = nlgmetrics.metric(name, **options)
+            if totals_only and type(metric).supports_totals(metric.options):
+                metric = nlgmetrics.metric(name, **options, segments=False)
+            fresh.append(metric)
+        return fresh
 
     def _columns_of(self, batch) -> tuple:
         refs = [batch.column(name) for name in self.refs]
         return batch.column(self.hyp), refs[0] if len(refs) == 1 else refs
 
-    def update(self, metric, batch) -> None:
-        """``metric.update`` on one batch; errors name the columns (row numbers count within the batch)."""
+    def update(self, metrics: list, batch) -> None:
+        """``update`` of every metric on one batch; errors name the columns (row numbers count within the batch)."""
         hyps, refs = self._columns_of(batch)
-        try:
-            metric.update(hyps, refs, nulls=self.nulls)
-        except (TypeError, ValueError) as error:
-            raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
+        for metric in metrics:
+            try:
+                metric.update(hyps, refs, nulls=self.nulls)
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
 
     def check_schema(self, names: Sequence[str], where: str) -> None:
         """ValueError naming the first missing column."""
@@ -90,28 +133,51 @@ class PartitionScorer:
                 raise ValueError(f"{where}: no column {column!r} (columns: {', '.join(names)})")
 
     def state_bytes(self, batches: Iterable[Any]) -> bytes:
-        """The ``MetricState`` of some Arrow record batches (or tables), as bytes."""
-        metric = self.new_metric(totals_only=True)
+        """The ``MetricState`` of some Arrow record batches (or tables), as bytes (every metric's, together)."""
+        metrics = self.new_metrics(totals_only=True)
         for batch in batches:
             for piece in record_batches(batch):
-                self.update(metric, piece)
-        return metric.state().to_bytes()
+                self.update(metrics, piece)
+        return self.pack(metrics)
+
+    @staticmethod
+    def pack(metrics: list) -> bytes:
+        """The metrics' states as one bytes value: each state's length (8 bytes, little-endian), then the state."""
+        return b"".join(len(blob).to_bytes(8, "little") + blob for blob in (m.state().to_bytes() for m in metrics))
+
+    def _unpack(self, packed: bytes) -> list:
+        blobs, at = [], 0
+        while at < len(packed):
+            size = int.from_bytes(packed[at:at + 8], "little")
+            blobs.append(packed[at + 8:at + 8 + size])
+            at += 8 + size
+        if len(blobs) != len(self.metrics) or at != len(packed):
+            raise ValueError(f"a partition's states do not match the metrics {list(self.metrics)}")
+        return blobs
 
     def merge(self, states: Iterable[bytes]):
-        """The result of the states (in the order given), as the single-process call would give it."""
+        """The result of the states (in the order given), as the single-process call would give it: one result,
+        or {name: result} when several metrics were asked for."""
         from nlgmetrics.core.state import MetricState
 
-        metric = self.new_metric(totals_only=True)
-        for state in states:  # Metric.merge keeps parts and joins them once, at compute()
-            metric.merge(MetricState.from_bytes(state))
-        return metric.compute()
+        metrics = self.new_metrics(totals_only=True)
+        for packed in states:  # Metric.merge keeps parts and joins them once, at compute()
+            for metric, blob in zip(metrics, self._unpack(packed)):
+                metric.merge(MetricState.from_bytes(blob))
+        results = {name: metric.compute() for name, metric in zip(self.metrics, metrics)}
+        return results if self.several else next(iter(results.values()))
+
+    def one_metric(self, what: str) -> None:
+        """ValueError unless one metric was asked for (``what`` names the function that needs one)."""
+        if self.several:
+            raise ValueError(f"{what} takes one metric, got {list(self.metrics)}; call it once per metric")
 
     def segment_scores(self, batch):
         """One score per row of an Arrow batch, as a float64 Arrow array (null for rows ``nulls="skip"`` left out)."""
         import pyarrow as pa
 
-        metric = self.new_metric(totals_only=False)
-        self.update(metric, batch)
+        metric, = self.new_metrics(totals_only=False)
+        self.update([metric], batch)
         scores = headline_segment_scores(metric.compute())
         kept = metric.last_kept_rows
         if kept is None:
