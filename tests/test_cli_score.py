@@ -133,3 +133,38 @@ def test_score_runs_with_steady_allocator_settings(parquet, wmt22_two_refs):
         check = subprocess.run([sys.executable, "-c", "from nlgmetrics.io.memory import steady_peak_memory as s; "
                                 "print(s())"], capture_output=True, text=True, check=True)
         assert check.stdout.strip() == "True"
+
+
+def test_a_folder_of_part_files(capsys, tmp_path, wmt22_parquet_folder, wmt22_two_refs):
+    """What Spark, Dask and Ray write (part files, ``_SUCCESS``, ``.crc``): the files' rows in path order."""
+    hyps, ref_a, ref_b = wmt22_two_refs
+    refs = [[a, b] for a, b in zip(ref_a, ref_b)]
+    out = tmp_path / "scored.jsonl"
+    status, text, err = _run(capsys, "score", str(wmt22_parquet_folder), "-m", "bleu,chrf", "--hyp", "hyp", "--ref",
+                             "refs", "-f", "json", "--output", str(out), "--batch-rows", "300")
+    assert status == 0 and err == ""
+    scores = json.loads(text)
+    assert scores["bleu"]["score"] == nlgmetrics.bleu(hyps, refs).score
+    assert scores["chrf"]["score"] == nlgmetrics.chrf(hyps, refs).score
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == list(range(len(hyps)))
+    assert np.array_equal(np.array([row["chrf"] for row in rows]), nlgmetrics.chrf(hyps, refs).segment_scores)
+
+
+def test_a_folder_errors_name_the_part_file_and_its_row(capsys, tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pq.write_table(pa.table({"hyp": ["a b", "c d"], "ref": ["a b", "c d"]}), folder / "part-0.parquet")
+    pq.write_table(pa.table({"hyp": ["e f", None], "ref": ["e f", "g h"]}), folder / "part-1.parquet")
+    out = tmp_path / "scored.parquet"
+    status, _, err = _run(capsys, "score", str(folder), "--hyp", "hyp", "--ref", "ref", "--output", str(out))
+    assert status == 1 and err.strip() == f"nlgmetrics: error: {folder / 'part-1.parquet'}: column 'hyp' is null in row 2"
+    assert not out.exists()
+    (folder / "notes.txt").write_text("not a table\n")
+    status, _, err = _run(capsys, "score", str(folder), "--hyp", "hyp", "--ref", "ref")
+    assert status == 1 and "notes.txt: cannot tell the format from the extension '.txt'" in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "_SUCCESS").write_text("")
+    status, _, err = _run(capsys, "score", str(empty), "--hyp", "hyp", "--ref", "ref")
+    assert status == 1 and err.strip() == f"nlgmetrics: error: {empty}: a directory without data files"

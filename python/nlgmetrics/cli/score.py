@@ -3,8 +3,10 @@
     nlgmetrics score FILE -m bleu,chrf,rouge --hyp COL --ref COL [--ref COL2] [--output FILE] [-f json]
                      [--nulls error|empty|skip] [-o METRIC.OPTION=VALUE ...]
 
-FILE is Parquet, JSONL, CSV or TSV (by extension; ``-`` reads JSONL from standard input). ``--ref`` names one
-column per reference (given several times for several references) or one list column. Memory stays bounded:
+FILE is Parquet, JSONL, CSV or TSV (by extension; ``-`` reads JSONL from standard input), or a folder of such
+part files as Spark, Dask and Ray write them (read in path order; ``_SUCCESS``, ``.crc`` and other names that
+start with ``_`` or ``.`` skipped). ``--ref`` names one column per reference (given several times for several
+references) or one list column. Memory stays bounded:
 metrics whose corpus score is a sum of statistics (BLEU, chrF, TER, METEOR) keep only the sums; with
 ``--output`` the input rows are written with one score column per metric, through a temporary file renamed
 only when every row is scored.
@@ -25,7 +27,7 @@ def add_score_command(commands) -> None:
     score = commands.add_parser(
         "score", help="score the columns of a Parquet/JSONL/CSV/TSV table with several metrics",
         description=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
-    score.add_argument("file", metavar="FILE", help="Parquet, JSONL, CSV or TSV table; - reads JSONL from standard input")
+    score.add_argument("file", metavar="FILE", help="Parquet, JSONL, CSV or TSV table, or a folder of them; - reads JSONL from standard input")
     score.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics (default bleu), e.g. bleu,chrf,rouge")
     score.add_argument("--hyp", required=True, metavar="COL", help="the hypotheses' column")
     score.add_argument("--ref", required=True, action="append", metavar="COL",
@@ -69,7 +71,7 @@ def run_score(args) -> str:
     """Reads the table in batches, scores every metric, writes ``--output``; returns the summary to print."""
     from nlgmetrics.io.memory import steady_peak_memory
     from nlgmetrics.io.partitions import StreamScorer
-    from nlgmetrics.io.tabular import TableError, TableWriter, check_text_column, read_batches
+    from nlgmetrics.io.tabular import TableError, TableWriter, check_text_column, table_files
 
     names = [name.strip().lower() for name in args.metrics.split(",") if name.strip()]
     if not names:
@@ -80,13 +82,11 @@ def run_score(args) -> str:
     steady_peak_memory()  # this process streams the whole table: its peak memory must not grow with it
     per_row = args.output is not None
     scorers = {name: StreamScorer(name, options[name], per_row=per_row) for name in names}
-    source = "<stdin>" if args.file == "-" else args.file
     columns = [args.hyp, *args.ref]
-    batches = read_batches(args.file, columns, format=args.input_format, batch_rows=args.batch_rows, all_columns=per_row)
+    files = table_files(args.file, args.input_format)
     progress = Progress("score")
-    first_row = 0
     with _maybe_writer(args.output, TableWriter) as writer:
-        for batch in batches:
+        for source, first_row, batch in _batches_of(files, columns, args, per_row):
             for column in dict.fromkeys(columns):
                 check_text_column(batch, column, source, first_row, args.nulls)
             hyps = batch.column(args.hyp)
@@ -99,11 +99,22 @@ def run_score(args) -> str:
                     raise TableError(f"{source}: rows {first_row + 1}–{first_row + batch.num_rows}: {error}") from None
             if writer is not None:
                 writer.write(_with_scores(batch, scores, source))
-            first_row += batch.num_rows
             progress.add(batch.num_rows)
     progress.done()
     results = {name: scorer.result() for name, scorer in scorers.items()}
     return _render(results, args)
+
+
+def _batches_of(files: list, columns: list, args, per_row: bool):
+    """(file name, the batch's first row in that file, batch) for every batch of every file, in order."""
+    from nlgmetrics.io.tabular import read_batches
+
+    for path in files:
+        first_row = 0
+        for batch in read_batches(path, columns, format=args.input_format, batch_rows=args.batch_rows,
+                                  all_columns=per_row):
+            yield "<stdin>" if path == "-" else path, first_row, batch
+            first_row += batch.num_rows
 
 
 class _NoWriter:

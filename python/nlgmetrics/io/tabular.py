@@ -2,7 +2,8 @@
 (``-`` reads JSONL from standard input), and written atomically (a temporary file renamed when whole).
 
 Errors are one line naming the file, the column and, where known, the row (rows count from 1, the
-header of a CSV/TSV file not counted), raised as ``TableError`` (a ``ValueError``).
+header of a CSV/TSV file not counted), raised as ``TableError`` (a ``ValueError``). A folder of part files is
+read file by file (``table_files``).
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -35,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - the score command names the extra to install
     pa = None
 
-__all__ = ["TableError", "FORMATS", "table_format", "read_batches", "TableWriter", "check_text_column"]
+__all__ = ["TableError", "FORMATS", "table_format", "table_files", "read_batches", "TableWriter", "check_text_column"]
 
 #: File extensions and the format each means.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
@@ -89,6 +90,28 @@ def read_batches(path: str, columns: Sequence[str], *, format: Optional[str] = N
         raise TableError(f"cannot read {name}: {error.strerror or _one_line(error)}") from None
     except (pa.ArrowInvalid, pa.ArrowException, ValueError) as error:
         raise TableError(f"{name}: cannot read it as {kind}: {_one_line(error)}") from None
+
+
+def table_files(path: str, format: Optional[str] = None) -> List[str]:
+    """The tables ``path`` names: itself, or for a folder (what Spark, Dask and Ray write) its data files, read
+    recursively in path order, skipping names that start with ``.`` or ``_`` (``_SUCCESS``, ``.crc`` files).
+    Each file's format is ``format``, or its extension's.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("part-1.jsonl", "part-0.jsonl", "_SUCCESS"):
+    ...     _ = open(os.path.join(folder, name), "w").write("")
+    >>> [os.path.basename(name) for name in table_files(folder)]
+    ['part-0.jsonl', 'part-1.jsonl']
+    """
+    if path == "-" or not os.path.isdir(path):
+        return [path]
+    from nlgmetrics.io.parquet_slices import list_files
+
+    files = list_files(path)[1]
+    for name in files:
+        table_format(name, format)  # every file's format is known before any is read
+    return files
 
 
 def _one_line(error: BaseException) -> str:
