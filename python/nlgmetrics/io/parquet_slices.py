@@ -33,7 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from nlgmetrics.io.tabular import BATCH_ROWS, PARQUET_BUFFER_BYTES, TableError, check_text_column
+from nlgmetrics.io.tabular import (BATCH_ROWS, PARQUET_BUFFER_BYTES, TableError, check_columns, check_text_column,
+                                   list_files, one_line)
 
 __all__ = ["RowGroups", "ParquetSlice", "ParquetPlan", "plan_slices", "slice_state", "raise_failure", "task_threads",
            "score_files"]
@@ -84,60 +85,6 @@ def plan_slices(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.Pa
     return ParquetPlan(filesystem, tuple(_cut(groups, total, tasks)), total)
 
 
-def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
-    """The filesystem and the data files ``paths`` names, in order (a directory's files sorted by path)."""
-    from pyarrow import fs
-
-    if not isinstance(paths, (str, os.PathLike, list, tuple)):
-        raise TypeError(f"paths must be a path or a list of paths, got {type(paths).__name__} "
-                        "(a DataFrame or Dataset is scored by score(), not score_parquet())")
-    named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    if not named:
-        raise TableError("no Parquet paths given")
-    files: List[str] = []
-    given = filesystem
-    for path in named:
-        path = os.fspath(path)
-        if not isinstance(path, str):
-            raise TypeError(f"paths must be strings or path-like, got {type(path).__name__}")
-        here, inner = _filesystem_of(path, given)
-        if filesystem is None:
-            filesystem = here
-        elif here is not filesystem and here.type_name != filesystem.type_name:
-            raise TableError(f"{path}: on another filesystem ({here.type_name}) than the first path "
-                             f"({filesystem.type_name}); score them separately")
-        info = filesystem.get_file_info(inner)
-        if info.type == fs.FileType.NotFound:
-            raise TableError(f"cannot read {path}: no such file or directory")
-        if info.type == fs.FileType.Directory:
-            found = sorted(entry.path for entry in filesystem.get_file_info(fs.FileSelector(inner, recursive=True))
-                           if entry.type == fs.FileType.File and not _hidden(entry.path, inner))
-            if not found:
-                raise TableError(f"{path}: a directory without data files")
-            files.extend(found)
-        else:
-            files.append(inner)
-    return filesystem, files
-
-
-def _filesystem_of(path: str, filesystem: Any) -> Tuple[Any, str]:
-    from pyarrow import fs
-
-    if filesystem is not None:
-        return filesystem, path
-    if "://" in path:
-        try:
-            return fs.FileSystem.from_uri(path)
-        except (ValueError, OSError) as error:  # ArrowInvalid is a ValueError
-            raise TableError(f"{path}: {' '.join(str(error).split())}") from None
-    return fs.LocalFileSystem(), os.path.abspath(path)
-
-
-def _hidden(path: str, directory: str) -> bool:
-    relative = path[len(directory):].lstrip("/")
-    return any(part.startswith((".", "_")) for part in relative.split("/"))
-
-
 def _row_group_rows(filesystem: Any, path: str, columns: Sequence[str]) -> List[int]:
     """The rows of each row group of ``path`` (its footer only), after checking it has ``columns``."""
     import pyarrow as pa
@@ -147,12 +94,8 @@ def _row_group_rows(filesystem: Any, path: str, columns: Sequence[str]) -> List[
         with filesystem.open_input_file(path) as handle:
             metadata = pq.ParquetFile(handle).metadata
     except (pa.ArrowInvalid, OSError) as error:
-        raise TableError(f"{path}: not a readable Parquet file (truncated or not Parquet): "
-                         f"{' '.join(str(error).split())}") from None
-    names = metadata.schema.to_arrow_schema().names
-    for column in columns:
-        if column not in names:
-            raise TableError(f"{path}: no column {column!r} (columns: {', '.join(names)})")
+        raise TableError(f"{path}: not a readable Parquet file (truncated or not Parquet): {one_line(error)}") from None
+    check_columns(metadata.schema.to_arrow_schema().names, columns, path)
     return [metadata.row_group(index).num_rows for index in range(metadata.num_row_groups)]
 
 
@@ -226,8 +169,7 @@ def _batches(part: ParquetSlice, columns: Sequence[str], filesystem: Any) -> Ite
                     yield piece.path, first_row, batch
                     first_row += batch.num_rows
         except (pa.ArrowInvalid, OSError) as error:
-            raise TableError(f"{piece.path}: the Parquet data is damaged or truncated: "
-                             f"{' '.join(str(error).split())}") from None
+            raise TableError(f"{piece.path}: the Parquet data is damaged or truncated: {one_line(error)}") from None
 
 
 def raise_failure(outcome: Tuple[str, Any]) -> bytes:

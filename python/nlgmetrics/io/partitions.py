@@ -127,10 +127,10 @@ class PartitionScorer:
                 raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
 
     def check_schema(self, names: Sequence[str], where: str) -> None:
-        """ValueError naming the first missing column."""
-        for column in self.columns:
-            if column not in names:
-                raise ValueError(f"{where}: no column {column!r} (columns: {', '.join(names)})")
+        """TableError (a ValueError) naming the first missing column."""
+        from nlgmetrics.io.tabular import check_columns
+
+        check_columns(names, self.columns, where)
 
     def state_bytes(self, batches: Iterable[Any]) -> bytes:
         """The ``MetricState`` of some Arrow record batches (or tables), as bytes (every metric's, together)."""

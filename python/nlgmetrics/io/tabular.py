@@ -29,14 +29,15 @@ import json
 import os
 import sys
 import tempfile
-from typing import IO, Any, Iterator, List, Optional, Sequence
+from typing import IO, Any, Iterator, List, Optional, Sequence, Tuple
 
 try:
     import pyarrow as pa
 except ImportError:  # pragma: no cover - the score command names the extra to install
     pa = None
 
-__all__ = ["TableError", "FORMATS", "table_format", "table_files", "read_batches", "TableWriter", "check_text_column"]
+__all__ = ["TableError", "FORMATS", "table_format", "table_files", "list_files", "read_batches", "TableWriter",
+           "check_text_column", "check_columns", "one_line"]
 
 #: File extensions and the format each means.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
@@ -87,9 +88,9 @@ def read_batches(path: str, columns: Sequence[str], *, format: Optional[str] = N
     except FileNotFoundError:
         raise TableError(f"cannot read {name}: no such file") from None
     except OSError as error:
-        raise TableError(f"cannot read {name}: {error.strerror or _one_line(error)}") from None
+        raise TableError(f"cannot read {name}: {error.strerror or one_line(error)}") from None
     except (pa.ArrowInvalid, pa.ArrowException, ValueError) as error:
-        raise TableError(f"{name}: cannot read it as {kind}: {_one_line(error)}") from None
+        raise TableError(f"{name}: cannot read it as {kind}: {one_line(error)}") from None
 
 
 def table_files(path: str, format: Optional[str] = None) -> List[str]:
@@ -106,19 +107,73 @@ def table_files(path: str, format: Optional[str] = None) -> List[str]:
     """
     if path == "-" or not os.path.isdir(path):
         return [path]
-    from nlgmetrics.io.parquet_slices import list_files
-
     files = list_files(path)[1]
     for name in files:
         table_format(name, format)  # every file's format is known before any is read
     return files
 
 
-def _one_line(error: BaseException) -> str:
+def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
+    """The filesystem and the data files ``paths`` names, in order (a directory's files sorted by path)."""
+    from pyarrow import fs
+
+    if not isinstance(paths, (str, os.PathLike, list, tuple)):
+        raise TypeError(f"paths must be a path or a list of paths, got {type(paths).__name__} "
+                        "(a DataFrame or Dataset is scored by score(), not score_parquet())")
+    named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not named:
+        raise TableError("no Parquet paths given")
+    files: List[str] = []
+    given = filesystem
+    for path in named:
+        path = os.fspath(path)
+        if not isinstance(path, str):
+            raise TypeError(f"paths must be strings or path-like, got {type(path).__name__}")
+        here, inner = _filesystem_of(path, given)
+        if filesystem is None:
+            filesystem = here
+        elif here is not filesystem and here.type_name != filesystem.type_name:
+            raise TableError(f"{path}: on another filesystem ({here.type_name}) than the first path "
+                             f"({filesystem.type_name}); score them separately")
+        info = filesystem.get_file_info(inner)
+        if info.type == fs.FileType.NotFound:
+            raise TableError(f"cannot read {path}: no such file or directory")
+        if info.type == fs.FileType.Directory:
+            found = sorted(entry.path for entry in filesystem.get_file_info(fs.FileSelector(inner, recursive=True))
+                           if entry.type == fs.FileType.File and not _hidden(entry.path, inner))
+            if not found:
+                raise TableError(f"{path}: a directory without data files")
+            files.extend(found)
+        else:
+            files.append(inner)
+    return filesystem, files
+
+
+def _filesystem_of(path: str, filesystem: Any) -> Tuple[Any, str]:
+    from pyarrow import fs
+
+    if filesystem is not None:
+        return filesystem, path
+    if "://" in path:
+        try:
+            return fs.FileSystem.from_uri(path)
+        except (ValueError, OSError) as error:  # ArrowInvalid is a ValueError
+            raise TableError(f"{path}: {one_line(error)}") from None
+    return fs.LocalFileSystem(), os.path.abspath(path)
+
+
+def _hidden(path: str, directory: str) -> bool:
+    relative = path[len(directory):].lstrip("/")
+    return any(part.startswith((".", "_")) for part in relative.split("/"))
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line (PyArrow's run over several)."""
     return " ".join(str(error).split())
 
 
-def _check_columns(present: Sequence[str], wanted: Sequence[str], name: str) -> None:
+def check_columns(present: Sequence[str], wanted: Sequence[str], name: str) -> None:
+    """TableError naming ``name`` and the first column of ``wanted`` not in ``present``."""
     for column in wanted:
         if column not in present:
             raise TableError(f"{name}: no column {column!r} (columns: {', '.join(present)})")
@@ -133,14 +188,14 @@ def _open(path, kind, columns, batch_rows, all_columns, name) -> Iterator["pa.Re
             # buffered stream reads a column chunk piece by piece instead of whole (see also io.memory).
             parquet = pq.ParquetFile(path, pre_buffer=False, buffer_size=PARQUET_BUFFER_BYTES)
         except pa.ArrowInvalid as error:
-            raise TableError(f"{name}: not a readable Parquet file (truncated or not Parquet): {_one_line(error)}") from None
-        _check_columns(parquet.schema_arrow.names, columns, name)
+            raise TableError(f"{name}: not a readable Parquet file (truncated or not Parquet): {one_line(error)}") from None
+        check_columns(parquet.schema_arrow.names, columns, name)
         wanted = None if all_columns else list(dict.fromkeys(columns))
         try:
             # One decoding thread: the scoring that follows keeps the cores busy, and threads add allocator arenas.
             yield from parquet.iter_batches(batch_size=batch_rows, columns=wanted, use_threads=False)
         except (pa.ArrowInvalid, OSError) as error:
-            raise TableError(f"{name}: the Parquet data is damaged or truncated: {_one_line(error)}") from None
+            raise TableError(f"{name}: the Parquet data is damaged or truncated: {one_line(error)}") from None
         return
     if kind == "jsonl":
         import pyarrow.json as pj
@@ -158,7 +213,7 @@ def _open(path, kind, columns, batch_rows, all_columns, name) -> Iterator["pa.Re
                                     strings_can_be_null=False, quoted_strings_can_be_null=False)
         reader = pc.open_csv(path, read_options=pc.ReadOptions(block_size=1 << 20), parse_options=parse,
                              convert_options=convert)
-    _check_columns(reader.schema.names, columns, name)
+    check_columns(reader.schema.names, columns, name)
     pending, rows = [], 0
     for batch in reader:  # re-cut to ``batch_rows`` rows (the readers cut by bytes)
         pending.append(batch)
