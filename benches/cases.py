@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from harness import Case
 
-SHARED = Path(os.environ.get("NLGMETRICS_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _test_data import data_root  # noqa: E402  (the tests' evaluation data, unpacked once)
+
+SHARED = data_root()
 WMT22 = SHARED / "mt" / "wmt22"
 
 

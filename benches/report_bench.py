@@ -23,9 +23,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _test_data import data_root  # noqa: E402  (the tests' evaluation data, unpacked once)
 from harness import machine_description  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mt" / "wmt22" / "zh-en"
+DATA = data_root() / "mt" / "wmt22" / "zh-en"
 OURS = """
 import sys
 from pathlib import Path

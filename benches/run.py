@@ -3,7 +3,8 @@
     python benches/run.py [--only bleu,chrf,...] [--out benches/RESULTS.md]
 
 Peers come from `pip install ".[bench]"`. A case whose peer or metric is not installed is skipped
-and says so. Data: the real WMT22/WMT17, CNN/DM and Flickr30k files in ../shared/data.
+and says so. Data: the real WMT22/WMT17, CNN/DM and Flickr30k files of tests/data/evaluation
+(NLGMETRICS_SHARED_DATA overrides).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The WMT data of ../shared/data/mt for the BLEU parity tests, and how our side is fed.
+"""The WMT data (tests/data/evaluation/mt, see conftest.SHARED_DATA) for the BLEU parity tests, and how our side is fed.
 
 While ``nlgmetrics.tokenizers`` (the Rust sacreBLEU tokenizers) is absent, ``ours_inputs`` feeds
 nlgmetrics text pre-tokenized by sacreBLEU's own tokenizer with ``tokenize="none"``: the parity

@@ -1,14 +1,23 @@
-"""Shared fixtures: paths to the real evaluation data in ../shared/data."""
+"""Shared fixtures: the real evaluation data (tests/data/evaluation, unpacked once: see _test_data.py), the
+Spark session and the Ray cluster."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from _test_data import data_root, describe
+
 REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = Path(os.environ.get("NLGMETRICS_SHARED_DATA", REPO.parent / "shared" / "data"))
+#: The evaluation data's folder (``NLGMETRICS_SHARED_DATA`` when it names one, else the repository's copy).
+SHARED_DATA = data_root()
+
+
+def pytest_report_header(config):
+    return describe(SHARED_DATA)
 
 
 def read_lines(path: Path) -> list[str]:
@@ -19,15 +28,27 @@ def read_lines(path: Path) -> list[str]:
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared evaluation data not found at {SHARED_DATA}")
+    """The folder of the real evaluation data (layout and sources: tests/data/evaluation/MANIFEST.md)."""
     return SHARED_DATA
+
+
+def java_missing_reason():
+    """Why no JVM can start here (no ``java`` in ``JAVA_HOME/bin`` or on ``PATH``), or None when one can."""
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home and (Path(java_home) / "bin" / "java").is_file():
+        return None
+    if shutil.which("java"):
+        return None
+    return "Java is not installed (no java on PATH or in JAVA_HOME): install a JDK 17, e.g. apt-get install openjdk-17-jre-headless"
 
 
 @pytest.fixture(scope="session")
 def spark():
     """One local[2] Spark session for every test marked ``spark`` (start-up costs seconds: paid once)."""
     pytest.importorskip("pyspark")
+    reason = java_missing_reason()
+    if reason:
+        pytest.skip(f"Spark needs Java: {reason}")
     import sys
 
     from pyspark.sql import SparkSession

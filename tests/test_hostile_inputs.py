@@ -19,7 +19,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics import _core
 
-from conftest import SHARED_DATA, read_lines
+from conftest import read_lines
 
 # Address space a child may map (rayon stacks and numpy included); the old code took 8-34 GB here.
 LIMIT_BYTES = 3 * 2**30
@@ -95,10 +95,10 @@ def test_meteor_beam_rewrite_matches_the_jar_on_real_data(shared_data):
 
 # ---------------------------------------------------------------- TER
 
-def test_ter_32000_word_pair_is_bounded():
+def test_ter_32000_word_pair_is_bounded(shared_data):
     # Real words (WMT17 en-de system output and reference, concatenated to 32,000 words each);
     # 43 s and 8.8 GB before (the full edit-distance table), now the beam only.
-    folder = SHARED_DATA / "mt" / "wmt17_en_de_sacrebleu_testset"
+    folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
     hyp = " ".join(" ".join(read_lines(folder / "newstest2017.KIT.4950.en-de.hyp.de")).split()[:32000])
     ref = " ".join(" ".join(read_lines(folder / "newstest2017.en-de.ref.de")).split()[:32000])
     out = run_limited(f"nlgmetrics.ter([{hyp!r}], [{ref!r}]).score")
@@ -187,8 +187,8 @@ def test_cli_on_a_10_mb_line_exits_1_with_a_message(tmp_path, metric):
 # ---------------------------------------------------------------- sacreBLEU's reference layout
 
 @pytest.fixture(scope="module")
-def two_streams():
-    folder = SHARED_DATA / "mt" / "wmt17_en_de_sacrebleu_testset"
+def two_streams(shared_data):
+    folder = shared_data / "mt" / "wmt17_en_de_sacrebleu_testset"
     hyps = read_lines(folder / "newstest2017.KIT.4950.en-de.hyp.de")[:2]
     stream_a = read_lines(folder / "newstest2017.en-de.ref.de")[:2]
     stream_b = read_lines(folder / "newstest2017.LIUM-NMT.4900.en-de.hyp.de")[:2]

@@ -1,4 +1,4 @@
-"""The one Metric interface, for every registered metric and preset, on real data (../shared/data).
+"""The one Metric interface, for every registered metric and preset, on real data (tests/data/evaluation).
 
 Any split of the data into batches, fed to any number of metric objects whose states travel as bytes
 (or pickles) and are merged in any order, gives exactly the one-shot function's result on the data in

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write starting inputs for the cargo-fuzz targets (fuzz/fuzz_targets) into OUT/<target>/.
 
-Seeds are real lines from the shared evaluation data (WMT22 zh-en source and references, en-de) plus hand-written
+Seeds are real lines from the tests' evaluation data (tests/data/evaluation: WMT22 zh-en source and references, en-de) plus hand-written
 edge cases (labelled synthetic): entities and <skipped> for 13a, digits with separators, CJK, emoji, RTL,
 combining marks, NUL, CRLF, long repetitions. Kernel targets get two option bytes, then hypothesis and
 references separated by the byte 0xFF (see src/fuzz_checks/mod.rs).
@@ -40,7 +40,13 @@ def real_lines(data: Path, limit: int) -> list[str]:
 
 def main() -> None:
     out = Path(sys.argv[1])
-    data = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).resolve().parents[2] / "shared" / "data"
+    if len(sys.argv) > 2:
+        data = Path(sys.argv[2])
+    else:  # the tests' evaluation data (tests/data/evaluation, unpacked once)
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from _test_data import data_root
+
+        data = data_root()
     rng = random.Random(13)
     texts = EDGE_CASES + rng.sample(real_lines(data, 200), 60)
     for target in TOKENIZER_TARGETS:
