@@ -10,13 +10,14 @@ import hashlib
 import importlib.util
 import json
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 import pytest
+
+from conftest import java_missing_reason
 
 
 def jar_path() -> Optional[Path]:
@@ -34,8 +35,9 @@ def require_jar() -> Path:
     jar = jar_path()
     if jar is None:
         pytest.skip("pycocoevalcap's meteor-1.5.jar is not installed")
-    if shutil.which("java") is None:
-        pytest.skip("java is not installed")
+    reason = java_missing_reason()
+    if reason:
+        pytest.skip(f"meteor-1.5.jar needs Java: {reason}")
     return jar
 
 

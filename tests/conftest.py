@@ -32,21 +32,21 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-def java_missing_reason():
-    """Why no JVM can start here (no ``java`` in ``JAVA_HOME/bin`` or on ``PATH``), or None when one can."""
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / "java").is_file():
+def java_missing_reason(java_home: bool = False):
+    """Why no JVM can start here, or None when one can: no ``java`` on ``PATH`` (the jars' runners call it by
+    name) or, with ``java_home`` (PySpark looks there first), none in ``$JAVA_HOME/bin`` either."""
+    home = os.environ.get("JAVA_HOME")
+    if shutil.which("java") or (java_home and home and (Path(home) / "bin" / "java").is_file()):
         return None
-    if shutil.which("java"):
-        return None
-    return "Java is not installed (no java on PATH or in JAVA_HOME): install a JDK 17, e.g. apt-get install openjdk-17-jre-headless"
+    where = "on PATH or in JAVA_HOME" if java_home else "on PATH"
+    return f"Java is not installed (no java {where}): install a JDK 17, e.g. apt-get install openjdk-17-jre-headless"
 
 
 @pytest.fixture(scope="session")
 def spark():
     """One local[2] Spark session for every test marked ``spark`` (start-up costs seconds: paid once)."""
     pytest.importorskip("pyspark")
-    reason = java_missing_reason()
+    reason = java_missing_reason(java_home=True)
     if reason:
         pytest.skip(f"Spark needs Java: {reason}")
     import sys

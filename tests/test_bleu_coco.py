@@ -7,7 +7,6 @@ pycocoevalcap's own PTBTokenizer (Stanford CoreNLP jar, Java), as its COCOEvalCa
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +15,8 @@ from hypothesis import strategies as st
 from nlgmetrics.metrics.bleu.coco import coco_bleu, image_stats, scores_from_stats, totals
 from nlgmetrics.compat.pycocoevalcap import Bleu
 
+from conftest import java_missing_reason
+
 pycoco_bleu = pytest.importorskip("pycocoevalcap.bleu.bleu")
 ReferenceBleu = pycoco_bleu.Bleu
 
@@ -23,8 +24,8 @@ ReferenceBleu = pycoco_bleu.Bleu
 @pytest.fixture(scope="session")
 def flickr_tokenized(shared_data):
     """``(gts, {system: res})`` after PTB tokenization, for every image of every system."""
-    if shutil.which("java") is None:
-        pytest.skip("java is needed for pycocoevalcap's PTBTokenizer")
+    if java_missing_reason():
+        pytest.skip(f"pycocoevalcap's PTBTokenizer needs Java: {java_missing_reason()}")
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
     folder = shared_data / "captioning" / "magic_flickr30k_test"

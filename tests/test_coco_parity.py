@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 
 import numpy as np
 import pytest
@@ -19,13 +18,15 @@ from nlgmetrics.compat.pycocoevalcap import Cider as OurCider
 from nlgmetrics.compat.pycocoevalcap import PTBTokenizer as OurPTBTokenizer
 from nlgmetrics.compat.pycocoevalcap import Rouge as OurRouge
 
+from conftest import java_missing_reason
+
 pycocoevalcap = pytest.importorskip("pycocoevalcap")
 from pycocoevalcap.cider.cider import Cider  # noqa: E402
 from pycocoevalcap.rouge.rouge import Rouge  # noqa: E402
 from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer  # noqa: E402
 
-if shutil.which("java") is None:  # pragma: no cover
-    pytest.skip("java is needed to run the reference PTB tokenizer", allow_module_level=True)
+if java_missing_reason():  # pragma: no cover
+    pytest.skip(f"pycocoevalcap's PTBTokenizer needs Java: {java_missing_reason()}", allow_module_level=True)
 
 SYSTEMS = ["contrastive", "flickr30k_in_domain_clipretrieval", "magic", "nucleus_run_1", "top_k_run_1", "zerocap"]
 
