@@ -148,6 +148,8 @@ class Metric:
         self._totals: Optional[np.ndarray] = None
         self._n_segments = 0
         self._ref_counts: set = set()
+        # The pandas index of each batch's rows (None for a batch given otherwise): results' to_pandas() keeps it.
+        self._index_parts: List[Any] = []
         return self
 
     def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
@@ -165,6 +167,7 @@ class Metric:
             # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
             raise ValueError(inputs.surrogate_location(hyps, refs)) from None
         self._add(arrays, len(hyps), set(columns.reference_counts(refs)))
+        self._index_parts.append(columns.pandas_index(hypotheses, references, self.last_kept_rows))
         return self
 
     def reads_arrow(self) -> bool:
@@ -185,6 +188,9 @@ class Metric:
         """The result of every segment added so far."""
         result = self.result_from_state(self.state())
         object.__setattr__(result, "_metric", self)
+        index = columns.joined_index(self._index_parts, self._n_segments)
+        if index is not None:
+            object.__setattr__(result, "_index", index)
         return result
 
     def __call__(self, hypotheses: Any, references: Any = None) -> Any:
@@ -305,6 +311,7 @@ class Metric:
                     self._rows.setdefault(name, []).append(state.arrays[name])
         self._n_segments += state.n_segments
         self._ref_counts |= set(state.ref_counts)
+        self._index_parts.append(None)  # a state carries no pandas index
 
     def _load(self, state: MetricState) -> None:
         self.reset()

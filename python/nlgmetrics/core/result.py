@@ -32,6 +32,8 @@ class Result:
     """
 
     _metric: Any = None
+    #: The pandas index of the inputs' rows (set by ``Metric.compute`` when the inputs were pandas objects).
+    _index: Any = None
 
     if TYPE_CHECKING:  # what every result class provides (fields or properties), declared for type checkers
         @property
@@ -59,14 +61,19 @@ class Result:
 
     def to_pandas(self):
         """Per-segment scores as a DataFrame (one row per segment; one column per score where the
-        metric has several); pandas is imported only here."""
+        metric has several); pandas is imported only here.
+
+        When the inputs were pandas objects the frame has their index (the rows kept, under
+        ``nulls="skip"``), so ``df["bleu"] = result.to_pandas()["BLEU"]`` lines up on a filtered frame.
+        """
         import pandas as pd
 
         values = np.asarray(self.segment_scores)
+        index = self._index if self._index is not None and len(self._index) == len(values) else None
         if values.ndim == 1:
-            return pd.DataFrame({self.name: values})
+            return pd.DataFrame({self.name: values}, index=index)
         flat = values.reshape(len(values), -1)
-        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]))
+        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]), index=index)
 
     def _segment_score_columns(self, width: int) -> list:
         return [f"{self.name}[{index}]" for index in range(width)]
