@@ -209,7 +209,7 @@ def run_sample(args) -> str:
     classes = cli_metrics.sample_classes()
     for metric_name, cls in classes.items():
         metric = cls(**cli_metrics.SAMPLE_OPTIONS.get(metric_name, {}))
-        columns[metric_name] = [metric(hypotheses, references) for hypotheses in systems]
+        columns[metric_name] = [metric._score_batch(hypotheses, references) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
             {name: {metric: {**{title: value for title, value in cli_metrics.table_columns(results[i])},

@@ -116,6 +116,9 @@ class CharacTER(OneReference, Metric):
         check_choice(aggregate, "aggregate", AGGREGATES)
         super().__init__({"aggregate": aggregate}, threads=threads, segments=segments)
 
+    def empty_compute(self):
+        return "raise", "the cer package's corpus CharacTER of no segments has no mean or median"
+
     def display_name(self) -> str:
         return "CharacTER"
 

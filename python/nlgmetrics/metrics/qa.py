@@ -199,6 +199,9 @@ class QA(Metric):
         super().__init__({"normalizer": normalizer, "language": language, "measure": measure}, threads=threads,
                          segments=segments)
 
+    def empty_compute(self):
+        return "raise", "the SQuAD scripts divide by the number of questions (ZeroDivisionError)"
+
     def display_name(self) -> str:
         return "EM" if self.options["measure"] == "exact_match" else "F1"
 
@@ -241,7 +244,7 @@ def qa_scores(predictions: Sequence[str], references, normalizer: str = "squad",
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a sequence of strings, not a single str")
-    return QA(normalizer=normalizer, language=language)(predictions, references)
+    return QA(normalizer=normalizer, language=language)._score_batch(predictions, references)
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,9 @@ class TER(Metric):
                    "case_sensitive": case_sensitive}
         super().__init__(options, threads=threads, segments=segments)
 
+    def empty_compute(self):
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
+
     def display_name(self) -> str:
         return "TER"
 
@@ -160,7 +163,7 @@ def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalize
                    asian_support: bool, case_sensitive: bool, threads: Optional[int] = None) -> TERResult:
     """TER of already validated inputs (every hypothesis with at least one reference)."""
     return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
-               threads=threads)(hypotheses, references)
+               threads=threads)._score_batch(hypotheses, references)
 
 
 def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], normalized: bool = False,
@@ -179,7 +182,7 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     [2.5]
     """
     return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
-               threads=threads)(hypotheses, references)
+               threads=threads)._score_batch(hypotheses, references)
 
 
 def sentence_ter(hypothesis: str, references: Union[str, Sequence[str]], normalized: bool = False,

@@ -134,8 +134,8 @@ def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references
     sentence_metric = nlgmetrics.metric("bleu", **{**options, "effective_order": True}) if spec.key == "bleu" else None
     scored = {}
     for name, hypotheses in systems.items():
-        result = metric(hypotheses, references)
-        per_segment = sentence_metric(hypotheses, references) if sentence_metric is not None else result
+        result = metric._score_batch(hypotheses, references)
+        per_segment = sentence_metric._score_batch(hypotheses, references) if sentence_metric is not None else result
         values = np.asarray(per_segment.segment_scores, dtype=np.float64)
         if values.ndim == 3:  # ROUGE: (segments, variants, precision/recall/F)
             values = values[:, 0, 2]

@@ -40,7 +40,7 @@ class ResamplableMetric:
 def from_metric(metric: Any) -> ResamplableMetric:
     """The resampling view of a ``Metric`` object."""
     float32 = metric.float32_score_rows if metric.sacrebleu_bootstrap else None
-    return ResamplableMetric(metric.label(), metric, metric.score_rows, float32, metric.extra_decimals)
+    return ResamplableMetric(metric.label(), metric._score_batch, metric.score_rows, float32, metric.extra_decimals)
 
 
 def resamplable(name: str, options: Optional[Mapping[str, Any]] = None) -> ResamplableMetric:

@@ -90,6 +90,14 @@ class BLEU(Metric):
         return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, order + 1)),
                 *(f"totals_{n}" for n in range(1, order + 1)))
 
+    def empty_compute(self):
+        preset = self.options.get("preset", "sacrebleu")
+        if preset == "coco":
+            return "warn", "pycocoevalcap's Bleu scores no segments as 0"
+        if preset == "nltk":
+            return "raise", "NLTK's corpus_bleu divides 0 by 0 (ZeroDivisionError)"
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
+
     def display_name(self) -> str:
         return "BLEU"
 
@@ -178,7 +186,7 @@ def bleu(
     """
     return BLEU(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
                 weights=weights, effective_order=effective_order, preset=preset, threads=threads,
-                **preset_options)(hypotheses, references)
+                **preset_options)._score_batch(hypotheses, references)
 
 
 def sentence_bleu(

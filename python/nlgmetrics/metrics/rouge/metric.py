@@ -146,6 +146,9 @@ class ROUGE(Metric):
         return tuple(f"{variant}_{part}" for variant in self.options["variants"]
                      for part in ("precision", "recall", "fmeasure")) + ("count",)
 
+    def empty_compute(self):
+        return "warn", "rouge_score's BootstrapAggregator.aggregate() returns no scores"
+
     def display_name(self) -> str:
         return "ROUGE"
 
@@ -328,4 +331,4 @@ def rouge(
                  split_summaries=split_summaries, multi_ref=multi_ref, alpha=alpha, bootstrap=bootstrap,
                  confidence=confidence, seed=seed, remove_stopwords=remove_stopwords, word_limit=word_limit,
                  byte_limit=byte_limit, wordnet_exceptions=wordnet_exceptions, eval_ids=eval_ids,
-                 sentence_separator=sentence_separator)(predictions, references)
+                 sentence_separator=sentence_separator)._score_batch(predictions, references)
