@@ -100,6 +100,44 @@ class Result:
         return result_table_html(caption, _flat_scores(self.scores), self.signature)
 
 
+class SummaryResult:
+    """The shared result shape for results that are not one metric's corpus number (COCO's caption scores,
+    the SQuAD script's output, a paired test, a confidence interval): ``name``, ``score`` (the headline),
+    ``scores`` (plain named numbers), ``to_dict()``, ``to_json()``, ``to_pandas()``, ``_repr_html_()``.
+
+    A subclass provides ``name``, ``score``, ``scores``, ``signature`` (or None), ``_frame()`` (the rows of
+    ``to_pandas``: ``(columns dict, index)``) and may add keys to ``to_dict`` with ``_dict_extras()``.
+    """
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain values: ``name``, ``score``, ``scores``, ``signature`` and the result's own fields."""
+        signature = getattr(self, "signature", None)
+        return {"name": self.name, "score": _plain(self.score),
+                "scores": {key: _plain(value) for key, value in self.scores.items()},
+                "signature": None if signature is None else str(signature), **self._dict_extras()}
+
+    def _dict_extras(self) -> Dict[str, Any]:
+        return {}
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_pandas(self):
+        """The result's rows as a DataFrame (pandas is imported only here)."""
+        import pandas as pd
+
+        columns, index = self._frame()
+        return pd.DataFrame(columns, index=index)
+
+    def _frame(self):
+        return {key: [value] for key, value in self.scores.items()}, None
+
+    def _repr_html_(self) -> str:
+        from nlgmetrics.report.notebook import result_table_html
+
+        return result_table_html(self.name, self.scores, getattr(self, "signature", None))
+
+
 def _flat_scores(scores: Dict[str, Any]) -> Dict[str, Any]:
     """Named numbers one level deep (``{"rouge1": Score(p, r, f)}`` → ``rouge1 precision`` …)."""
     flat: Dict[str, Any] = {}

@@ -101,8 +101,11 @@ def word_tokenizer_for(language: Optional[str]) -> str:
     return _LANGUAGE_TOKENIZERS.get(language.lower().split("-")[0], "13a")
 
 
-def metric_options(spec: MetricSpec, language: Optional[str]) -> Dict[str, Any]:
-    """Options passed to the metric: BLEU's tokenizer follows the target language, as sacreBLEU's CLI."""
+def metric_options(spec: MetricSpec, language: Optional[str], sentence_separator: Optional[str] = None) -> Dict[str, Any]:
+    """Options passed to the metric: BLEU's tokenizer follows the target language, as sacreBLEU's CLI; ROUGE
+    reads ``sentence_separator`` as a sentence break."""
+    if spec.key.startswith("rouge") and sentence_separator:
+        return {"sentence_separator": sentence_separator}
     if spec.key == "bleu":
         return {"tokenize": word_tokenizer_for(language)}
     if spec.key == "ter" and language and language.lower().split("-")[0] in _LANGUAGE_TOKENIZERS:
@@ -124,7 +127,7 @@ class Scored:
 
 
 def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references: List[List[str]],
-                  options: Mapping[str, Any]) -> Dict[str, Scored]:
+                  options: Mapping[str, Any], step: Any = None) -> Dict[str, Scored]:
     """Every system scored once with the registered metric ``spec.key`` (its result's additive rows are what
     the bootstrap resamples). BLEU per segment is sentence BLEU with effective order, as sacreBLEU's
     sentence_bleu; ROUGE per segment is the variant's F."""
@@ -141,6 +144,8 @@ def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references
             values = values[:, 0, 2]
         scored[name] = Scored(float(result.score), result.segment_stats, values, str(result.signature),
                               str(per_segment.signature))
+        if step is not None:
+            step()
     return scored
 
 

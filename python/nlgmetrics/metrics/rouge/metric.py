@@ -244,7 +244,7 @@ class ROUGE(Metric):
                 bounds = bootstrap_percentiles(segment_scores[:, k, :], options["bootstrap"], options["confidence"],
                                                random_state)
                 intervals[name] = RougeInterval(*(RougeScore(*map(float, bounds[j])) for j in range(3)))
-        return RougeResult(variants=tuple(names), scores=scores, segment_scores=segment_scores, statistics=statistics,
+        return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores, statistics=statistics,
                            signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
 
     def _rouge155_result(self, rpf, ref_counts) -> RougeResult:
@@ -260,7 +260,7 @@ class ROUGE(Metric):
                      for j in range(3)]
             scores[name] = bound[0]
             intervals[name] = RougeInterval(low=bound[1], mid=bound[0], high=bound[2])
-        return RougeResult(variants=tuple(names), scores=scores, segment_scores=segment_scores,
+        return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores,
                            statistics=segment_scores[..., [1, 0, 2]],
                            signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
 
