@@ -97,10 +97,21 @@ def _add_compare_command(commands) -> None:
     compare.add_argument("-w", "--width", type=decimals, default=1, help="decimals (default 1)")
 
 
-def _terminal_progress(done: int, total: int, label: str) -> None:
-    filled = int(30 * done / total)
-    end = "\n" if done == total else ""
-    print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {label[:40]:<40}", end=end, file=sys.stderr, flush=True)
+class _TerminalProgress:
+    """``progress(done, total, label)`` for ``paired_test``: a tqdm bar (done of total, elapsed, ETA)."""
+
+    def __init__(self):
+        self.bar = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        from nlgmetrics.cli.progress import progress_bar
+
+        if self.bar is None:
+            self.bar = progress_bar(total, "compare", enabled=True)
+        self.bar.set_postfix_str(label[:40], refresh=False)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
 
 
 def run_compare(args) -> str:
@@ -120,7 +131,7 @@ def run_compare(args) -> str:
             options.update({"lowercase": args.lowercase})
         metrics[name] = options
     named = dict(zip(names, systems))
-    progress = _terminal_progress if sys.stderr.isatty() else None
+    progress = _TerminalProgress() if sys.stderr.isatty() else None
     if args.paired_bs or args.paired_ar:
         if len(named) < 2:
             raise ValueError("a paired test needs at least two systems (-i BASELINE SYSTEM …)")
@@ -131,7 +142,7 @@ def run_compare(args) -> str:
     if args.format == "json":
         return json.dumps(result.to_dict(), indent=1, ensure_ascii=False)
     if args.format == "csv":
-        return result.to_csv(width=args.width).rstrip("\n")
+        return result.to_csv().rstrip("\n")  # full precision: -w applies to text and LaTeX
     if args.format == "latex":
         return result.to_latex(width=args.width).rstrip("\n")
     return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 #: Seconds between redraws (a redraw per batch would flood a slow terminal).
 REDRAW_SECONDS = 0.2
@@ -94,8 +94,8 @@ class FileReadProgress:
         self.path = os.path.realpath(path)
         self.total = os.path.getsize(self.path)
         self.bar = progress_bar(self.total, label, unit="B", enabled=enabled, stream=stream, unit_scale=True)
-        self._stop = None
-        self._thread = None
+        self._stop: Any = None  # threading.Event while polling
+        self._thread: Any = None
 
     def __enter__(self) -> "FileReadProgress":
         import threading
@@ -128,11 +128,10 @@ class FileReadProgress:
             if offset is not None and offset > self.bar.n:
                 self.bar.update(min(offset, self.total) - self.bar.n)
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         if self._stop is not None and self._thread is not None:
             self._stop.set()
             self._thread.join()
             if exc[0] is None:
                 self.bar.update(self.total - self.bar.n)
         self.bar.close()
-        return False

@@ -73,6 +73,13 @@ class Metric:
     reduction: str = "sum"  # may depend on options (ROUGE with bootstrap, METEOR nltk): set per instance
     #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
     extra_decimals: int = 0
+    #: False for error rates (TER, WER, CharacTER …): a lower score is better (tables bold what is better).
+    higher_is_better: ClassVar[bool] = True
+    #: Rows per Rust call for metrics whose ``batch_arrays`` rows are independent of each other (opt-in): a long
+    #: batch of Python lists runs as several calls, and Python handles Ctrl-C between them, so a KeyboardInterrupt
+    #: stops a long call within a fraction of a second (the Rust loop itself runs without the GIL, where no
+    #: signal handler can run). None: one call per batch.
+    rows_per_call: Optional[int] = None
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
@@ -163,7 +170,7 @@ class Metric:
         """
         hyps, refs = self._batch_inputs(hypotheses, references, nulls)
         try:
-            arrays = self.batch_arrays(hyps, refs)
+            arrays = self._batch_arrays_in_calls(hyps, refs)
         except UnicodeEncodeError:
             # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
             raise ValueError(inputs.surrogate_location(hyps, refs)) from None
@@ -171,6 +178,25 @@ class Metric:
         self._index_parts.append(columns.pandas_index(hypotheses, references, self.last_kept_rows))
         self._n_updates += 1
         return self
+
+    def _batch_arrays_in_calls(self, hypotheses: Any, references: Any) -> Dict[str, Any]:
+        """``batch_arrays`` of the whole batch, as ``rows_per_call``-row calls joined in order when the metric
+        allows it and the batch is Python lists (Arrow columns go in one call)."""
+        step = self.rows_per_call
+        if (not step or len(hypotheses) <= step or not isinstance(hypotheses, list)
+                or not isinstance(references, list)):
+            return self.batch_arrays(hypotheses, references)
+        kind = type(references)  # PerHypothesis / OneEach: list subclasses the metric may look at
+        parts = [self.batch_arrays(hypotheses[start:start + step], kind(references[start:start + step]))
+                 for start in range(0, len(hypotheses), step)]
+        joined: Dict[str, Any] = {}
+        for name in parts[0]:
+            values = [part[name] for part in parts]
+            if all(isinstance(value, list) for value in values):
+                joined[name] = [item for value in values for item in value]
+            else:
+                joined[name] = np.concatenate([np.asarray(value) for value in values])
+        return joined
 
     def reads_arrow(self) -> bool:
         """Whether ``batch_arrays`` takes Arrow columns (``_core.ArrowStrings``/``ArrowReferences``) as they are

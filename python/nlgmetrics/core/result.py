@@ -109,6 +109,14 @@ class SummaryResult:
     ``to_pandas``: ``(columns dict, index)``) and may add keys to ``to_dict`` with ``_dict_extras()``.
     """
 
+    if TYPE_CHECKING:  # what every subclass provides (fields or properties), declared for type checkers
+        @property
+        def name(self) -> str: ...
+        @property
+        def score(self) -> float: ...
+        @property
+        def scores(self) -> Dict[str, Any]: ...
+
     def to_dict(self) -> Dict[str, Any]:
         """Plain values: ``name``, ``score``, ``scores``, ``signature`` and the result's own fields."""
         signature = getattr(self, "signature", None)

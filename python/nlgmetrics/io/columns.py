@@ -351,7 +351,7 @@ def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow:
     ref_lists: Optional[list] = None
     ref_names: list[str] = []
     cell_lists = _object_cell_lists(columns[0]) if columns is not None and len(columns) == 1 else None
-    if cell_lists is not None:
+    if cell_lists is not None and columns is not None:
         # An object column whose cells are lists / tuples / NumPy arrays of references (what pd.read_json,
         # pd.read_parquet and datasets' to_pandas() give): read like the list of lists.
         name = _column_name(columns[0], "references")
@@ -433,7 +433,7 @@ def _checked_cell_lists(cells: list, name: str, nulls: str) -> list:
             raise TypeError(f"{name}[{index}] must be a str or a list of str, got {type(cell).__name__}")
         if isinstance(cell, np.ndarray) and cell.ndim != 1:
             raise TypeError(f"{name}[{index}] must be a 1-D array of str, got {cell.ndim} dimensions")
-        refs = []
+        refs: list = []
         for ref_index, ref in enumerate(cell.tolist() if isinstance(cell, np.ndarray) else cell):
             if _is_null(ref):
                 if nulls == "error":

@@ -100,6 +100,7 @@ class CharacTERResult(Result):
 
 @register
 class CharacTER(OneReference, Metric):
+    higher_is_better = False
     """CharacTER as a registered, mergeable metric (options as ``character``). The corpus score is
     an aggregate of segment scores, so the state keeps each segment's score (16 bytes a segment);
     ``ci()`` and paired tests resample the mean (or the sum); the median has no such resampling."""

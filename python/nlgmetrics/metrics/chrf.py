@@ -109,6 +109,7 @@ class CHRF(Metric):
     """chrF / chrF++ as a registered, mergeable metric (options as ``chrf``)."""
 
     name = "chrf"
+    rows_per_call = 4096  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
     description = "chrF / chrF++ (sacreBLEU 2.6.0)"
     #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
     sacrebleu_bootstrap = True

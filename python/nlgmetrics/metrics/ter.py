@@ -89,6 +89,8 @@ class TER(Metric):
     ``[num_edits, ref_length]`` (float64; the reference length is the average over references)."""
 
     name = "ter"
+    higher_is_better = False
+    rows_per_call = 2048  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
     description = "TER (sacreBLEU 2.6.0's tercom port)"
     #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
     sacrebleu_bootstrap = True

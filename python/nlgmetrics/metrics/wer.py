@@ -258,18 +258,21 @@ class _ErrorRate(OneReference, Metric):
 @register
 class WER(_ErrorRate):
     name = "wer"
+    higher_is_better = False
     description = "word error rate (jiwer 4.0)"
 
 
 @register
 class MER(_ErrorRate):
     name = "mer"
+    higher_is_better = False
     description = "match error rate (jiwer 4.0)"
 
 
 @register
 class WIL(_ErrorRate):
     name = "wil"
+    higher_is_better = False
     description = "word information lost (jiwer 4.0)"
 
 
@@ -282,6 +285,7 @@ class WIP(_ErrorRate):
 @register
 class CER(_ErrorRate):
     name = "cer"
+    higher_is_better = False
     description = "character error rate (jiwer 4.0)"
     unit = "characters"
 

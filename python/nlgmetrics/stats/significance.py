@@ -65,6 +65,17 @@ class PairedTestResult(SummaryResult):
     signatures: Dict[str, str] = field(default_factory=dict)
     # Per metric, digits shown beyond ``width`` (2 for metrics on a 0–1 scale).
     extra_decimals: Dict[str, int] = field(default_factory=dict)
+    # Per metric, whether a higher score is better (False for TER and the error rates).
+    higher_is_better: Dict[str, bool] = field(default_factory=dict)
+
+    def significantly_better(self, metric: str, index: int, alpha: float = 0.05) -> bool:
+        """Whether system ``index`` is better than the baseline on ``metric`` in the metric's direction, with
+        p < ``alpha`` (the cells a table bolds)."""
+        row, baseline = self.rows[metric][index], self.rows[metric][0]
+        if row.p_value is None or row.p_value >= alpha:
+            return False
+        higher = self.higher_is_better.get(metric, True)
+        return row.score > baseline.score if higher else row.score < baseline.score
 
     def __getitem__(self, metric: str) -> Tuple[SystemTest, ...]:
         return self.rows[metric]
@@ -133,7 +144,13 @@ class PairedTestResult(SummaryResult):
     def __str__(self) -> str:
         return self.format()
 
-    def _cells(self, width: int) -> Tuple[list, list]:
+    def _cells(self, width: Optional[int]) -> Tuple[list, list]:
+        """Header and rows of text for CSV: numbers in full precision (``repr``) when ``width`` is None."""
+        def number(value: Optional[float], digits: Optional[int]) -> str:
+            if value is None:
+                return ""
+            return repr(float(value)) if digits is None else f"{value:.{digits}f}"
+
         header = ["system"]
         for name in self.rows:
             header += [name, f"{name} mean", f"{name} ci", f"{name} p"]
@@ -142,42 +159,73 @@ class PairedTestResult(SummaryResult):
             row = [system]
             for tested in self.rows.values():
                 entry = tested[index]
-                row.append(f"{entry.score:.{width}f}")
-                row += ["" if value is None else f"{value:.{width}f}" for value in (entry.mean, entry.ci)]
-                row.append("" if entry.p_value is None else f"{entry.p_value:.4f}")
+                row += [number(entry.score, width), number(entry.mean, width), number(entry.ci, width),
+                        number(entry.p_value, None if width is None else 4)]
             rows.append(row)
         return header, rows
 
-    def to_csv(self, width: int = 4) -> str:
-        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric."""
+    def to_csv(self, width: Optional[int] = None) -> str:
+        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric.
+
+        Numbers keep full precision (``width=None``, the default; an int rounds them). A text cell (a system
+        or metric name) that a spreadsheet would run as a formula — starting with ``=``, ``+``, ``-``, ``@``, a
+        tab or a carriage return — is written with a leading ``'`` (OWASP's CSV-injection advice).
+        """
         import csv
         import io
 
         header, rows = self._cells(width)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerow([_inert_cell(cell) for cell in header])
+        writer.writerows([[_inert_cell(row[0]), *row[1:]] for row in rows])
         return buffer.getvalue()
 
     def to_latex(self, width: int = 1, alpha: float = 0.05) -> str:
-        """A LaTeX tabular: score (mean ± ci) per metric, significant differences in bold."""
+        """A LaTeX tabular: score (mean ± ci) and p-value per metric; bold marks a system significantly better
+        than the baseline (p < ``alpha``) in the metric's direction (lower for TER and the error rates).
+        System and metric names are escaped (``& % # $ \\ { } ~ ^ _``)."""
         names = list(self.rows)
         lines = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
-                 " & ".join(["System"] + names) + r" \\", r"\midrule"]
+                 " & ".join(["System"] + [latex_escape(name) for name in names]) + r" \\", r"\midrule"]
         for index, system in enumerate(self.systems):
-            cells = [system.replace("_", r"\_")]
-            for tested in self.rows.values():
+            cells = [latex_escape(system)]
+            for name, tested in self.rows.items():
                 entry = tested[index]
-                cell = f"{entry.score:.{width}f}"
+                digits = width + self.extra_decimals.get(name, 0)
+                cell = f"{entry.score:.{digits}f}"
                 if entry.mean is not None:
-                    cell += f" ({entry.mean:.{width}f} $\\pm$ {entry.ci:.{width}f})"
-                if entry.p_value is not None and entry.p_value < alpha:
+                    cell += f" ({entry.mean:.{digits}f} $\\pm$ {entry.ci:.{digits}f})"
+                if entry.p_value is not None:
+                    cell += f", $p = {entry.p_value:.4f}$"
+                if self.significantly_better(name, index, alpha):
                     cell = r"\textbf{" + cell + "}"
                 cells.append(cell)
             lines.append(" & ".join(cells) + r" \\")
         lines += [r"\bottomrule", r"\end{tabular}"]
         return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "_": r"\_", "{": r"\{", "}": r"\}",
+                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def latex_escape(text: str) -> str:
+    r"""Text as LaTeX prints it literally.
+
+    >>> print(latex_escape(r"a&b_50% #1 $x$ {y} ~z^ \w"))
+    a\&b\_50\% \#1 \$x\$ \{y\} \textasciitilde{}z\textasciicircum{} \textbackslash{}w
+    """
+    return "".join(_LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def _inert_cell(text: str) -> str:
+    """A CSV text cell a spreadsheet will not run as a formula.
+
+    >>> _inert_cell("=HYPERLINK(1)"), _inert_cell("sys-1"), _inert_cell("-sys")
+    ("'=HYPERLINK(1)", 'sys-1', "'-sys")
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
@@ -337,7 +385,8 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     signatures = {metric.name: f"{results[names[0]].signature}|{test}:{n_samples}|seed:{seed}"
                   for metric, results in zip(bound, computed)}
     return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures,
-                            {metric.name: metric.extra_decimals for metric in bound})
+                            {metric.name: metric.extra_decimals for metric in bound},
+                            {metric.name: metric.higher_is_better for metric in bound})
 
 
 def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
@@ -348,13 +397,14 @@ def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     names = list(systems)
     hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
     refs = _validate.references_lists(references, len(hypotheses[names[0]]))
-    scores, signatures, extra_decimals = {}, {}, {}
+    scores, signatures, extra_decimals, directions = {}, {}, {}, {}
     for metric in _metric_list(metrics):
         extra_decimals[metric.name] = metric.extra_decimals
+        directions[metric.name] = metric.higher_is_better
         results = {name: metric.compute(hypotheses[name], refs) for name in names}
         scores[metric.name] = tuple(SystemTest(name, results[name].score) for name in names)
         signatures[metric.name] = str(results[names[0]].signature)
-    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals)
+    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals, directions)
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,8 @@ class BLEU(Metric):
         if preset != "sacrebleu" and not segments:
             raise ValueError(f"segments=False applies to the sacrebleu preset only (preset {preset!r} keeps every row)")
         self.preset = PRESETS[preset]
+        # sacreBLEU's rows are independent: long batches run as several calls, Ctrl-C handled between them
+        self.rows_per_call = 8192 if preset == "sacrebleu" else None
         super().__init__(options, threads=threads, segments=segments)
 
     @classmethod

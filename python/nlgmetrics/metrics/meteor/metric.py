@@ -77,6 +77,7 @@ class METEOR(Metric):
                        "weights": None if weights is None else list(weights),
                        "paraphrase_path": self.config.paraphrase_table, "beam_size": beam_size,
                        "char_based": char_based, "max_candidates": max_candidates}
+        self.rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
         super().__init__(options, threads=threads, segments=segments)
 
     @classmethod

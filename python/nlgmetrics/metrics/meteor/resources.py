@@ -160,7 +160,8 @@ def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParap
     from nlgmetrics.cli.progress import FileReadProgress
 
     with FileReadProgress(path, f"METEOR: first load of {Path(path).name}, building the cache"):
-        return _core.MeteorParaphrases.load(path, cache)
+        table = _core.MeteorParaphrases.load(path, cache)
+    return table
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":

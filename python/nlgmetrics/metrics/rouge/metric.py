@@ -139,6 +139,8 @@ class ROUGE(Metric):
         options["sentence_separator"] = sentence_separator or None
         if preset == "rouge155":
             self.reduction = "rows"  # ROUGE-1.5.5's bootstrap needs every document's R/P/F
+        else:  # rouge_score's rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
+            self.rows_per_call = 4096
         super().__init__(options, threads=threads, segments=segments)
 
     @property
