@@ -249,7 +249,7 @@ def test_squad_predictions_matching_no_question_warn():
     data = [{"paragraphs": [{"qas": [{"id": "q1", "answers": [{"text": "Paris"}]}]}]}]
     with pytest.warns(UserWarning, match="none of the 1 prediction ids matches a question"):
         result = nlgmetrics.squad({"other-id": "Paris"}, data)
-    assert result.to_dict() == {"exact_match": 0.0, "f1": 0.0}
+    assert result.scores == {"exact_match": 0.0, "f1": 0.0}
     with pytest.warns(UserWarning, match="1 of the 2 prediction ids match no question"):
         nlgmetrics.squad({"q1": "Paris", "zz": "x"}, data)
     with warnings.catch_warnings():
