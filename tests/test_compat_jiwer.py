@@ -1,8 +1,9 @@
 """jiwer 4.0's own test cases against ``nlgmetrics.compat.jiwer`` (and, as a check of the port, against jiwer).
 
 jiwer's suite is not in its installed package, so its cases are ported here from github.com/jitsi/jiwer at the
-4.0.0 release commit 19e88ea: tests/test_measures.py, tests/test_cer.py, tests/test_empty_ref.py and
-tests/test_transforms.py (expected values as there). Every case runs on the facade and on the installed jiwer;
+4.0.0 release commit 19e88ea: tests/test_measures.py, tests/test_cer.py, tests/test_empty_ref.py,
+tests/test_transforms.py, tests/test_alignment.py and tests/test_count_errors.py (expected values as there;
+test_large_vocab.py and test_speed.py are timing and size checks, covered by the WMT22 comparisons). Every case runs on the facade and on the installed jiwer;
 then the facade equals jiwer on real data (WMT22 en-de, one reference) with its default and standardising
 transforms.
 """
@@ -216,3 +217,64 @@ def test_facade_equals_jiwer_on_wmt22(wmt22, transform):
     assert facade.cer(refs, hyps) == pytest.approx(real_jiwer.cer(refs, hyps), abs=1e-12)
     chars = facade.process_characters(refs[:50], hyps[:50])
     assert chars.cer == real_jiwer.process_characters(refs[:50], hyps[:50]).cer
+
+
+# tests/test_alignment.py and tests/test_count_errors.py (jiwer 4.0.0, 19e88ea)
+ALIGNMENTS = [
+    ("this is a", "this is a test", "=== SENTENCE 1 ===\n\nREF: this is a ****\nHYP: this is a test\n                  I\n"),
+    ("this is a test", "this is a", "=== SENTENCE 1 ===\n\nREF: this is a test\nHYP: this is a ****\n                  D\n"),
+    ("this is a test", "this was a test",
+     "=== SENTENCE 1 ===\n\nREF: this  is a test\nHYP: this was a test\n            S       \n"),
+    ("this is a test of skill", "this was a messy test",
+     "=== SENTENCE 1 ===\n\nREF: this  is a ***** test of skill\nHYP: this was a messy test ** *****\n"
+     "            S       I       D     D\n"),
+]
+
+
+@pytest.mark.parametrize("ref,hyp,expected", ALIGNMENTS)
+def test_visualize_alignment(jiwer, ref, hyp, expected):
+    assert jiwer.visualize_alignment(jiwer.process_words(ref, hyp), show_measures=False) == expected
+
+
+def test_visualize_alignment_with_measures(jiwer):
+    expected = ("=== SENTENCE 1 ===\n\nREF: this test will have a high word error rate\n"
+                "HYP:   no   it will  not * **** **** ***** ****\n        S    S         S D    D    D     D    D\n\n"
+                "=== SUMMARY ===\nnumber of sentences: 1\nsubstitutions=3 deletions=5 insertions=0 hits=1\n\n"
+                "mer=88.89%\nwil=97.22%\nwip=2.78%\nwer=88.89%\n")
+    out = jiwer.process_words("this test will  have a high word error rate", "no it will not")
+    assert jiwer.visualize_alignment(out, show_measures=True) == expected
+
+
+COUNT_REFS = ["sub", "sub", "sub", "sub", "sub", "this was", "del", "hit"]
+COUNT_HYPS = ["bus", "bus", "bus", "usb", "bsu", "this was ins", "", "hit"]
+
+
+def test_error_counts(jiwer):
+    words = jiwer.process_words(COUNT_REFS, COUNT_HYPS)
+    assert jiwer.visualize_error_counts(words) == (
+        "=== SUBSTITUTIONS ===\nsub --> bus = 3x\nsub --> usb = 1x\nsub --> bsu = 1x\n\n"
+        "=== INSERTIONS ===\nins = 1x\n\n=== DELETIONS ===\ndel = 1x")
+    assert jiwer.visualize_error_counts(jiwer.process_characters(COUNT_REFS, COUNT_HYPS)) == (
+        "=== SUBSTITUTIONS ===\ns --> b = 3x\nb --> s = 3x\n\n=== INSERTIONS ===\nu    = 1x\nb    = 1x\n ins = 1x\n\n"
+        "=== DELETIONS ===\nu   = 1x\nb   = 1x\ndel = 1x")
+    assert jiwer.visualize_error_counts(words, top_k=1) == (
+        "=== SUBSTITUTIONS ===\nsub --> bus = 3x\n\n=== INSERTIONS ===\nins = 1x\n\n=== DELETIONS ===\ndel = 1x")
+    for flag, title in (("show_substitutions", "SUBSTITUTIONS"), ("show_insertions", "INSERTIONS"),
+                        ("show_deletions", "DELETIONS")):
+        assert f"=== {title} ===" not in jiwer.visualize_error_counts(words, **{flag: False})
+
+
+@pytest.mark.parametrize("line_width", [None, 40])
+def test_alignment_views_equal_jiwers_on_wmt22(wmt22, line_width):
+    refs, hyps = wmt22
+    for process in ("process_words", "process_characters"):
+        n = 500 if process == "process_words" else 40
+        ours = getattr(facade, process)(refs[:n], hyps[:n])
+        theirs = getattr(real_jiwer, process)(refs[:n], hyps[:n])
+        for show_measures in (True, False):
+            for skip_correct in (True, False):
+                assert facade.visualize_alignment(ours, show_measures, skip_correct, line_width) == \
+                    real_jiwer.visualize_alignment(theirs, show_measures, skip_correct, line_width)
+        assert facade.visualize_error_counts(ours, top_k=7) == real_jiwer.visualize_error_counts(theirs, top_k=7)
+        assert [dict(counts) for counts in facade.collect_error_counts(ours)] == \
+            [dict(counts) for counts in real_jiwer.collect_error_counts(theirs)]

@@ -3,7 +3,8 @@
 ``wer/mer/wil/wip/cer(reference, hypothesis, reference_transform=…, hypothesis_transform=…)`` in jiwer's
 argument order, ``process_words``, ``process_characters`` (``WordOutput``, ``CharacterOutput``,
 ``AlignmentChunk``), the transforms (``jiwer.transforms``) and the ready-made chains (``wer_default``,
-``wer_standardize``, ``cer_default`` …). jiwer's own test cases run against it (tests/test_compat_jiwer.py).
+``wer_standardize``, ``cer_default`` …), ``visualize_alignment``, ``collect_error_counts`` and
+``visualize_error_counts``. jiwer's own test cases run against it (tests/test_compat_jiwer.py).
 
 >>> import nlgmetrics.compat.jiwer as jiwer
 >>> jiwer.wer("the cat sat on the mat", "the cat sat on mat")
@@ -12,7 +13,8 @@ argument order, ``process_words``, ``process_characters`` (``WordOutput``, ``Cha
 1
 """
 
-from nlgmetrics.compat.jiwer import transformations, transforms
+from nlgmetrics.compat.jiwer import alignment, transformations, transforms
+from nlgmetrics.compat.jiwer.alignment import collect_error_counts, visualize_alignment, visualize_error_counts
 from nlgmetrics.compat.jiwer.measures import cer, mer, wer, wil, wip
 from nlgmetrics.compat.jiwer.process import (AlignmentChunk, CharacterOutput, WordOutput, process_characters,
                                              process_words)
@@ -25,4 +27,5 @@ name = "jiwer"
 
 __all__ = ["wer", "mer", "wil", "wip", "cer", "process_words", "process_characters", "AlignmentChunk", "WordOutput",
            "CharacterOutput", "transforms", "transformations", "wer_default", "wer_contiguous", "wer_standardize",
-           "wer_standardize_contiguous", "cer_default", "cer_contiguous", *_TRANSFORMS]
+           "wer_standardize_contiguous", "cer_default", "cer_contiguous", "visualize_alignment", "collect_error_counts",
+           "visualize_error_counts", *_TRANSFORMS]
