@@ -57,8 +57,11 @@ def compare(hyps, streams, tokenize, smooth, smooth_value, eff, lowercase, max_o
         assert list(ours.counts) == theirs.counts and list(ours.totals) == theirs.totals
     rows = metric._extract_corpus_statistics(hyps, streams)
     assert ours.segment_stats.tolist() == rows
+    # per segment: sentence_bleu's semantics, effective order on whatever the corpus option (issue 22)
+    sentence = sacrebleu.BLEU(tokenize=tokenize, smooth_method=smooth, smooth_value=smooth_value,
+                              effective_order=True, lowercase=lowercase, max_ngram_order=max_order)
     for index, row in enumerate(rows):
-        expected = metric._compute_score_from_stats(list(row)).score
+        expected = sentence._compute_score_from_stats(list(row)).score
         assert ours.segment_scores[index] == expected
 
 

@@ -115,7 +115,7 @@ def test_errors():
 def test_caption_scores_result():
     result = nlgmetrics.caption_scores({1: ["A dog runs.", "A dog is running."]}, {1: [{"caption": "A dog runs!"}]},
                                        metrics=["ROUGE_L", "CIDEr"])
-    assert list(result.to_dict()) == ["ROUGE_L", "CIDEr"]
+    assert list(result.scores) == ["ROUGE_L", "CIDEr"]
     assert result["ROUGE_L"] == 1.0
     assert result.image_ids == (1,)
     assert "tok:ptb-3.4.1" in str(result.signature)

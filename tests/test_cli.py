@@ -49,7 +49,7 @@ def test_bleu_table_for_two_systems_and_two_references_matches_sacrebleu(wmt22, 
 def test_json_output_for_one_system(wmt22, capsys):
     code, out, _ = run_cli(["bleu", "-r", wmt22["ref_a"], "-i", wmt22["promt"], "-f", "json", "-tok", "intl", "-lc"], capsys)
     assert code == 0
-    payload = json.loads(out)
+    payload = json.loads(out)[0]
     expected = sacrebleu.corpus_bleu(read_lines(wmt22["promt"]), [read_lines(wmt22["ref_a"])], tokenize="intl", lowercase=True)
     assert payload["score"] == expected.score
     assert payload["counts"] == expected.counts
@@ -147,9 +147,9 @@ def test_chrf_and_ter_commands_match_sacrebleu(wmt22, tmp_path, capsys):
     hyp_path.write_text("\n".join(hyps) + "\n", encoding="utf-8")
     ref_path.write_text("\n".join(refs) + "\n", encoding="utf-8")
     code, out, _ = run_cli(["chrf", "-r", ref_path, "-i", hyp_path, "--word-order", "2", "-f", "json"], capsys)
-    assert code == 0 and json.loads(out)["score"] == sacrebleu.corpus_chrf(hyps, [refs], word_order=2).score
+    assert code == 0 and json.loads(out)[0]["score"] == sacrebleu.corpus_chrf(hyps, [refs], word_order=2).score
     code, out, _ = run_cli(["ter", "-r", ref_path, "-i", hyp_path, "-f", "json"], capsys)
-    assert code == 0 and json.loads(out)["score"] == sacrebleu.corpus_ter(hyps, [refs]).score
+    assert code == 0 and json.loads(out)[0]["score"] == sacrebleu.corpus_ter(hyps, [refs]).score
 
 
 def test_meteor_command_reproduces_the_jar_on_xray(shared_data, capsys):
@@ -157,7 +157,7 @@ def test_meteor_command_reproduces_the_jar_on_xray(shared_data, capsys):
     code, out, _ = run_cli(["meteor", "-r", xray / "reference", "-i", xray / "system1.hyp", "-f", "json"], capsys)
     assert code == 0
     # The jar's final score, recorded in the shared data (and printed in METEOR's own README).
-    assert abs(json.loads(out)["score"] - 0.3204832379614146) < 1e-9
+    assert abs(json.loads(out)[0]["score"] - 0.3204832379614146) < 1e-9
 
 
 class TestStreaming:
@@ -172,11 +172,11 @@ class TestStreaming:
         assert code == 0
         refs = [list(pair) for pair in zip(read_lines(wmt22["ref_a"]), read_lines(wmt22["ref_b"]))]
         expected = nlgmetrics.bleu(read_lines(wmt22["promt"]), refs)
-        payload = json.loads(out)
+        payload = json.loads(out)[0]
         assert payload["score"] == expected.score and payload["counts"] == list(expected.counts)
         code, out, _ = run_cli(["bleu", "-r", wmt22["ref_a"], "-i", wmt22["promt"], "-sl", "-f", "json", "--effective-order"], capsys)
         sentence = nlgmetrics.bleu(read_lines(wmt22["promt"]), read_lines(wmt22["ref_a"]), effective_order=True)
-        assert json.loads(out)["segment_scores"] == sentence.segment_scores.tolist()
+        assert json.loads(out)[0]["segment_scores"] == sentence.segment_scores.tolist()
 
     def test_errors_found_in_a_later_chunk(self, tmp_path, monkeypatch, capsys):
         import nlgmetrics.cli.commands as cli

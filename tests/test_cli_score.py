@@ -37,7 +37,7 @@ def test_corpus_scores_match_the_api_and_sacrebleu(capsys, parquet, wmt22_two_re
     hyps, ref_a, ref_b = wmt22_two_refs
     refs = [[a, b] for a, b in zip(ref_a, ref_b)]
     status, out, err = _run(capsys, "score", parquet, "-m", "bleu,chrf,ter,rouge", "--hyp", "hyp", "--ref", "ref_a",
-                            "--ref", "ref_b", "-o", "chrf.word_order=2", "--batch-rows", "500", "-f", "json")
+                            "--ref", "ref_b", "--option", "chrf.word_order=2", "--batch-rows", "500", "-f", "json")
     assert status == 0 and err == ""
     scores = json.loads(out)
     assert scores["bleu"]["score"] == sacrebleu.corpus_bleu(hyps, [ref_a, ref_b]).score
@@ -52,7 +52,7 @@ def test_output_rows_with_score_columns(capsys, tmp_path, parquet, wmt22_two_ref
     hyps, ref_a, ref_b = wmt22_two_refs
     out = tmp_path / f"scored{extension}"
     status, text, _ = _run(capsys, "score", parquet, "-m", "bleu,chrf", "--hyp", "hyp", "--ref", "ref_a", "--ref",
-                           "ref_b", "-o", "bleu.effective_order=true", "--output", str(out), "--batch-rows", "600")
+                           "ref_b", "--option", "bleu.effective_order=true", "--output", str(out), "--batch-rows", "600")
     assert status == 0 and "Signatures:" in text
     from nlgmetrics.io.tabular import read_batches
 
@@ -112,7 +112,7 @@ def test_errors_are_one_line_and_leave_no_output(capsys, tmp_path, parquet):
     assert status == 1 and "truncated.parquet: not a readable Parquet file" in err
     status, _, err = _run(capsys, "score", parquet, "--hyp", "id", "--ref", "ref_a")
     assert status == 1 and err.strip() == f"nlgmetrics: error: {parquet}: column 'id' holds int64, not strings"
-    status, _, err = _run(capsys, "score", parquet, "-m", "bleu", "--hyp", "hyp", "--ref", "ref_a", "-o", "chrf.x=1")
+    status, _, err = _run(capsys, "score", parquet, "-m", "bleu", "--hyp", "hyp", "--ref", "ref_a", "--option", "chrf.x=1")
     assert status == 1 and "is for 'chrf', which is not among the metrics (bleu)" in err
 
 

@@ -96,9 +96,9 @@ def test_outputs_metrics_on_the_command_line_and_their_intervals(outputs, tmp_pa
     path = tmp_path / "outputs.txt"
     path.write_text("\n".join(outputs) + "\n", encoding="utf-8")
     assert main(["self_bleu", "-i", str(path), "-f", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["score"] == nlgmetrics.self_bleu(outputs).score
+    assert json.loads(capsys.readouterr().out)[0]["score"] == nlgmetrics.self_bleu(outputs).score
     assert main(["distinct", "-i", str(path), "-n", "3", "-f", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["score"] == nlgmetrics.distinct(outputs, n=3).score
+    assert json.loads(capsys.readouterr().out)[0]["score"] == nlgmetrics.distinct(outputs, n=3).score
     interval = nlgmetrics.metric("self_bleu").update(outputs).compute().ci(n_samples=100, seed=1)
     assert interval.low <= interval.score <= interval.high
     with pytest.raises(ValueError, match="distinct across all outputs"):

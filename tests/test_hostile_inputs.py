@@ -146,7 +146,7 @@ def test_out_of_range_integer_options_raise(call, message):
 def test_rouge_on_a_256000_word_document_is_refused_not_aborted(preset):
     # Synthetic: 256,000 two-letter words (768,000 characters, under the segment limit; 8 GB and an abort before).
     doc = '" ".join(chr(97 + i % 26) + chr(97 + i * 7 % 23) for i in range(256000))'
-    out = run_limited(f'nlgmetrics.rouge([{doc}], [{doc}], preset="{preset}").scores["rougeL"].fmeasure')
+    out = run_limited(f'nlgmetrics.rouge([{doc}], [{doc}], preset="{preset}")["rougeL"].fmeasure')
     assert "segment 0: a longest-common-subsequence of 256000 × 256000 tokens" in out["error"]
 
 
@@ -159,7 +159,7 @@ def test_rouge_l_within_the_limit_is_exact(shared_data):
         lines = [json.loads(next(handle)) for _ in range(40)]
     text = " ".join(" ".join(str(v) for v in line.values()) for line in lines).split()[:5000]
     text, reference = " ".join(text), " ".join(text[::3])
-    ours = nlgmetrics.rouge([text], [reference], variants=["rougeL"]).scores["rougeL"].fmeasure
+    ours = nlgmetrics.rouge([text], [reference], variants=["rougeL"])["rougeL"].fmeasure
     theirs = rouge_scorer.RougeScorer(["rougeL"]).score(reference, text)["rougeL"].fmeasure
     assert ours == theirs
 
@@ -249,7 +249,7 @@ def test_squad_predictions_matching_no_question_warn():
     data = [{"paragraphs": [{"qas": [{"id": "q1", "answers": [{"text": "Paris"}]}]}]}]
     with pytest.warns(UserWarning, match="none of the 1 prediction ids matches a question"):
         result = nlgmetrics.squad({"other-id": "Paris"}, data)
-    assert result.to_dict() == {"exact_match": 0.0, "f1": 0.0}
+    assert result.scores == {"exact_match": 0.0, "f1": 0.0}
     with pytest.warns(UserWarning, match="1 of the 2 prediction ids match no question"):
         nlgmetrics.squad({"q1": "Paris", "zz": "x"}, data)
     with warnings.catch_warnings():

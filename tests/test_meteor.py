@@ -115,9 +115,30 @@ def test_textbook_form_follows_its_formula():
 
 def test_missing_paraphrase_table_warns_and_drops_the_module(monkeypatch):
     monkeypatch.setattr(_meteor_resources, "find_paraphrase_table", lambda short, path=None: None)
+    monkeypatch.setattr(_meteor_resources, "_WARNED_PARAPHRASES", set())
     with pytest.warns(RuntimeWarning, match="paraphrase"):
         result = nlgmetrics.meteor(["a cat"], ["the cat"])
     assert result.signature.get("modules") == "exact+stem+synonym"
+
+
+def test_the_paraphrase_warning_appears_once_without_source_lines_with_advice_for_the_language(tmp_path):
+    """A fresh interpreter with no paraphrase table anywhere: one warning per language, no Python source line,
+    pycocoevalcap advised for English only (it ships no other language's table)."""
+    import subprocess
+    import sys
+
+    script = ("import nlgmetrics.metrics.meteor.resources as r\n"
+              "r.find_paraphrase_table = lambda short, path=None: None\n"
+              "import nlgmetrics\n"
+              "for _ in range(3):\n"
+              "    nlgmetrics.meteor(['a cat'], ['the cat'])\n"
+              "    nlgmetrics.meteor(['eine Katze'], ['die Katze'], language='de')\n")
+    err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stderr
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 2, err  # once per language, one line each: no source line under the message
+    english, german = lines
+    assert "paraphrase-en.gz" in english and "pip install pycocoevalcap" in english
+    assert "paraphrase-de.gz" in german and "cmu-mtlab/meteor" in german and "pip install" not in german
 
 
 def test_explicit_paraphrase_path_must_exist(tmp_path):

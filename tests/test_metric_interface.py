@@ -257,17 +257,103 @@ def test_from_bytes_refuses_truncated_corrupted_and_foreign_payloads():
             pass
 
 
-def test_compute_on_an_empty_metric_follows_the_reference():
-    assert nlgmetrics.metric("bleu").compute().score == 0.0  # sacreBLEU: BLEU of no segments is 0
-    assert nlgmetrics.metric("chrf").compute().score == 0.0
-    assert nlgmetrics.metric("ter").compute().score == 0.0
-    assert nlgmetrics.metric("rouge").compute().rouge1.fmeasure == 0.0
-    with pytest.raises(ValueError, match="hypotheses is empty"):
-        nlgmetrics.metric("cider").compute()
-    with pytest.raises(ValueError, match="predictions is empty"):
-        nlgmetrics.metric("squad").compute()
-    with pytest.raises(ValueError, match="NLTK's corpus BLEU of no segments is undefined"):
-        nlgmetrics.metric("bleu", preset="nltk").compute()
+def _reference_on_no_input():
+    """What each metric's reference does on no segments: ("raise", call) or ("returns", call), run for real."""
+    import jiwer
+    import sacrebleu
+    from charcut import calculate_charcut
+    from nltk.translate import bleu_score, gleu_score, nist_score, ribes_score
+    from pycocoevalcap.bleu.bleu import Bleu
+    from pycocoevalcap.cider.cider import Cider
+    from rouge_score import scoring
+
+    return {
+        "bleu": lambda: sacrebleu.corpus_bleu([], [[]]),
+        "bleu-nltk": lambda: bleu_score.corpus_bleu([], []),
+        "bleu-coco": lambda: Bleu(4).compute_score({}, {}, verbose=0),
+        "chrf": lambda: sacrebleu.corpus_chrf([], [[]]),
+        "ter": lambda: sacrebleu.corpus_ter([], [[]]),
+        "rouge": lambda: scoring.BootstrapAggregator().aggregate(),
+        "cider": lambda: Cider().compute_score({}, {}),
+        "gleu": lambda: gleu_score.corpus_gleu([], []),
+        "nist": lambda: nist_score.corpus_nist([], []),
+        "ribes": lambda: ribes_score.corpus_ribes([], []),
+        "wer": lambda: jiwer.wer([], []),
+        "cer": lambda: jiwer.cer([], []),
+        "charcut": lambda: calculate_charcut([], []),
+    }
+
+
+def _reference_key(name, options):
+    if name == "bleu" and options.get("preset") in ("nltk", "coco"):
+        return f"bleu-{options['preset']}"
+    return {"chrf++": "chrf", "wip": "wer"}.get(name, name)
+
+
+@pytest.mark.parametrize("name,options,data,order_free", CASES, ids=IDS)
+def test_compute_before_any_update_raises_or_warns_as_the_reference(name, options, data, order_free):
+    """The torchmetrics habit's silent zero: compute() on an object that saw nothing raises where the
+    reference raises on no input, and warns (then gives the empty result) where the reference returns."""
+    metric = nlgmetrics.metric(name, **options)
+    rule, why = metric.empty_compute()
+    reference = _reference_on_no_input().get(_reference_key(name, options))
+    if reference is not None:
+        try:
+            reference()
+            reference_raises = False
+        except (IndexError, ValueError, ZeroDivisionError):
+            reference_raises = True
+        assert (rule == "raise") == reference_raises, why
+    if rule == "raise":
+        with pytest.raises(ValueError, match=r"compute\(\) was called before any update\(\)"):
+            metric.compute()
+    else:
+        with pytest.warns(UserWarning, match=r"compute\(\) was called before any update\(\)"):
+            try:
+                metric.compute()
+            except ValueError:  # e.g. CharacTER's own empty-state error, after the warning
+                pass
+
+
+def test_compute_before_any_update_for_the_diversity_metrics():
+    with pytest.warns(UserWarning, match="before any update"):
+        nlgmetrics.metric("distinct").compute()
+    with pytest.raises(ValueError, match="before any update.*at least 2 outputs"):
+        nlgmetrics.metric("self_bleu").compute()
+
+
+def test_empty_batches_are_updates():
+    """An update with no rows is an update: the result of no segments, no warning (as before)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert nlgmetrics.metric("bleu").update([], []).compute().score == 0.0
+        assert nlgmetrics.bleu([], []).score == 0.0
+        assert nlgmetrics.metric("rouge").update([], []).compute().rouge1.fmeasure == 0.0
+
+
+@pytest.mark.parametrize("name,options,data,order_free", CASES, ids=IDS)
+def test_calling_the_object_per_batch_accumulates_like_torchmetrics_forward(datasets, name, options, data,
+                                                                           order_free):
+    """``m(preds, target)`` per batch returns that batch's result and adds it to the state, so ``m.compute()``
+    is the whole corpus's result (it used to be 0: the batches were not kept)."""
+    hyps, refs = datasets[data]
+    metric = nlgmetrics.metric(name, **options)
+    for start in range(0, len(hyps), 50):
+        batch = metric(hyps[start:start + 50], refs[start:start + 50])
+        alone = nlgmetrics.metric(name, **options)._score_batch(hyps[start:start + 50], refs[start:start + 50])
+        _assert_same(batch, alone, exact=True)
+    _assert_same(metric.compute(), _one_shot(name, options, hyps, refs), exact=order_free or name != "nist")
+
+
+def test_the_functions_stay_stateless(datasets):
+    hyps, refs = datasets["mt"]
+    metric = nlgmetrics.metric("chrf")
+    metric._score_batch(hyps, refs)
+    assert metric.state().n_segments == 0
+    assert nlgmetrics.chrf(hyps[:3], refs[:3]).score == metric(hyps[:3], refs[:3]).score
+    assert metric.state().n_segments == 3
 
 
 def test_registry():

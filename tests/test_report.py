@@ -44,7 +44,7 @@ def test_table_equals_the_public_api(de_en):
     metrics = ["bleu", "chrf", "ter", "rouge1", "rougeL"]
     data = build(systems, references, metrics, n_samples=200, seed=7)
     tested = nlgmetrics.paired_test(systems, references, metrics=metrics, test="bs", n_samples=200, seed=7)
-    for entry, (name, rows) in zip(data["table"]["metrics"], tested.scores.items()):
+    for entry, (name, rows) in zip(data["table"]["metrics"], tested.rows.items()):
         assert entry["name"] == name
         for mine, theirs in zip(entry["rows"], rows):
             assert mine["system"] == theirs.system
@@ -199,8 +199,11 @@ def test_bad_input_is_named(systems, references, kwargs, error, message):
 def test_list_of_systems_and_path(tmp_path):
     # synthetic two-line corpus (labelled): only the naming of unnamed systems and the file are checked
     path = tmp_path / "r.html"
-    page = nlgmetrics.report([["a b c d e"], ["a b c d"]], ["a b c d e"], metrics="bleu,chrf", path=str(path), n_samples=20)
-    assert path.read_text(encoding="utf-8") == page
+    written = nlgmetrics.report([["a b c d e"], ["a b c d"]], ["a b c d e"], metrics="bleu,chrf", path=str(path),
+                                n_samples=20)
+    assert written == str(path)  # the path, not the whole page (issue 22)
+    page = path.read_text(encoding="utf-8")
+    assert page == nlgmetrics.report([["a b c d e"], ["a b c d"]], ["a b c d e"], metrics="bleu,chrf", n_samples=20)
     assert "sys1 (baseline)" in page and "sys2" in page
 
 

@@ -50,12 +50,16 @@ def test_result_shapes_and_access():
     assert r.variants == ("rouge1", "rouge2", "rougeL", "rougeLsum")
     assert r.segment_scores.shape == (3, 4, 3) and r.statistics.shape == (3, 4, 3)
     assert len(r) == 3
-    assert r["rouge1"] == r.rouge1 == r.scores["rouge1"]
+    assert r["rouge1"] == r.rouge1 == r.variant_scores["rouge1"]
+    # scores: plain numbers like every result's, named as to_pandas()'s columns (issue 22)
+    assert r.scores["rouge1_precision"] == r.rouge1.precision and r.scores["rougeLsum_fmeasure"] == r.rougeLsum.fmeasure
+    assert all(type(value) is float for value in r.scores.values()) and len(r.scores) == 12
+    assert list(r.scores) == list(r.to_pandas().columns)
     assert r.segment(2)["rouge1"] == (0.0, 0.0, 0.0)
     assert np.array_equal(r.per_segment("rougeL")[:, 2], r.segment_scores[:, 2, 2])
     assert r.to_hf()["rouge2"] == r.rouge2.fmeasure
     d = r.to_dict()
-    assert set(d) == {"name", "score", "rouge1", "rouge2", "rougeL", "rougeLsum", "signature"}
+    assert set(d) == {"name", "score", "scores", "rouge1", "rouge2", "rougeL", "rougeLsum", "signature"}
     assert d["name"] == "ROUGE" and d["score"] == d["rouge1"]["fmeasure"]
     assert "tok:unicode" in str(r.signature) and "nrefs:var" in str(r.signature)
     assert "rougeLsum: P" in str(r)

@@ -94,7 +94,7 @@ def test_result_shapes_and_table(wmt17):
     table = str(result)
     assert "Baseline: " + BASELINE in table and "BS test, 50 samples, seed 12345" in table
     payload = result.to_dict()
-    assert payload["scores"]["BLEU"][1]["system"] == list(picked)[1]
+    assert payload["rows"]["BLEU"][1]["system"] == list(picked)[1]
     assert result.signatures["BLEU"].endswith("|bs:50|seed:12345")
 
 
@@ -199,8 +199,8 @@ class TestCompareCommand:
         picked = {name: systems[name] for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")}
         expected = paired_test(picked, refs, metrics=["bleu", "chrf"], n_samples=200)
         for metric in ("BLEU", "chrF2"):
-            assert [row["p_value"] for row in payload["scores"][metric]] == [row.p_value for row in expected[metric]]
-            assert [row["score"] for row in payload["scores"][metric]] == [row.score for row in expected[metric]]
+            assert [row["p_value"] for row in payload["rows"][metric]] == [row.p_value for row in expected[metric]]
+            assert [row["score"] for row in payload["rows"][metric]] == [row.score for row in expected[metric]]
 
     def test_text_csv_latex(self, files):
         code, text, _ = self.run(files, "-m", "bleu", "--paired-ar", "--n-samples", "100")
@@ -248,8 +248,8 @@ class TestEveryMetric:
         systems, refs = de_en
         for test in ("bs", "ar"):
             result = paired_test(systems, refs, metrics=self.NAMES, test=test, n_samples=60)
-            assert len(result.scores) == len(self.NAMES)
-            for rows in result.scores.values():
+            assert len(result.rows) == len(self.NAMES)
+            for rows in result.rows.values():
                 assert rows[0].p_value is None and 0 < rows[1].p_value <= 1
         assert "METEOR" in result.format() and "rougeL F" in result.format()
 

@@ -117,7 +117,7 @@ def test_v20_no_answer_thresholds():
     f1_c = (2 * 0.5 * 1.0) / 1.5
     assert out["best_f1"] == 100.0 * (3 + f1_c) / 4 and out["best_f1_thresh"] == 0.2
     result = nlgmetrics.squad(predictions, _toy(), version="2.0", na_probs=na_probs, na_prob_thresh=0.6)
-    assert result.to_dict() == dict(out)
+    assert result.scores == dict(out)
     assert list(result.exact_scores) == [1.0, 1.0, 0.0, 1.0]
 
 

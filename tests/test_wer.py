@@ -191,7 +191,7 @@ def test_command_line_and_paired_test_run_through_the_registry(wmt17, tmp_path, 
     (tmp_path / "ref").write_text("\n".join(ref[:300]) + "\n", encoding="utf-8")
     (tmp_path / "hyp").write_text("\n".join(systems[0][:300]) + "\n", encoding="utf-8")
     assert main(["wer", "-r", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), "--lowercase", "-f", "json"]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    printed = json.loads(capsys.readouterr().out)[0]  # a list, one entry per -i file
     lower = jiwer.Compose([jiwer.ToLowerCase(), jiwer.RemoveMultipleSpaces(), jiwer.Strip(),
                            jiwer.ReduceToListOfListOfWords()])
     assert printed["score"] == jiwer.wer(ref[:300], systems[0][:300], reference_transform=lower,

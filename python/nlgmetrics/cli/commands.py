@@ -22,7 +22,7 @@ from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
 from nlgmetrics.cli.progress import Progress, counted
 from nlgmetrics.cli.score import add_score_command, run_score
-from nlgmetrics.cli.output import print_output, sentence_bleu_lines
+from nlgmetrics.cli.output import decimals, print_output, sentence_bleu_lines
 from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
 from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
@@ -40,7 +40,7 @@ def _add_common_arguments(parser: argparse.ArgumentParser, needs_references: boo
     parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
                         help="hypothesis file(s); several files give one table row each (default: standard input)")
     parser.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format (default text)")
-    parser.add_argument("-w", "--width", type=int, default=2, help="decimals shown in text output (default 2)")
+    parser.add_argument("-w", "--width", type=decimals, default=2, help="decimals shown in text output (default 2)")
     parser.add_argument("--sentence-level", "-sl", action="store_true", help="print a score for every segment")
 
 
@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_task_commands(commands)
     sample = commands.add_parser("sample", help="score the bundled WMT17 sample with every metric")
     sample.add_argument("-f", "--format", choices=["text", "json"], default="text")
-    sample.add_argument("-w", "--width", type=int, default=2)
+    sample.add_argument("-w", "--width", type=decimals, default=2)
     return parser
 
 
@@ -94,13 +94,24 @@ def _add_compare_command(commands) -> None:
     compare.add_argument("-tok", "--tokenize", default="13a", help="BLEU tokenizer (default 13a)")
     compare.add_argument("-lc", "--lowercase", action="store_true", help="lowercase for BLEU and chrF")
     compare.add_argument("-f", "--format", choices=["text", "json", "latex", "csv"], default="text")
-    compare.add_argument("-w", "--width", type=int, default=1, help="decimals (default 1)")
+    compare.add_argument("-w", "--width", type=decimals, default=1, help="decimals (default 1)")
 
 
-def _terminal_progress(done: int, total: int, label: str) -> None:
-    filled = int(30 * done / total)
-    end = "\n" if done == total else ""
-    print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {label[:40]:<40}", end=end, file=sys.stderr, flush=True)
+class _TerminalProgress:
+    """``progress(done, total, label)`` for ``paired_test``: a tqdm bar (done of total, elapsed, ETA)."""
+
+    def __init__(self):
+        self.bar = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        from nlgmetrics.cli.progress import progress_bar
+
+        if self.bar is None:
+            self.bar = progress_bar(total, "compare", enabled=True)
+        self.bar.set_postfix_str(label[:40], refresh=False)
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
 
 
 def run_compare(args) -> str:
@@ -113,14 +124,14 @@ def run_compare(args) -> str:
         names = list(args.input)
     metrics = {}
     for name in (m.strip().lower() for m in args.metrics.split(",") if m.strip()):
-        options = {}
+        options = cli_metrics.file_options(name)  # the rule every command follows for text from files
         if name == "bleu":
-            options = {"tokenize": args.tokenize, "lowercase": args.lowercase}
+            options.update({"tokenize": args.tokenize, "lowercase": args.lowercase})
         elif name.startswith("chrf"):
-            options = {"lowercase": args.lowercase}
+            options.update({"lowercase": args.lowercase})
         metrics[name] = options
     named = dict(zip(names, systems))
-    progress = _terminal_progress if sys.stderr.isatty() else None
+    progress = _TerminalProgress() if sys.stderr.isatty() else None
     if args.paired_bs or args.paired_ar:
         if len(named) < 2:
             raise ValueError("a paired test needs at least two systems (-i BASELINE SYSTEM …)")
@@ -131,7 +142,7 @@ def run_compare(args) -> str:
     if args.format == "json":
         return json.dumps(result.to_dict(), indent=1, ensure_ascii=False)
     if args.format == "csv":
-        return result.to_csv(width=args.width).rstrip("\n")
+        return result.to_csv().rstrip("\n")  # full precision: -w applies to text and LaTeX
     if args.format == "latex":
         return result.to_latex(width=args.width).rstrip("\n")
     return result.format(width=args.width) + "\n\nSignatures:\n" + "\n".join(f"  {sig}" for sig in result.signatures.values())
@@ -164,7 +175,7 @@ def _score_systems(cls, args) -> list:
 def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
     if args.format == "json":
         entries = [{"system": name, **result.to_dict(), "signature": str(result.signature)} for name, result in zip(names, results)]
-        return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1, ensure_ascii=False)
+        return json.dumps(entries, indent=1, ensure_ascii=False)  # one shape: a list, one entry per -i file
     report = getattr(results[0], "cli_report", None)
     if report is not None and report() is not None:
         return "\n\n".join(f"{name}\n{result.cli_report()}" for name, result in zip(names, results))
@@ -183,7 +194,7 @@ def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str
     if args.format == "json":
         rows = [{"system": name, "segment_scores": np.asarray(result.segment_scores).tolist(),
                  "signature": str(result.signature)} for name, result in zip(names, results)]
-        return json.dumps(rows[0] if len(rows) == 1 else rows, indent=1, ensure_ascii=False)
+        return json.dumps(rows, indent=1, ensure_ascii=False)  # one shape: a list, one entry per -i file
     lines: List[str] = []
     decimals = args.width + cli_metrics.extra_decimals(results[0])
     for name, result in zip(names, results):
@@ -209,7 +220,7 @@ def run_sample(args) -> str:
     classes = cli_metrics.sample_classes()
     for metric_name, cls in classes.items():
         metric = cls(**cli_metrics.SAMPLE_OPTIONS.get(metric_name, {}))
-        columns[metric_name] = [metric(hypotheses, references) for hypotheses in systems]
+        columns[metric_name] = [metric._score_batch(hypotheses, references) for hypotheses in systems]
     if args.format == "json":
         return json.dumps(
             {name: {metric: {**{title: value for title, value in cli_metrics.table_columns(results[i])},
@@ -226,9 +237,19 @@ def run_sample(args) -> str:
             + format_table(header, rows) + f"\n\nSignatures:\n{signatures}")
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
+    """Parsed arguments; an unknown flag is reported with its subcommand's usage (argparse alone would show
+    the top-level usage, which does not say what the subcommand takes)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        subparsers = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+        subparsers.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         if args.command == "sample":
             output = run_sample(args)
@@ -240,7 +261,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_task(args)
         else:
             cls = cli_metrics.commands()[args.command]
-            if cls.name == "bleu" and args.sentence_level:
+            if cls.name == "bleu" and args.sentence_level and (args.preset or "sacrebleu") == "sacrebleu":
                 args.effective_order = True  # as sacreBLEU's command line does for sentence BLEU
             results = _score_systems(cls, args)
             names = [_system_name(path) for path in args.input]

@@ -26,6 +26,22 @@ def commands() -> Dict[str, Type[Any]]:
     return metric_classes()
 
 
+def file_options(name: str) -> Dict[str, Any]:
+    """The one rule for text read from files, by every command (a metric's own subcommand, ``compare``,
+    ``report``, ``score``): the metric's command-line defaults apply. For ROUGE, ``<n>`` inside a line is a
+    sentence break (``--sentence-sep``, read as a newline, as rougeLsum needs), so the same CNN/DM files give
+    the same numbers through ``rouge``, ``compare``, ``report`` and ``score``.
+
+    >>> file_options("rougeLsum"), file_options("bleu")
+    ({'sentence_separator': '<n>'}, {})
+    """
+    from nlgmetrics.core.registry import resolve
+
+    cls, _ = resolve(name)
+    return {option.dest: option.default for option in cls.cli_options
+            if option.default is not None and option.kind != "flag"}
+
+
 def build_metric(cls: Type[Any], options: Dict[str, Any], keep_segments: bool) -> Any:
     """A metric for streaming: totals only where the corpus score is a sum and nothing per segment is needed."""
     totals_only = not keep_segments and cls.reduction == "sum" and cls.supports_totals(options)
@@ -57,7 +73,7 @@ def score_chunks(cls: Type[Any], options: Dict[str, Any], chunks, n_systems: int
     for systems, references in chunks:
         for metric, hypotheses in zip(metrics, systems):
             metric.update(hypotheses, references)
-    return [metric.compute() for metric in metrics]
+    return [metric._saw_empty_input().compute() for metric in metrics]  # an empty file: no segments
 
 
 def sample_classes(names: Sequence[str] = SAMPLE_METRICS) -> Dict[str, Type[Any]]:

@@ -19,6 +19,7 @@ import json
 from typing import Any, Dict, List
 
 from nlgmetrics.cli import metrics as cli_metrics
+from nlgmetrics.cli.output import decimals
 from nlgmetrics.cli.progress import Progress
 from nlgmetrics.io.table import format_table
 
@@ -32,17 +33,17 @@ def add_score_command(commands) -> None:
     score.add_argument("--hyp", required=True, metavar="COL", help="the hypotheses' column")
     score.add_argument("--ref", required=True, action="append", metavar="COL",
                        help="a references' column (repeat for several references per row), or one list column")
-    score.add_argument("--output", metavar="FILE", help="write the input rows plus one score column per metric "
+    score.add_argument("-o", "--output", metavar="FILE", help="write the input rows plus one score column per metric "
                                                         "(.parquet, .jsonl, .csv or .tsv)")
     score.add_argument("--input-format", choices=["parquet", "jsonl", "csv", "tsv"], help="FILE's format, if its "
                                                                                          "extension does not say")
     score.add_argument("--nulls", choices=["error", "empty", "skip"], default="error",
                        help="null texts: stop with an error (default), score them as empty, or skip their rows")
-    score.add_argument("-o", "--option", action="append", default=[], metavar="METRIC.OPTION=VALUE",
+    score.add_argument("--option", action="append", default=[], metavar="METRIC.OPTION=VALUE",
                        help="a metric option, e.g. bleu.tokenize=intl or chrf.word_order=2 (JSON values)")
     score.add_argument("--batch-rows", type=int, default=65_536, help="rows per batch (default 65536)")
     score.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format (default text)")
-    score.add_argument("-w", "--width", type=int, default=2, help="decimals shown in text output (default 2)")
+    score.add_argument("-w", "--width", type=decimals, default=2, help="decimals shown in text output (default 2)")
 
 
 def metric_options(names: List[str], settings: List[str]) -> Dict[str, Dict[str, Any]]:
@@ -78,7 +79,8 @@ def run_score(args) -> str:
         raise ValueError("--metrics names no metric")
     if args.batch_rows < 1:
         raise ValueError("--batch-rows must be at least 1")
-    options = metric_options(names, args.option)
+    options = {name: {**cli_metrics.file_options(name), **given}  # the rule every command follows for files
+               for name, given in metric_options(names, args.option).items()}
     steady_peak_memory()  # this process streams the whole table: its peak memory must not grow with it
     per_row = args.output is not None
     scorers = {name: StreamScorer(name, options[name], per_row=per_row) for name in names}
@@ -144,8 +146,14 @@ def _render(results: Dict[str, Any], args) -> str:
     if args.format == "json":
         return json.dumps({name: {"score": result.score, "signature": str(result.signature), **_named(result)}
                            for name, result in results.items()}, indent=1, ensure_ascii=False)
-    rows = [[name, f"{result.score:.{args.width + cli_metrics.extra_decimals(result)}f}", (str(result).splitlines() or [""])[0]]
-            for name, result in results.items()]
+    rows = []
+    for name, result in results.items():
+        digits = args.width + cli_metrics.extra_decimals(result)
+        columns = cli_metrics.table_columns(result)
+        if len(columns) > 1:  # ROUGE: every variant's F, labelled
+            rows += [[f"{name} {title}", f"{value:.{digits}f}", ""] for title, value in columns]
+        else:
+            rows.append([name, f"{result.score:.{digits}f}", (str(result).splitlines() or [""])[0]])
     signatures = "\n".join(f"  {result.signature}" for result in results.values())
     return format_table(["Metric", "Score", "Details"], rows) + f"\n\nSignatures:\n{signatures}"
 

@@ -15,6 +15,7 @@ import os
 from collections import defaultdict
 from typing import Any, Dict, List
 
+from nlgmetrics.cli.output import decimals
 from nlgmetrics.io.table import format_table
 from nlgmetrics.io.text_files import InputFileError, read_aligned
 
@@ -50,7 +51,7 @@ def add_task_commands(commands) -> None:
     caption.add_argument("results", nargs="+", metavar="RESULTS.json", help="COCO results: [{image_id, caption}]")
     caption.add_argument("--no-tokenize", action="store_true", help="captions are already PTB-tokenized")
     caption.add_argument("-f", "--format", choices=["text", "json"], default="text")
-    caption.add_argument("-w", "--width", type=int, default=4, help="decimals in text output (default 4)")
+    caption.add_argument("-w", "--width", type=decimals, default=4, help="decimals in text output (default 4)")
 
     squad = commands.add_parser("squad", help="SQuAD exact match and F1 as the official scripts",
                                 description="evaluate-v1.1.py (default) or evaluate-v2.0.py (--version 2.0).")
@@ -60,7 +61,7 @@ def add_task_commands(commands) -> None:
     squad.add_argument("--na-prob-file", default=None, help="v2.0: JSON of no-answer probabilities")
     squad.add_argument("--na-prob-thresh", type=float, default=1.0, help="v2.0: no-answer threshold (default 1.0)")
     squad.add_argument("-f", "--format", choices=["text", "json"], default="text")
-    squad.add_argument("-w", "--width", type=int, default=2)
+    squad.add_argument("-w", "--width", type=decimals, default=2)
 
     qa = commands.add_parser("qa", aliases=["exact-match"], help="exact match and F1 of answers in text files",
                              description="One answer per line; several reference files give several gold answers.")
@@ -69,7 +70,7 @@ def add_task_commands(commands) -> None:
     qa.add_argument("--normalizer", default="squad", choices=["squad", "squad_v2", "mlqa", "cmrc"])
     qa.add_argument("-l", "--language", default=None, help="mlqa normalizer: the answers' language")
     qa.add_argument("-f", "--format", choices=["text", "json"], default="text")
-    qa.add_argument("-w", "--width", type=int, default=2)
+    qa.add_argument("-w", "--width", type=decimals, default=2)
 
 
 def run_task(args: argparse.Namespace) -> str:
@@ -89,8 +90,11 @@ def _run_report(args) -> str:
     systems, references = read_aligned(args.input, args.references)
     if len(systems) < 2:
         raise ValueError("a report needs at least two systems (-i BASELINE SYSTEM …)")
+    from nlgmetrics.cli.metrics import file_options
+
     page = report(dict(zip(_names(args.input), systems)), references, metrics=args.metrics, language=args.language,
-                  n_samples=args.n_samples, seed=args.seed, title=args.title)
+                  n_samples=args.n_samples, seed=args.seed, title=args.title,
+                  sentence_separator=file_options("rouge")["sentence_separator"])  # as every command reads files
     if args.output == "-":
         return page.rstrip("\n")
     with open(args.output, "w", encoding="utf-8") as handle:  # only once the whole page exists
@@ -140,8 +144,8 @@ def _run_caption(args) -> str:
         results[name] = caption_scores({image: ground_truth[image] for image in produced}, dict(produced),
                                        tokenize=not args.no_tokenize)
     if args.format == "json":
-        payload = {name: result.to_dict() for name, result in results.items()}
-        return json.dumps(next(iter(payload.values())) if len(payload) == 1 else payload, indent=1)
+        payload = {name: result.scores for name, result in results.items()}
+        return json.dumps(payload, indent=1)  # one shape: {system: scores}, whatever the number of files
     first = next(iter(results.values()))
     header = ["System", *first.scores]
     rows = [[name, *(f"{value:.{args.width}f}" for value in result.scores.values())] for name, result in results.items()]
@@ -162,9 +166,9 @@ def _run_squad(args) -> str:
     options = {"na_probs": na_probs, "na_prob_thresh": args.na_prob_thresh} if args.squad_version == "2.0" else {}
     result = squad(predictions, dataset, version=args.squad_version, **options)
     if args.format == "json":
-        return json.dumps(result.to_dict(), indent=1)
+        return json.dumps(result.scores, indent=1)  # the official script's output
     rows = [[key, f"{value:.{args.width}f}" if isinstance(value, float) else str(value)]
-            for key, value in result.to_dict().items()]
+            for key, value in result.scores.items()]
     return format_table(["Score", "Value"], rows) + f"\nSignature: {result.signature}"
 
 
@@ -176,6 +180,6 @@ def _run_qa(args) -> str:
                for name, answers in zip(_names(args.input), systems)}
     if args.format == "json":  # the SQuAD script's keys
         payload = {name: {"exact_match": r.exact_match, "f1": r.f1} for name, r in results.items()}
-        return json.dumps(next(iter(payload.values())) if len(payload) == 1 else payload, indent=1)
+        return json.dumps(payload, indent=1)  # one shape: {system: scores}, whatever the number of files
     rows = [[name, f"{r.exact_match:.{args.width}f}", f"{r.f1:.{args.width}f}"] for name, r in results.items()]
     return format_table(["System", "EM", "F1"], rows) + f"\nSignature: {next(iter(results.values())).signature}"

@@ -73,6 +73,13 @@ class Metric:
     reduction: str = "sum"  # may depend on options (ROUGE with bootstrap, METEOR nltk): set per instance
     #: Digits to show beyond a 0–100 metric's (2 for metrics on a 0–1 scale).
     extra_decimals: int = 0
+    #: False for error rates (TER, WER, CharacTER …): a lower score is better (tables bold what is better).
+    higher_is_better: ClassVar[bool] = True
+    #: Rows per Rust call for metrics whose ``batch_arrays`` rows are independent of each other (opt-in): a long
+    #: batch of Python lists runs as several calls, and Python handles Ctrl-C between them, so a KeyboardInterrupt
+    #: stops a long call within a fraction of a second (the Rust loop itself runs without the GIL, where no
+    #: signal handler can run). None: one call per batch.
+    rows_per_call: Optional[int] = None
     #: Arrays of ``batch_arrays`` that are text (kept as UTF-8 + offsets in the state).
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
@@ -148,6 +155,9 @@ class Metric:
         self._totals: Optional[np.ndarray] = None
         self._n_segments = 0
         self._ref_counts: set = set()
+        # The pandas index of each batch's rows (None for a batch given otherwise): results' to_pandas() keeps it.
+        self._index_parts: List[Any] = []
+        self._n_updates = 0  # updates and merges: compute() before any refuses or warns (empty_compute)
         return self
 
     def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
@@ -160,12 +170,33 @@ class Metric:
         """
         hyps, refs = self._batch_inputs(hypotheses, references, nulls)
         try:
-            arrays = self.batch_arrays(hyps, refs)
+            arrays = self._batch_arrays_in_calls(hyps, refs)
         except UnicodeEncodeError:
             # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
             raise ValueError(inputs.surrogate_location(hyps, refs)) from None
         self._add(arrays, len(hyps), set(columns.reference_counts(refs)))
+        self._index_parts.append(columns.pandas_index(hypotheses, references, self.last_kept_rows))
+        self._n_updates += 1
         return self
+
+    def _batch_arrays_in_calls(self, hypotheses: Any, references: Any) -> Dict[str, Any]:
+        """``batch_arrays`` of the whole batch, as ``rows_per_call``-row calls joined in order when the metric
+        allows it and the batch is Python lists (Arrow columns go in one call)."""
+        step = self.rows_per_call
+        if (not step or len(hypotheses) <= step or not isinstance(hypotheses, list)
+                or not isinstance(references, list)):
+            return self.batch_arrays(hypotheses, references)
+        kind = type(references)  # PerHypothesis / OneEach: list subclasses the metric may look at
+        parts = [self.batch_arrays(hypotheses[start:start + step], kind(references[start:start + step]))
+                 for start in range(0, len(hypotheses), step)]
+        joined: Dict[str, Any] = {}
+        for name in parts[0]:
+            values = [part[name] for part in parts]
+            if all(isinstance(value, list) for value in values):
+                joined[name] = [item for value in values for item in value]
+            else:
+                joined[name] = np.concatenate([np.asarray(value) for value in values])
+        return joined
 
     def reads_arrow(self) -> bool:
         """Whether ``batch_arrays`` takes Arrow columns (``_core.ArrowStrings``/``ArrowReferences``) as they are
@@ -181,16 +212,74 @@ class Metric:
         self.last_kept_rows = batch.rows
         return batch.hypotheses, batch.references
 
+    def empty_compute(self) -> Tuple[str, str]:
+        """What ``compute()`` does on an object that saw no ``update`` (nor ``merge``): ``("raise", why)`` where
+        the metric's reference fails on empty input (sacreBLEU's corpus scores raise IndexError), else
+        ``("warn", why)`` and the empty result (rouge_score's aggregator, jiwer, NLTK's GLEU/RIBES give 0 or
+        nothing). Subclasses say which, with their reference's behaviour in ``why``."""
+        return "warn", "no reference implementation defines this metric on no input"
+
     def compute(self) -> Any:
-        """The result of every segment added so far."""
+        """The result of every segment added so far.
+
+        Called before any ``update`` (a torchmetrics habit: ``m(preds, target)`` per batch, then ``m.compute()``
+        used to give 0), it raises ValueError or warns (``UserWarning``), as the metric's reference does on
+        empty input (``empty_compute``).
+        """
+        if not self._n_updates:
+            rule, why = self.empty_compute()
+            message = (f"{type(self).__name__}.compute() was called before any update(): no segment was seen "
+                       f"({why}); add batches with update(hypotheses, references) or metric(hypotheses, references) first")
+            if rule == "raise":
+                raise ValueError(message)
+            import warnings
+
+            warnings.warn(message + "; the result is that of no segments", UserWarning, stacklevel=2)
         result = self.result_from_state(self.state())
         object.__setattr__(result, "_metric", self)
+        index = columns.joined_index(self._index_parts, self._n_segments)
+        if index is not None:
+            object.__setattr__(result, "_index", index)
         return result
 
     def __call__(self, hypotheses: Any, references: Any = None) -> Any:
-        """The functional twin: the result of this batch alone (this object's own state is not touched)."""
+        """torchmetrics' ``forward``: add the batch to this object's state (as ``update``) and return the result
+        of this batch alone. So ``m(preds, target)`` per batch, then ``m.compute()``, gives the corpus result
+        of every batch; the functions (``nlgmetrics.bleu`` …) are stateless (``_score_batch``).
+
+        >>> import nlgmetrics
+        >>> m = nlgmetrics.metric("bleu")
+        >>> batch = m(["the cat sat on the mat"], ["the cat sat on the mat"])
+        >>> round(batch.score, 2), m(["a dog"], ["a cat"]).score == 0.0
+        (100.0, True)
+        >>> m.compute().score == nlgmetrics.bleu(["the cat sat on the mat", "a dog"],
+        ...                                       ["the cat sat on the mat", "a cat"]).score
+        True
+        """
+        batch = self._batch_metric(hypotheses, references)
+        result = self._batch_result(batch)
+        self._add_state(batch.state())
+        self._index_parts[-1] = batch._index_parts[0]  # _add_state appended None: the batch's own index
+        self.last_kept_rows = batch.last_kept_rows
+        return result
+
+    def _saw_empty_input(self) -> "Metric":
+        """Count an input that had no rows (an empty file, a dataset of no partitions) as an update: compute()
+        then gives the result of no segments without the before-any-update refusal or warning."""
+        self._n_updates += 1
+        return self
+
+    def _score_batch(self, hypotheses: Any, references: Any = None) -> Any:
+        """The result of this batch alone; this object's own state is not touched (the functions use it)."""
+        return self._batch_result(self._batch_metric(hypotheses, references))
+
+    def _batch_metric(self, hypotheses: Any, references: Any) -> "Metric":
+        """A fresh object of these options holding this batch alone (invalid input raises, nothing changes)."""
         fresh = copy.copy(self)
-        return fresh.reset().update(hypotheses, references).compute()
+        return fresh.reset().update(hypotheses, references)
+
+    def _batch_result(self, batch: "Metric") -> Any:
+        return batch.compute()
 
     @classmethod
     def from_options(cls, options: Dict[str, Any], **settings: Any) -> "Metric":
@@ -305,6 +394,8 @@ class Metric:
                     self._rows.setdefault(name, []).append(state.arrays[name])
         self._n_segments += state.n_segments
         self._ref_counts |= set(state.ref_counts)
+        self._index_parts.append(None)  # a state carries no pandas index
+        self._n_updates += 1
 
     def _load(self, state: MetricState) -> None:
         self.reset()

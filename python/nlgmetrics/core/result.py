@@ -32,6 +32,8 @@ class Result:
     """
 
     _metric: Any = None
+    #: The pandas index of the inputs' rows (set by ``Metric.compute`` when the inputs were pandas objects).
+    _index: Any = None
 
     if TYPE_CHECKING:  # what every result class provides (fields or properties), declared for type checkers
         @property
@@ -59,14 +61,19 @@ class Result:
 
     def to_pandas(self):
         """Per-segment scores as a DataFrame (one row per segment; one column per score where the
-        metric has several); pandas is imported only here."""
+        metric has several); pandas is imported only here.
+
+        When the inputs were pandas objects the frame has their index (the rows kept, under
+        ``nulls="skip"``), so ``df["bleu"] = result.to_pandas()["BLEU"]`` lines up on a filtered frame.
+        """
         import pandas as pd
 
         values = np.asarray(self.segment_scores)
+        index = self._index if self._index is not None and len(self._index) == len(values) else None
         if values.ndim == 1:
-            return pd.DataFrame({self.name: values})
+            return pd.DataFrame({self.name: values}, index=index)
         flat = values.reshape(len(values), -1)
-        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]))
+        return pd.DataFrame(flat, columns=self._segment_score_columns(flat.shape[1]), index=index)
 
     def _segment_score_columns(self, width: int) -> list:
         return [f"{self.name}[{index}]" for index in range(width)]
@@ -91,6 +98,52 @@ class Result:
         segments = len(np.asarray(self.segment_scores))
         caption = f"{self.name} · {segments} segment{'s' if segments != 1 else ''}"
         return result_table_html(caption, _flat_scores(self.scores), self.signature)
+
+
+class SummaryResult:
+    """The shared result shape for results that are not one metric's corpus number (COCO's caption scores,
+    the SQuAD script's output, a paired test, a confidence interval): ``name``, ``score`` (the headline),
+    ``scores`` (plain named numbers), ``to_dict()``, ``to_json()``, ``to_pandas()``, ``_repr_html_()``.
+
+    A subclass provides ``name``, ``score``, ``scores``, ``signature`` (or None), ``_frame()`` (the rows of
+    ``to_pandas``: ``(columns dict, index)``) and may add keys to ``to_dict`` with ``_dict_extras()``.
+    """
+
+    if TYPE_CHECKING:  # what every subclass provides (fields or properties), declared for type checkers
+        @property
+        def name(self) -> str: ...
+        @property
+        def score(self) -> float: ...
+        @property
+        def scores(self) -> Dict[str, Any]: ...
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain values: ``name``, ``score``, ``scores``, ``signature`` and the result's own fields."""
+        signature = getattr(self, "signature", None)
+        return {"name": self.name, "score": _plain(self.score),
+                "scores": {key: _plain(value) for key, value in self.scores.items()},
+                "signature": None if signature is None else str(signature), **self._dict_extras()}
+
+    def _dict_extras(self) -> Dict[str, Any]:
+        return {}
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_pandas(self):
+        """The result's rows as a DataFrame (pandas is imported only here)."""
+        import pandas as pd
+
+        columns, index = self._frame()
+        return pd.DataFrame(columns, index=index)
+
+    def _frame(self):
+        return {key: [value] for key, value in self.scores.items()}, None
+
+    def _repr_html_(self) -> str:
+        from nlgmetrics.report.notebook import result_table_html
+
+        return result_table_html(self.name, self.scores, getattr(self, "signature", None))
 
 
 def _flat_scores(scores: Dict[str, Any]) -> Dict[str, Any]:

@@ -110,6 +110,31 @@ def reference_counts(references: Any) -> list:
     return list(map(len, references))
 
 
+def pandas_index(hypotheses: Any, references: Any, kept_rows: Optional[np.ndarray] = None) -> Any:
+    """The pandas index of a batch's rows (the hypotheses' Series, else the references' Series or DataFrame),
+    only the ``kept_rows`` under ``nulls="skip"``; None when neither is a pandas object.
+
+    >>> import pandas as pd
+    >>> list(pandas_index(pd.Series(["a", "b"], index=[7, 9]), ["a", "b"]))
+    [7, 9]
+    >>> pandas_index(["a"], ["a"]) is None
+    True
+    """
+    for value in (hypotheses, references):
+        if _module_of(value) == "pandas" and type(value).__name__ in ("Series", "DataFrame"):
+            index = value.index
+            return index[kept_rows] if kept_rows is not None else index
+    return None
+
+
+def joined_index(parts: list, n_rows: int) -> Any:
+    """The batches' pandas indexes one after another, or None when a batch had none (or the rows differ)."""
+    if not parts or any(part is None for part in parts):
+        return None
+    index = parts[0].append(list(parts[1:])) if len(parts) > 1 else parts[0]
+    return index if len(index) == n_rows else None
+
+
 def _column_name(value: Any, default: str) -> str:
     name = getattr(value, "name", None)
     return f"{default} ({name!r})" if isinstance(name, str) and name else default
@@ -325,7 +350,14 @@ def text_batch(hypotheses: Any, references: Any, *, nulls: str = "error", arrow:
     ref_cols: list = []
     ref_lists: Optional[list] = None
     ref_names: list[str] = []
-    if list_column is not None:
+    cell_lists = _object_cell_lists(columns[0]) if columns is not None and len(columns) == 1 else None
+    if cell_lists is not None and columns is not None:
+        # An object column whose cells are lists / tuples / NumPy arrays of references (what pd.read_json,
+        # pd.read_parquet and datasets' to_pandas() give): read like the list of lists.
+        name = _column_name(columns[0], "references")
+        _check_rows(len(cell_lists), n_rows, name)
+        ref_lists, ref_names = _checked_cell_lists(cell_lists, name, nulls), [name]
+    elif list_column is not None:
         name = _column_name(list_column, "references")
         array, offsets, values = _list_column(list_column, name)
         _check_rows(len(array), n_rows, name)
@@ -360,6 +392,62 @@ def _arrow_of_list_candidate(column: Any):
         if dtype is not None and _pyarrow().types.is_list(dtype):
             return _pyarrow().array(column)
     return column
+
+
+_SEQUENCE_CELLS = (list, tuple, np.ndarray)
+
+
+def _object_cell_lists(column: Any) -> Optional[list]:
+    """The cells of a pandas/NumPy ``object`` column as a list when any cell is a list, tuple or NumPy array
+    (several references in one cell), else None (a column of strings).
+
+    >>> import pandas as pd
+    >>> _object_cell_lists(pd.Series([["a", "b"], ("c",)]))
+    [['a', 'b'], ('c',)]
+    >>> _object_cell_lists(pd.Series(["a", "b"])) is None
+    True
+    """
+    if _module_of(column) == "pandas" and type(column).__name__ == "Series" and column.dtype == object:
+        cells = column.tolist()
+    elif isinstance(column, np.ndarray) and column.ndim == 1 and column.dtype == object:
+        cells = column.tolist()
+    else:
+        return None
+    return cells if any(isinstance(cell, _SEQUENCE_CELLS) for cell in cells) else None
+
+
+def _checked_cell_lists(cells: list, name: str, nulls: str) -> list:
+    """Cells (a str, a sequence of str, or null) as lists of str (``None`` for a null, as a list column with
+    nulls gives them); a bad cell raises naming its row (and its place in the row)."""
+    rows: list = []
+    for index, cell in enumerate(cells):
+        if isinstance(cell, str):
+            rows.append([str(cell)])
+            continue
+        if _is_null(cell):
+            if nulls == "error":
+                raise ValueError(_null_message(f"{name}[{index}]"))
+            rows.append([None])
+            continue
+        if not isinstance(cell, _SEQUENCE_CELLS):
+            raise TypeError(f"{name}[{index}] must be a str or a list of str, got {type(cell).__name__}")
+        if isinstance(cell, np.ndarray) and cell.ndim != 1:
+            raise TypeError(f"{name}[{index}] must be a 1-D array of str, got {cell.ndim} dimensions")
+        refs: list = []
+        for ref_index, ref in enumerate(cell.tolist() if isinstance(cell, np.ndarray) else cell):
+            if _is_null(ref):
+                if nulls == "error":
+                    raise ValueError(_null_message(f"{name}[{index}][{ref_index}]"))
+                refs.append(None)
+            elif isinstance(ref, str):
+                refs.append(str(ref))
+            else:
+                raise TypeError(f"{name}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
+        if not refs and nulls != "skip":
+            raise ValueError(f"{name}[{index}] is empty: every hypothesis needs at least one reference")
+        rows.append(refs or [None])
+    _inputs().check_reference_lengths([[r for r in refs if r is not None] for refs in rows], name)
+    return rows
 
 
 def _check_rows(rows: int, expected: int, name: str) -> None:

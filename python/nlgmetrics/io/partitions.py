@@ -164,7 +164,7 @@ class PartitionScorer:
         for packed in states:  # Metric.merge keeps parts and joins them once, at compute()
             for metric, blob in zip(metrics, self._unpack(packed)):
                 metric.merge(MetricState.from_bytes(blob))
-        results = {name: metric.compute() for name, metric in zip(self.metrics, metrics)}
+        results = {name: metric._saw_empty_input().compute() for name, metric in zip(self.metrics, metrics)}
         return results if self.several else next(iter(results.values()))
 
     def one_metric(self, what: str) -> None:
@@ -228,8 +228,8 @@ class StreamScorer:
     >>> stream = StreamScorer("bleu", {}, per_row=True)
     >>> stream.add(["the cat sat on the mat"], ["the cat sat on the mat"]).tolist()
     [100.00000000000004]
-    >>> stream.add(["a dog"], ["the dog"]).tolist()
-    [0.0]
+    >>> stream.add(["a dog"], ["the dog"]).tolist()  # sacreBLEU's sentence_bleu: 50 (effective order)
+    [49.99999999999999]
     >>> import nlgmetrics
     >>> stream.result().score == nlgmetrics.bleu(["the cat sat on the mat", "a dog"],
     ...                                          ["the cat sat on the mat", "the dog"]).score
@@ -268,8 +268,8 @@ class StreamScorer:
     def result(self):
         """The result of every batch added."""
         if self.totals_only and not self.per_row:
-            return self.metric.compute()
+            return self.metric._saw_empty_input().compute()
         final = type(self.metric).from_options(self.metric.options, segments=not self.totals_only)
         for state in self.states:
             final.merge(state)
-        return final.compute()
+        return final._saw_empty_input().compute()

@@ -249,6 +249,13 @@ def check_text_column(batch: "pa.RecordBatch", column: str, name: str, first_row
         raise TableError(f"{name}: column {column!r} is null in row {row}")
 
 
+def _current_umask() -> int:
+    """The process's umask (read by setting it and setting it back: the only portable way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 class TableWriter:
     """Writes record batches to ``path`` (Parquet, JSONL, CSV or TSV by extension) through a temporary
     file in the same folder, renamed onto ``path`` only when the ``with`` block ends without an error:
@@ -270,6 +277,8 @@ class TableWriter:
                                                            dir=folder)
         except OSError as error:
             raise TableError(f"cannot write {self.path}: {error.strerror or error}") from None
+        # mkstemp makes the file 0600; the file written should have the permissions any new file gets (the umask)
+        os.fchmod(descriptor, 0o666 & ~_current_umask())
         self._handle = os.fdopen(descriptor, "wb")
         return self
 

@@ -100,6 +100,7 @@ class CharacTERResult(Result):
 
 @register
 class CharacTER(OneReference, Metric):
+    higher_is_better = False
     """CharacTER as a registered, mergeable metric (options as ``character``). The corpus score is
     an aggregate of segment scores, so the state keeps each segment's score (16 bytes a segment);
     ``ci()`` and paired tests resample the mean (or the sum); the median has no such resampling."""
@@ -115,6 +116,9 @@ class CharacTER(OneReference, Metric):
     def __init__(self, *, aggregate: str = "mean", threads: Optional[int] = None, segments: bool = True):
         check_choice(aggregate, "aggregate", AGGREGATES)
         super().__init__({"aggregate": aggregate}, threads=threads, segments=segments)
+
+    def empty_compute(self):
+        return "raise", "the cer package's corpus CharacTER of no segments has no mean or median"
 
     def display_name(self) -> str:
         return "CharacTER"

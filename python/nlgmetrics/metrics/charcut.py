@@ -107,6 +107,7 @@ def charcut_scores(stats: np.ndarray) -> tuple[float, np.ndarray]:
 
 @register
 class CharCut(OneReference, Metric):
+    higher_is_better = False
     """CharCut as a registered, mergeable metric (options as ``charcut``). Statistics per segment
     (int64, additive): the character cost and the normalising length."""
 

@@ -109,6 +109,7 @@ class CHRF(Metric):
     """chrF / chrF++ as a registered, mergeable metric (options as ``chrf``)."""
 
     name = "chrf"
+    rows_per_call = 4096  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
     description = "chrF / chrF++ (sacreBLEU 2.6.0)"
     #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
     sacrebleu_bootstrap = True
@@ -137,6 +138,9 @@ class CHRF(Metric):
         orders = [f"char{n}" for n in range(1, self.options["char_order"] + 1)]
         orders += [f"word{n}" for n in range(1, self.options["word_order"] + 1)]
         return tuple(f"{order}_{part}" for order in orders for part in ("hyp", "ref", "match"))
+
+    def empty_compute(self):
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
 
     def display_name(self) -> str:
         return f"chrF{self.options['beta']}" + "+" * self.options["word_order"]
@@ -190,7 +194,7 @@ def chrf_from_lists(hypotheses: list[str], references: list[list[str]], char_ord
                     threads: Optional[int] = None) -> CHRFResult:
     """chrF of already validated inputs (one non-empty reference list per hypothesis)."""
     return CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
-                eps_smoothing=eps_smoothing, threads=threads)(hypotheses, references)
+                eps_smoothing=eps_smoothing, threads=threads)._score_batch(hypotheses, references)
 
 
 def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], char_order: int = 6,
@@ -208,7 +212,7 @@ def chrf(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str
     47.916667
     """
     return CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
-                eps_smoothing=eps_smoothing, threads=threads)(hypotheses, references)
+                eps_smoothing=eps_smoothing, threads=threads)._score_batch(hypotheses, references)
 
 
 def sentence_chrf(hypothesis: str, references: Union[str, Sequence[str]], char_order: int = 6,

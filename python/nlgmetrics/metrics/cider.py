@@ -105,6 +105,9 @@ class CIDEr(Metric):
             options["variant"] = args.variant
         return options
 
+    def empty_compute(self):
+        return "raise", "pycocoevalcap's Cider raises ValueError on no images"
+
     def display_name(self) -> str:
         return "CIDEr-D" if self.options["variant"] == "cider-d" else "CIDEr"
 
@@ -149,4 +152,4 @@ def cider(hypotheses: Sequence[str], references: Sequence[Any], *, tokenize: boo
     >>> round(cider(["a dog runs", "a cat sleeps"], [["a dog runs"], ["a cat sleeps"]]).score, 3)
     7.5
     """
-    return CIDEr(tokenize=tokenize, variant=variant, n=n, sigma=sigma)(hypotheses, references)
+    return CIDEr(tokenize=tokenize, variant=variant, n=n, sigma=sigma)._score_batch(hypotheses, references)

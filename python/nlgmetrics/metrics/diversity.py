@@ -227,6 +227,9 @@ class SelfBLEU(_OutputsMetric):
                          segments=segments)
         self.extra_decimals = 2 if variant == "texygen" else 0  # texygen scores on NLTK's 0–1 scale
 
+    def empty_compute(self):
+        return "raise", "self-BLEU needs at least 2 outputs, each scored against the others"
+
     def display_name(self) -> str:
         return "self-BLEU"
 

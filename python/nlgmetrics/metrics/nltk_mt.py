@@ -130,6 +130,9 @@ class GLEU(Metric):
                    "max_len": check_int(max_len, "max_len", 0, 100)}
         super().__init__(options, threads=threads, segments=segments)
 
+    def empty_compute(self):
+        return "warn", "NLTK's corpus_gleu scores no segments as 0.0"
+
     def display_name(self) -> str:
         return "GLEU"
 
@@ -160,7 +163,7 @@ def gleu(hypotheses: Sequence[str], references: Sequence[Any], *, tokenize: str 
     >>> gleu(["the cat sat on the mat"], [["the cat ate the mat"]]).score
     0.3333333333333333
     """
-    return GLEU(tokenize=tokenize, min_len=min_len, max_len=max_len, threads=threads)(hypotheses, references)
+    return GLEU(tokenize=tokenize, min_len=min_len, max_len=max_len, threads=threads)._score_batch(hypotheses, references)
 
 
 # --------------------------------------------------------------------------------------------- NIST
@@ -231,6 +234,9 @@ class NIST(Metric):
         return (tuple(f"info_{i}" for i in range(1, n + 1)) + tuple(f"ngrams_{i}" for i in range(1, n + 1))
                 + tuple(f"ref_len_{i}" for i in range(1, n + 1)) + ("hyp_len",))
 
+    def empty_compute(self):
+        return "raise", "NLTK's corpus_nist divides by zero (ZeroDivisionError)"
+
     def display_name(self) -> str:
         return "NIST"
 
@@ -290,7 +296,7 @@ def nist(hypotheses: Sequence[str], references: Sequence[Any], *, tokenize: str 
     >>> round(nist(["the cat sat on the mat"], [["the cat ate the mat"]], n=2).score, 4)
     1.6146
     """
-    return NIST(tokenize=tokenize, n=n, lowercase=lowercase, threads=threads)(hypotheses, references)
+    return NIST(tokenize=tokenize, n=n, lowercase=lowercase, threads=threads)._score_batch(hypotheses, references)
 
 
 # -------------------------------------------------------------------------------------------- RIBES
@@ -341,6 +347,9 @@ class RIBES(Metric):
                    "beta": check_number(beta, "beta", 0.0)}
         super().__init__(options, threads=threads, segments=segments)
 
+    def empty_compute(self):
+        return "warn", "NLTK's corpus_ribes scores no segments as 0.0"
+
     def display_name(self) -> str:
         return "RIBES"
 
@@ -380,4 +389,4 @@ def ribes(hypotheses: Sequence[str], references: Sequence[Any], *, tokenize: str
     ...       [["he was interested in world history because he read the book"]]).score
     0.38181818181818183
     """
-    return RIBES(tokenize=tokenize, alpha=alpha, beta=beta, threads=threads)(hypotheses, references)
+    return RIBES(tokenize=tokenize, alpha=alpha, beta=beta, threads=threads)._score_batch(hypotheses, references)

@@ -58,10 +58,13 @@ class OneReference(_MetricBase):
     def no_texts(self) -> tuple:
         return ([], [])
 
-    def __call__(self, hypotheses: Any, references: Any = None) -> Any:
+    def _batch_metric(self, hypotheses: Any, references: Any) -> Any:
         fresh = copy.copy(self)
         fresh.reset()
         fresh._keep_texts = True
-        result = fresh.update(hypotheses, references).compute()
-        object.__setattr__(result, "_texts", getattr(fresh, "_kept_texts", None) or self.no_texts())
+        return fresh.update(hypotheses, references)
+
+    def _batch_result(self, batch: Any) -> Any:
+        result = batch.compute()
+        object.__setattr__(result, "_texts", getattr(batch, "_kept_texts", None) or self.no_texts())
         return result

@@ -37,7 +37,7 @@ from nlgmetrics.core.inputs import hypotheses_list, references_lists
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
-from nlgmetrics.core.result import Result
+from nlgmetrics.core.result import Result, SummaryResult
 from nlgmetrics.core.signature import Signature
 
 NORMALIZERS = ("squad", "squad_v2", "mlqa", "cmrc")
@@ -199,6 +199,9 @@ class QA(Metric):
         super().__init__({"normalizer": normalizer, "language": language, "measure": measure}, threads=threads,
                          segments=segments)
 
+    def empty_compute(self):
+        return "raise", "the SQuAD scripts divide by the number of questions (ZeroDivisionError)"
+
     def display_name(self) -> str:
         return "EM" if self.options["measure"] == "exact_match" else "F1"
 
@@ -241,12 +244,16 @@ def qa_scores(predictions: Sequence[str], references, normalizer: str = "squad",
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a sequence of strings, not a single str")
-    return QA(normalizer=normalizer, language=language)(predictions, references)
+    return QA(normalizer=normalizer, language=language)._score_batch(predictions, references)
 
 
 @dataclass(frozen=True)
-class SquadResult:
+class SquadResult(SummaryResult):
     """The official SQuAD script's numbers plus per-question scores (in dataset order).
+
+    The shared result shape: ``name`` ``"SQuAD"``, ``score`` F1, ``scores`` the script's output (v1.1
+    ``{"exact_match", "f1"}``; v2.0 its ``out_eval`` keys, in order), ``to_dict()`` (with ``version``),
+    ``to_pandas()`` one row per question (index: question id; columns exact, f1).
 
     ``exact_match``/``f1`` are in percent. For version 2.0, ``total`` counts the scored questions and
     the ``has_ans_*``/``no_ans_*`` breakdown and (with ``na_probs``) the ``best_*`` thresholds are set.
@@ -274,7 +281,21 @@ class SquadResult:
     best_f1_thresh: Optional[float] = None
     signature: Optional[Signature] = field(default=None, repr=False)
 
-    def to_dict(self) -> dict:
+    name = "SQuAD"
+
+    @property
+    def score(self) -> float:
+        return float(self.f1)
+
+    def _dict_extras(self) -> dict:
+        return {"version": self.version}
+
+    def _frame(self):
+        return {"exact": np.asarray(self.exact_scores, dtype=np.float64),
+                "f1": np.asarray(self.f1_scores, dtype=np.float64)}, list(self.question_ids)
+
+    @property
+    def scores(self) -> dict:
         """The script's output: v1.1 ``{"exact_match", "f1"}``; v2.0 its ``out_eval`` keys, in order."""
         if self.version == "1.1":
             return {"exact_match": self.exact_match, "f1": self.f1}
@@ -361,7 +382,7 @@ def squad(
 
     >>> data = [{"paragraphs": [{"qas": [{"id": "a", "answers": [{"text": "Paris"}]},
     ...                                   {"id": "b", "answers": []}]}]}]
-    >>> squad({"a": "paris", "b": ""}, data, version="2.0").to_dict()["NoAns_exact"]
+    >>> squad({"a": "paris", "b": ""}, data, version="2.0").scores["NoAns_exact"]
     100.0
     """
     if version not in ("1.1", "2.0"):

@@ -89,6 +89,8 @@ class TER(Metric):
     ``[num_edits, ref_length]`` (float64; the reference length is the average over references)."""
 
     name = "ter"
+    higher_is_better = False
+    rows_per_call = 2048  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
     description = "TER (sacreBLEU 2.6.0's tercom port)"
     #: sacreBLEU's metric: its float32 bootstrap arithmetic, and its users' reference streams refused when ambiguous.
     sacrebleu_bootstrap = True
@@ -108,6 +110,9 @@ class TER(Metric):
         options = {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support,
                    "case_sensitive": case_sensitive}
         super().__init__(options, threads=threads, segments=segments)
+
+    def empty_compute(self):
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
 
     def display_name(self) -> str:
         return "TER"
@@ -160,7 +165,7 @@ def ter_from_lists(hypotheses: list[str], references: list[list[str]], normalize
                    asian_support: bool, case_sensitive: bool, threads: Optional[int] = None) -> TERResult:
     """TER of already validated inputs (every hypothesis with at least one reference)."""
     return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
-               threads=threads)(hypotheses, references)
+               threads=threads)._score_batch(hypotheses, references)
 
 
 def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]]], normalized: bool = False,
@@ -179,7 +184,7 @@ def ter(hypotheses: Iterable[str], references: Iterable[Union[str, Sequence[str]
     [2.5]
     """
     return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive,
-               threads=threads)(hypotheses, references)
+               threads=threads)._score_batch(hypotheses, references)
 
 
 def sentence_ter(hypothesis: str, references: Union[str, Sequence[str]], normalized: bool = False,

@@ -245,6 +245,9 @@ class _ErrorRate(OneReference, Metric):
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return measures_from_counts(sums)[self.name]
 
+    def empty_compute(self):
+        return "warn", "jiwer 4.0 scores no sentences as 0 (wip as 1)"
+
     def display_name(self) -> str:
         return self.name.upper()
 
@@ -255,18 +258,21 @@ class _ErrorRate(OneReference, Metric):
 @register
 class WER(_ErrorRate):
     name = "wer"
+    higher_is_better = False
     description = "word error rate (jiwer 4.0)"
 
 
 @register
 class MER(_ErrorRate):
     name = "mer"
+    higher_is_better = False
     description = "match error rate (jiwer 4.0)"
 
 
 @register
 class WIL(_ErrorRate):
     name = "wil"
+    higher_is_better = False
     description = "word information lost (jiwer 4.0)"
 
 
@@ -279,6 +285,7 @@ class WIP(_ErrorRate):
 @register
 class CER(_ErrorRate):
     name = "cer"
+    higher_is_better = False
     description = "character error rate (jiwer 4.0)"
     unit = "characters"
 
@@ -296,7 +303,7 @@ def _measure(name: str):
                               remove_kaldi_non_words=remove_kaldi_non_words, remove_punctuation=remove_punctuation,
                               whitespace_to_space=whitespace_to_space, remove_whitespace=remove_whitespace,
                               remove_multiple_spaces=remove_multiple_spaces, strip=strip,
-                              threads=threads)(hypotheses, references)
+                              threads=threads)._score_batch(hypotheses, references)
 
     compute.__name__ = compute.__qualname__ = name
     return compute

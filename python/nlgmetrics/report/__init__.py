@@ -35,7 +35,8 @@ __all__ = ["report", "DEFAULT_METRICS"]
 def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
            metrics: Union[str, Sequence[str]] = DEFAULT_METRICS, path: Optional[str] = None,
            language: Optional[str] = None, n_samples: int = 1000, seed: Optional[int] = 12345,
-           alpha: float = 0.05, examples: int = EXAMPLES, title: str = "nlgmetrics report") -> str:
+           alpha: float = 0.05, examples: int = EXAMPLES, title: str = "nlgmetrics report",
+           sentence_separator: Optional[str] = None, progress: Optional[bool] = None) -> str:
     """Write (``path``) or return (``path=None``) the HTML report comparing ``systems`` on ``references``.
 
     :param systems: ordered mapping name → hypotheses (the first is the baseline), or a list of hypothesis lists
@@ -48,7 +49,13 @@ def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
     :param n_samples: paired bootstrap resamples (sacreBLEU's default 1000); ``seed`` makes them reproducible.
     :param alpha: significance level of the verdicts.
     :param examples: how many segments to show where systems differ most.
-    :returns: the page as a string (also when it is written to ``path``).
+    :param sentence_separator: for ROUGE, a marker inside a line read as a sentence break (``"<n>"`` in CNN/DM
+        files), as ``nlgmetrics.rouge(…, sentence_separator=…)``; the command line passes ``"<n>"``, as every
+        command reads files.
+    :param progress: a progress bar (tqdm: steps done of the total, elapsed time and ETA) on standard error;
+        ``None`` (default) shows it when standard error is a terminal.
+    :returns: the page as a string; with ``path``, the path written (a page of megabytes is not echoed into a
+        notebook cell).
     """
     if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples < 1:
         raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
@@ -59,10 +66,12 @@ def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
     if language is not None and not isinstance(language, str):
         raise TypeError(f"language must be a str or None, got {type(language).__name__}")
     page = render(build(systems, references, metrics, language=language, n_samples=n_samples, seed=seed,
-                        alpha=alpha, examples=examples, title=title))
+                        alpha=alpha, examples=examples, title=title, sentence_separator=sentence_separator,
+                        progress=progress))
     if path is not None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
+        return str(path)
     return page
 
 

@@ -101,8 +101,11 @@ def word_tokenizer_for(language: Optional[str]) -> str:
     return _LANGUAGE_TOKENIZERS.get(language.lower().split("-")[0], "13a")
 
 
-def metric_options(spec: MetricSpec, language: Optional[str]) -> Dict[str, Any]:
-    """Options passed to the metric: BLEU's tokenizer follows the target language, as sacreBLEU's CLI."""
+def metric_options(spec: MetricSpec, language: Optional[str], sentence_separator: Optional[str] = None) -> Dict[str, Any]:
+    """Options passed to the metric: BLEU's tokenizer follows the target language, as sacreBLEU's CLI; ROUGE
+    reads ``sentence_separator`` as a sentence break."""
+    if spec.key.startswith("rouge") and sentence_separator:
+        return {"sentence_separator": sentence_separator}
     if spec.key == "bleu":
         return {"tokenize": word_tokenizer_for(language)}
     if spec.key == "ter" and language and language.lower().split("-")[0] in _LANGUAGE_TOKENIZERS:
@@ -124,7 +127,7 @@ class Scored:
 
 
 def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references: List[List[str]],
-                  options: Mapping[str, Any]) -> Dict[str, Scored]:
+                  options: Mapping[str, Any], step: Any = None) -> Dict[str, Scored]:
     """Every system scored once with the registered metric ``spec.key`` (its result's additive rows are what
     the bootstrap resamples). BLEU per segment is sentence BLEU with effective order, as sacreBLEU's
     sentence_bleu; ROUGE per segment is the variant's F."""
@@ -134,13 +137,15 @@ def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references
     sentence_metric = nlgmetrics.metric("bleu", **{**options, "effective_order": True}) if spec.key == "bleu" else None
     scored = {}
     for name, hypotheses in systems.items():
-        result = metric(hypotheses, references)
-        per_segment = sentence_metric(hypotheses, references) if sentence_metric is not None else result
+        result = metric._score_batch(hypotheses, references)
+        per_segment = sentence_metric._score_batch(hypotheses, references) if sentence_metric is not None else result
         values = np.asarray(per_segment.segment_scores, dtype=np.float64)
         if values.ndim == 3:  # ROUGE: (segments, variants, precision/recall/F)
             values = values[:, 0, 2]
         scored[name] = Scored(float(result.score), result.segment_stats, values, str(result.signature),
                               str(per_segment.signature))
+        if step is not None:
+            step()
     return scored
 
 

@@ -43,9 +43,13 @@ def check_inputs(systems: SystemsArg, references: Sequence[Union[str, Sequence[s
 
 def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], metrics: Sequence[str],
           language: Optional[str] = None, n_samples: int = 1000, seed: Optional[int] = 12345, alpha: float = 0.05,
-          examples: int = EXAMPLES, title: str = "nlgmetrics report") -> Dict[str, Any]:
-    """Every analysis of the report, as plain data."""
+          examples: int = EXAMPLES, title: str = "nlgmetrics report",
+          sentence_separator: Optional[str] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
+    """Every analysis of the report, as plain data. ``progress``: a tqdm bar of the steps (every system
+    scored with every metric, the bootstrap table, the word and n-gram analyses, the examples) with an ETA
+    (None: when standard error is a terminal)."""
     import nlgmetrics
+    from nlgmetrics.cli.progress import progress_bar
 
     named, refs = check_inputs(systems, references)
     specs = analyses.metric_specs(metrics)
@@ -54,15 +58,30 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
     n_segments = len(refs)
     tokenizer = analyses.word_tokenizer_for(language)
 
-    scored = {spec.key: analyses.score_systems(spec, named, refs, analyses.metric_options(spec, language))
+    bar = progress_bar(len(specs) * len(names) + 3, "report", enabled=progress)
+    try:
+        return _build(named, refs, specs, names, baseline, n_segments, tokenizer, language, n_samples, seed, alpha,
+                      examples, title, sentence_separator, lambda: bar.update(1))
+    finally:
+        bar.close()
+
+
+def _build(named, refs, specs, names, baseline, n_segments, tokenizer, language, n_samples, seed, alpha, examples,
+           title, sentence_separator, step) -> Dict[str, Any]:
+    import nlgmetrics
+
+    scored = {spec.key: analyses.score_systems(spec, named, refs,
+                                               analyses.metric_options(spec, language, sentence_separator), step)
               for spec in specs}
     table = analyses.score_table(specs, scored, language, n_samples, seed, alpha)
+    step()
     scores = {key: {name: result.segment_scores for name, result in by_system.items()} for key, by_system in scored.items()}
     sentence_signatures = {key: by_system[baseline].segment_signature for key, by_system in scored.items()}
 
     reference_tokens = analyses.tokenized_lines([r[0] for r in refs], tokenizer)
     system_tokens = {name: analyses.tokenized_lines(named[name], tokenizer) for name in names}
     corpus = TokenCorpus(reference_tokens, system_tokens)
+    step()
     reference_length = corpus.lengths()
     length_bucket = analyses.bucket_of(reference_length, LENGTH_CUTOFFS)
 
@@ -86,6 +105,7 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
                for n in names[1:]}
     score_matrix = np.vstack([scores[primary.key][n] for n in names])
     chosen = analyses.most_different_segments(score_matrix, examples, reference_length)
+    step()
     return {
         "title": title, "version": nlgmetrics.__version__, "systems": names, "baseline": baseline,
         "n_segments": n_segments, "n_references": max(len(r) for r in refs), "language": language,

@@ -35,12 +35,15 @@ class ResamplableMetric:
     float32_scores: Optional[Callable[[np.ndarray], np.ndarray]] = None
     # Digits worth showing beyond a 0–100 metric's: 2 for metrics on a 0–1 scale (ROUGE, METEOR).
     extra_decimals: int = 0
+    # False for error rates (TER …): a lower score is better.
+    higher_is_better: bool = True
 
 
 def from_metric(metric: Any) -> ResamplableMetric:
     """The resampling view of a ``Metric`` object."""
     float32 = metric.float32_score_rows if metric.sacrebleu_bootstrap else None
-    return ResamplableMetric(metric.label(), metric, metric.score_rows, float32, metric.extra_decimals)
+    return ResamplableMetric(metric.label(), metric._score_batch, metric.score_rows, float32, metric.extra_decimals,
+                             metric.higher_is_better)
 
 
 def resamplable(name: str, options: Optional[Mapping[str, Any]] = None) -> ResamplableMetric:

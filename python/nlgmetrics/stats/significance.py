@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Unio
 import numpy as np
 
 from nlgmetrics.core import inputs as _validate
+from nlgmetrics.core.result import SummaryResult
 from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
 from nlgmetrics.stats.resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
                           randomization_masks, randomization_sums)
@@ -47,37 +48,85 @@ class SystemTest:
 
 
 @dataclass(frozen=True)
-class PairedTestResult:
-    """Per metric name (``"BLEU"``, ``"chrF2"``, ``"TER"`` …), one ``SystemTest`` per system, baseline first."""
+class PairedTestResult(SummaryResult):
+    """Per metric name (``"BLEU"``, ``"chrF2"``, ``"TER"`` …), one ``SystemTest`` per system, baseline first
+    (``rows``; ``result["BLEU"]``).
+
+    The shared result shape: ``name`` (``"paired bs"``, ``"paired ar"``, ``"scores"`` without a test),
+    ``score`` (the first metric's score of the baseline), ``scores`` plain numbers named ``"<metric> <system>"``
+    (and ``"<metric> <system> p"`` for each tested system), ``to_dict()`` (with ``rows``, ``test``, ``n_samples``,
+    ``seed``, ``signatures``), ``to_pandas()`` (one row per system: score, mean, ci, p per metric).
+    """
 
     test: str
     n_samples: int
     seed: Optional[int]
-    scores: Dict[str, Tuple[SystemTest, ...]]
+    rows: Dict[str, Tuple[SystemTest, ...]]
     signatures: Dict[str, str] = field(default_factory=dict)
     # Per metric, digits shown beyond ``width`` (2 for metrics on a 0–1 scale).
     extra_decimals: Dict[str, int] = field(default_factory=dict)
+    # Per metric, whether a higher score is better (False for TER and the error rates).
+    higher_is_better: Dict[str, bool] = field(default_factory=dict)
+
+    def significantly_better(self, metric: str, index: int, alpha: float = 0.05) -> bool:
+        """Whether system ``index`` is better than the baseline on ``metric`` in the metric's direction, with
+        p < ``alpha`` (the cells a table bolds)."""
+        row, baseline = self.rows[metric][index], self.rows[metric][0]
+        if row.p_value is None or row.p_value >= alpha:
+            return False
+        higher = self.higher_is_better.get(metric, True)
+        return row.score > baseline.score if higher else row.score < baseline.score
 
     def __getitem__(self, metric: str) -> Tuple[SystemTest, ...]:
-        return self.scores[metric]
+        return self.rows[metric]
 
     @property
     def systems(self) -> Tuple[str, ...]:
-        return tuple(row.system for row in next(iter(self.scores.values())))
+        return tuple(row.system for row in next(iter(self.rows.values())))
 
-    def to_dict(self) -> dict:
+    @property
+    def name(self) -> str:
+        return "scores" if self.test == "none" else f"paired {self.test}"
+
+    @property
+    def score(self) -> float:
+        return next(iter(self.rows.values()))[0].score
+
+    @property
+    def scores(self) -> Dict[str, float]:
+        out: Dict[str, float] = {}
+        for metric, rows in self.rows.items():
+            for row in rows:
+                out[f"{metric} {row.system}"] = row.score
+                if row.p_value is not None:
+                    out[f"{metric} {row.system} p"] = row.p_value
+        return out
+
+    @property
+    def signature(self) -> str:
+        return " ; ".join(self.signatures.values())
+
+    def _dict_extras(self) -> dict:
         return {"test": self.test, "n_samples": self.n_samples, "seed": self.seed, "signatures": self.signatures,
-                "scores": {name: [row.to_dict() for row in rows] for name, rows in self.scores.items()}}
+                "systems": list(self.systems),
+                "rows": {name: [row.to_dict() for row in rows] for name, rows in self.rows.items()}}
+
+    def _frame(self):
+        columns: Dict[str, list] = {}
+        for metric, rows in self.rows.items():
+            for key in ("score", "mean", "ci", "p_value"):
+                columns[f"{metric} {key}"] = [getattr(row, key) for row in rows]
+        return columns, list(self.systems)
 
     def format(self, width: int = 1, alpha: float = 0.05) -> str:
         """A table: score (μ ± 95% CI) and p-value per metric; ``*`` marks p < ``alpha``."""
         header = ["System"]
-        for name in self.scores:
+        for name in self.rows:
             header.append(name if self.test == "none" else f"{name} (μ ± 95% CI)")
         rows = []
         for index, system in enumerate(self.systems):
             row = [("Baseline: " if index == 0 and self.test != "none" else "") + system]
-            for name, tested in self.scores.items():
+            for name, tested in self.rows.items():
                 digits = width + self.extra_decimals.get(name, 0)
                 cell = f"{tested[index].score:.{digits}f}"
                 if tested[index].mean is not None:
@@ -95,46 +144,61 @@ class PairedTestResult:
     def __str__(self) -> str:
         return self.format()
 
-    def _cells(self, width: int) -> Tuple[list, list]:
+    def _cells(self, width: Optional[int]) -> Tuple[list, list]:
+        """Header and rows of text for CSV: numbers in full precision (``repr``) when ``width`` is None."""
+        def number(value: Optional[float], digits: Optional[int]) -> str:
+            if value is None:
+                return ""
+            return repr(float(value)) if digits is None else f"{value:.{digits}f}"
+
         header = ["system"]
-        for name in self.scores:
+        for name in self.rows:
             header += [name, f"{name} mean", f"{name} ci", f"{name} p"]
         rows = []
         for index, system in enumerate(self.systems):
             row = [system]
-            for tested in self.scores.values():
+            for tested in self.rows.values():
                 entry = tested[index]
-                row.append(f"{entry.score:.{width}f}")
-                row += ["" if value is None else f"{value:.{width}f}" for value in (entry.mean, entry.ci)]
-                row.append("" if entry.p_value is None else f"{entry.p_value:.4f}")
+                row += [number(entry.score, width), number(entry.mean, width), number(entry.ci, width),
+                        number(entry.p_value, None if width is None else 4)]
             rows.append(row)
         return header, rows
 
-    def to_csv(self, width: int = 4) -> str:
-        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric."""
+    def to_csv(self, width: Optional[int] = None) -> str:
+        """Comma-separated values: one row per system, four columns (score, mean, ci, p) per metric.
+
+        Numbers keep full precision (``width=None``, the default; an int rounds them). A text cell (a system
+        or metric name) that a spreadsheet would run as a formula — starting with ``=``, ``+``, ``-``, ``@``, a
+        tab or a carriage return — is written with a leading ``'`` (OWASP's CSV-injection advice).
+        """
         import csv
         import io
 
         header, rows = self._cells(width)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerow([_inert_cell(cell) for cell in header])
+        writer.writerows([[_inert_cell(row[0]), *row[1:]] for row in rows])
         return buffer.getvalue()
 
     def to_latex(self, width: int = 1, alpha: float = 0.05) -> str:
-        """A LaTeX tabular: score (mean ± ci) per metric, significant differences in bold."""
-        names = list(self.scores)
+        """A LaTeX tabular: score (mean ± ci) and p-value per metric; bold marks a system significantly better
+        than the baseline (p < ``alpha``) in the metric's direction (lower for TER and the error rates).
+        System and metric names are escaped (``& % # $ \\ { } ~ ^ _``)."""
+        names = list(self.rows)
         lines = [r"\begin{tabular}{l" + "r" * len(names) + "}", r"\toprule",
-                 " & ".join(["System"] + names) + r" \\", r"\midrule"]
+                 " & ".join(["System"] + [latex_escape(name) for name in names]) + r" \\", r"\midrule"]
         for index, system in enumerate(self.systems):
-            cells = [system.replace("_", r"\_")]
-            for tested in self.scores.values():
+            cells = [latex_escape(system)]
+            for name, tested in self.rows.items():
                 entry = tested[index]
-                cell = f"{entry.score:.{width}f}"
+                digits = width + self.extra_decimals.get(name, 0)
+                cell = f"{entry.score:.{digits}f}"
                 if entry.mean is not None:
-                    cell += f" ({entry.mean:.{width}f} $\\pm$ {entry.ci:.{width}f})"
-                if entry.p_value is not None and entry.p_value < alpha:
+                    cell += f" ({entry.mean:.{digits}f} $\\pm$ {entry.ci:.{digits}f})"
+                if entry.p_value is not None:
+                    cell += f", $p = {entry.p_value:.4f}$"
+                if self.significantly_better(name, index, alpha):
                     cell = r"\textbf{" + cell + "}"
                 cells.append(cell)
             lines.append(" & ".join(cells) + r" \\")
@@ -142,12 +206,48 @@ class PairedTestResult:
         return "\n".join(lines) + "\n"
 
 
+_LATEX_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$", "_": r"\_", "{": r"\{", "}": r"\}",
+                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def latex_escape(text: str) -> str:
+    r"""Text as LaTeX prints it literally.
+
+    >>> print(latex_escape(r"a&b_50% #1 $x$ {y} ~z^ \w"))
+    a\&b\_50\% \#1 \$x\$ \{y\} \textasciitilde{}z\textasciicircum{} \textbackslash{}w
+    """
+    return "".join(_LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def _inert_cell(text: str) -> str:
+    """A CSV text cell a spreadsheet will not run as a formula.
+
+    >>> _inert_cell("=HYPERLINK(1)"), _inert_cell("sys-1"), _inert_cell("-sys")
+    ("'=HYPERLINK(1)", 'sys-1', "'-sys")
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
+    """The metrics to score and test; a ROUGE of several variants (``rouge``: rouge1, rouge2, rougeL and
+    rougeLsum) is one column per variant, each labelled with its F (``rouge1 F`` …)."""
     if isinstance(metrics, str):
         metrics = [metrics]
-    if isinstance(metrics, Mapping):
-        return [resamplable(name, options) for name, options in metrics.items()]
-    return [resamplable(name) for name in metrics]
+    named = list(metrics.items()) if isinstance(metrics, Mapping) else [(name, {}) for name in metrics]
+    return [resamplable(name, options) for given, given_options in named
+            for name, options in _one_per_variant(given, dict(given_options or {}))]
+
+
+def _one_per_variant(name: str, options: Dict[str, Any]) -> list:
+    """``[(name, options)]``, or for a ROUGE of several variants one ``(variant, options)`` per variant."""
+    from nlgmetrics.core.registry import metric as make_metric
+
+    metric = make_metric(name, **options)
+    variants = metric.options.get("variants") if metric.name == "rouge" else None
+    if not variants or len(variants) == 1:
+        return [(name, options)]
+    others = {key: value for key, value in options.items() if key != "variants"}
+    return [("rouge", {**others, "variants": [variant]}) for variant in variants]
 
 
 def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Resample) -> np.ndarray:
@@ -285,7 +385,8 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     signatures = {metric.name: f"{results[names[0]].signature}|{test}:{n_samples}|seed:{seed}"
                   for metric, results in zip(bound, computed)}
     return PairedTestResult(test, n_samples, seed, {k: tuple(v) for k, v in rows.items()}, signatures,
-                            {metric.name: metric.extra_decimals for metric in bound})
+                            {metric.name: metric.extra_decimals for metric in bound},
+                            {metric.name: metric.higher_is_better for metric in bound})
 
 
 def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
@@ -296,18 +397,23 @@ def score_table(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     names = list(systems)
     hypotheses = {name: _validate.hypotheses_list(systems[name], f"systems[{name!r}]") for name in names}
     refs = _validate.references_lists(references, len(hypotheses[names[0]]))
-    scores, signatures, extra_decimals = {}, {}, {}
+    scores, signatures, extra_decimals, directions = {}, {}, {}, {}
     for metric in _metric_list(metrics):
         extra_decimals[metric.name] = metric.extra_decimals
+        directions[metric.name] = metric.higher_is_better
         results = {name: metric.compute(hypotheses[name], refs) for name in names}
         scores[metric.name] = tuple(SystemTest(name, results[name].score) for name in names)
         signatures[metric.name] = str(results[names[0]].signature)
-    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals)
+    return PairedTestResult("none", 0, None, scores, signatures, extra_decimals, directions)
 
 
 @dataclass(frozen=True)
-class ConfidenceInterval:
-    """A bootstrap interval around one system's score."""
+class ConfidenceInterval(SummaryResult):
+    """A bootstrap interval around one system's score.
+
+    The shared result shape: ``name`` (the metric), ``score``, ``scores`` (score, low, high, mean),
+    ``to_dict()`` (with confidence, method, n_samples, seed), ``to_pandas()`` (one row).
+    """
 
     metric: str
     score: float
@@ -318,6 +424,19 @@ class ConfidenceInterval:
     method: str
     n_samples: int
     seed: Optional[int]
+
+    signature = None
+
+    @property
+    def name(self) -> str:
+        return self.metric
+
+    @property
+    def scores(self) -> Dict[str, float]:
+        return {"score": self.score, "low": self.low, "high": self.high, "mean": self.mean}
+
+    def _dict_extras(self) -> dict:
+        return {"confidence": self.confidence, "method": self.method, "n_samples": self.n_samples, "seed": self.seed}
 
     def __str__(self) -> str:
         return (f"{self.metric} = {self.score:.2f} [{self.low:.2f}, {self.high:.2f}] "

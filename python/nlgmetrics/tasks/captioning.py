@@ -19,6 +19,8 @@ from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
+from nlgmetrics.core.result import SummaryResult
+
 from nlgmetrics import _core
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.bleu import coco as coco_bleu
@@ -83,8 +85,15 @@ def _aligned(gts: Mapping, res: Mapping) -> Tuple[List[Hashable], List[str], Lis
 
 
 @dataclass(frozen=True)
-class CaptionScores:
-    """All COCO caption metrics of one system, keyed as pycocoevalcap's ``COCOEvalCap.eval``."""
+class CaptionScores(SummaryResult):
+    """All COCO caption metrics of one system, keyed as pycocoevalcap's ``COCOEvalCap.eval``.
+
+    The shared result shape: ``name`` ``"COCO"``, ``score`` CIDEr (the captioning headline; else the first
+    metric), ``scores`` the ``eval`` dict, ``to_pandas()`` one row per image (index: image id), one column
+    per per-image score; ``to_dict()`` adds ``notes``.
+    """
+
+    name = "COCO"
 
     scores: Dict[str, float]
     image_scores: Dict[str, np.ndarray] = field(repr=False)
@@ -95,8 +104,17 @@ class CaptionScores:
     def __getitem__(self, metric: str) -> float:
         return self.scores[metric]
 
-    def to_dict(self) -> dict:
-        return dict(self.scores)
+    @property
+    def score(self) -> float:
+        return float(self.scores["CIDEr"] if "CIDEr" in self.scores else next(iter(self.scores.values())))
+
+    def _dict_extras(self) -> dict:
+        return {"notes": list(self.notes)}
+
+    def _frame(self):
+        columns = {name: np.asarray(values, dtype=np.float64) for name, values in self.image_scores.items()
+                   if np.ndim(values) == 1 and len(values) == len(self.image_ids)}
+        return columns, list(self.image_ids)
 
     def __str__(self) -> str:
         return "  ".join(f"{name} = {value:.4f}" for name, value in self.scores.items())

@@ -160,7 +160,7 @@ class BLEU(Metric[BLEUScore]):
         value = self.smooth_value if self.SMOOTH_DEFAULTS[self.smooth_method] is not None else None
         result = BLEUMetric(tokenize=self.tokenize, lowercase=self.lowercase, smooth=self.smooth_method,
                             smooth_value=value, max_order=self.max_ngram_order,
-                            effective_order=self.effective_order)(hypotheses, segments)
+                            effective_order=self.effective_order)._score_batch(hypotheses, segments)
         counts, totals = _smoothed_counts(
             [int(c) for c in result.counts], [int(t) for t in result.totals], self.smooth_method, value
         )

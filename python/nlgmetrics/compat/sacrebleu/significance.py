@@ -119,6 +119,6 @@ class PairedTest:
             tested = paired_test(systems, self._segments[score_name], metrics={metric_name: options},
                                  test=self.test_type, n_samples=self.n_samples, seed=self._seed,
                                  n_ar_confidence=self.n_ar_confidence)
-            rows = next(iter(tested.scores.values()))
+            rows = next(iter(tested.rows.values()))
             scores[score_name] = [Result(row.score, row.p_value, row.mean, row.ci) for row in rows]
         return self._signatures, scores

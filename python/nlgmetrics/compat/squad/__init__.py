@@ -26,14 +26,14 @@ __all__ = ["evaluate", "evaluate_v2", "normalize_answer", "exact_match_score", "
 
 def evaluate(dataset: Sequence, predictions: Mapping[str, str]) -> dict:
     """evaluate-v1.1.py's ``evaluate``: ``{"exact_match", "f1"}`` in percent; prints its stderr notes."""
-    return _squad(predictions, dataset, version="1.1", warn_unanswered=True).to_dict()
+    return _squad(predictions, dataset, version="1.1", warn_unanswered=True).scores
 
 
 def evaluate_v2(dataset: Sequence, predictions: Mapping[str, str], na_probs: Optional[Mapping[str, float]] = None,
                 na_prob_thresh: float = 1.0) -> "OrderedDict[str, float]":
     """evaluate-v2.0.py's ``out_eval`` (``--na-prob-file`` → ``na_probs``, ``--na-prob-thresh``)."""
     return OrderedDict(_squad(predictions, dataset, version="2.0", na_probs=na_probs,
-                              na_prob_thresh=na_prob_thresh).to_dict())
+                              na_prob_thresh=na_prob_thresh).scores)
 
 
 def normalize_answer(s: str) -> str:

@@ -67,6 +67,8 @@ class BLEU(Metric):
         if preset != "sacrebleu" and not segments:
             raise ValueError(f"segments=False applies to the sacrebleu preset only (preset {preset!r} keeps every row)")
         self.preset = PRESETS[preset]
+        # sacreBLEU's rows are independent: long batches run as several calls, Ctrl-C handled between them
+        self.rows_per_call = 8192 if preset == "sacrebleu" else None
         super().__init__(options, threads=threads, segments=segments)
 
     @classmethod
@@ -89,6 +91,14 @@ class BLEU(Metric):
                     *(f"totals_{n}" for n in range(1, counted + 1)))
         return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, order + 1)),
                 *(f"totals_{n}" for n in range(1, order + 1)))
+
+    def empty_compute(self):
+        preset = self.options.get("preset", "sacrebleu")
+        if preset == "coco":
+            return "warn", "pycocoevalcap's Bleu scores no segments as 0"
+        if preset == "nltk":
+            return "raise", "NLTK's corpus_bleu divides 0 by 0 (ZeroDivisionError)"
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
 
     def display_name(self) -> str:
         return "BLEU"
@@ -178,7 +188,7 @@ def bleu(
     """
     return BLEU(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
                 weights=weights, effective_order=effective_order, preset=preset, threads=threads,
-                **preset_options)(hypotheses, references)
+                **preset_options)._score_batch(hypotheses, references)
 
 
 def sentence_bleu(

@@ -30,8 +30,9 @@ class BLEUResult(Result):
     reference implementation's numbers: 0–100 for ``sacrebleu`` (the default), 0–1 for ``nltk`` and
     ``coco``. ``segment_stats`` holds one int64 row per segment, for sacrebleu
     ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (sacreBLEU's layout; the corpus score is a
-    function of their column sums), and ``segment_scores`` each segment's own sentence score under the
-    same options. ``signature`` names the preset and every option that changes the number.
+    function of their column sums), and ``segment_scores`` each segment's own sentence score: for
+    sacrebleu, ``sentence_bleu``'s (effective order on, the same smoothing), for nltk and coco their
+    sentence scores under the same options. ``signature`` names the preset and every option that changes the number.
     """
 
     score: float

@@ -16,8 +16,14 @@ BLEU = 59.46 100.0/83.3/60.0/25.0 (BP = 1.000 ratio = 1.167 hyp_len = 7 ref_len 
 >>> round(score / 100, 6)  # the 0–1 form
 0.6756
 
-Per-segment sentence scores of a whole batch, in one parallel call: ``bleu(hyps, refs,
-effective_order=True).segment_scores`` (the same numbers as ``sentence_bleu`` on each pair).
+Per-segment scores follow one rule at every entry point (``segment_scores``, ``to_pandas()``, ``score
+--output``, ``bleu -sl``, ``compare``, ``report``): each segment's score is sacreBLEU's ``sentence_bleu`` of
+the pair — effective order on, the metric's smoothing — whatever ``effective_order`` says for the corpus
+number, which it alone changes. A whole batch is scored in one parallel call:
+
+>>> from nlgmetrics import bleu
+>>> bleu(["a cat sat here"], ["a cat sat there"]).segment_scores.round(2).tolist()  # sentence_bleu: 59.46
+[59.46]
 
 Fidelity notes (sacrebleu preset): statistics rows, reference lengths (closest, shorter on ties),
 multi-reference max counts and every score are bit-identical to sacreBLEU 2.6.0, including its
@@ -202,7 +208,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
     try:
         stats, segment_scores, *_ = _core.bleu_corpus(
             hyp_lines, ref_lines, core_tokenizer, options["max_order"], options["smooth"], options["smooth_value"],
-            options["effective_order"], options["weights"], _NEUMAIER_SUM, threads,
+            True, options["weights"], _NEUMAIER_SUM, threads,  # segment scores: sentence_bleu's effective order
         )
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None

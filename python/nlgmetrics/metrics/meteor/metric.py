@@ -77,6 +77,7 @@ class METEOR(Metric):
                        "weights": None if weights is None else list(weights),
                        "paraphrase_path": self.config.paraphrase_table, "beam_size": beam_size,
                        "char_based": char_based, "max_candidates": max_candidates}
+        self.rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
         super().__init__(options, threads=threads, segments=segments)
 
     @classmethod
@@ -86,6 +87,9 @@ class METEOR(Metric):
     @property
     def stat_columns(self):
         return ("score", "count") if self.config is None else STATISTICS_COLUMNS
+
+    def empty_compute(self):
+        return "warn", "HF evaluate's meteor (NLTK) gives the mean of no scores, NaN"
 
     def display_name(self) -> str:
         return "METEOR"
@@ -230,6 +234,6 @@ def meteor(
                     paraphrase_path=paraphrase_path, preset=preset, beam_size=beam_size, char_based=char_based,
                     wordnet_path=wordnet_path, max_candidates=max_candidates)
     hyps, refs = metric.check_inputs(hypotheses, references)
-    result = metric(hyps, refs)
+    result = metric._score_batch(hyps, refs)
     object.__setattr__(result, "_inputs", (hyps, refs))  # for alignment(i)
     return result

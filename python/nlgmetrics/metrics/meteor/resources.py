@@ -152,7 +152,16 @@ def _cache_path(source: Path, version: str) -> Optional[str]:
 
 @functools.lru_cache(maxsize=None)
 def _load_paraphrases(path: str, size: int, mtime_ns: int) -> "_core.MeteorParaphrases":
-    return _core.MeteorParaphrases.load(path, _cache_path(Path(path), "pt05"))
+    cache = _cache_path(Path(path), "pt05")
+    if cache is not None and os.path.exists(cache):
+        return _core.MeteorParaphrases.load(path, cache)
+    # The first load parses the gzip table (tens of seconds for English) and writes the cache: a bar with the
+    # bytes read of the total and an ETA, on a terminal.
+    from nlgmetrics.cli.progress import FileReadProgress
+
+    with FileReadProgress(path, f"METEOR: first load of {Path(path).name}, building the cache"):
+        table = _core.MeteorParaphrases.load(path, cache)
+    return table
 
 
 def paraphrases(table: Path) -> "_core.MeteorParaphrases":
@@ -162,15 +171,32 @@ def paraphrases(table: Path) -> "_core.MeteorParaphrases":
     return _load_paraphrases(str(table.resolve()), stat.st_size, stat.st_mtime_ns)
 
 
+_WARNED_PARAPHRASES: set = set()
+
+
+def missing_paraphrases_message(short_name: str) -> str:
+    """The warning's text, with advice that applies to the language: pycocoevalcap ships only the English
+    table; the other languages' tables come from the METEOR 1.5 distribution (cmu-mtlab/meteor, data/)."""
+    file = f"paraphrase-{short_name}.gz"
+    if short_name == "en":
+        where = (f"pip install pycocoevalcap (it ships {file}), or pass paraphrase_path=... or set "
+                 f"{PARAPHRASE_ENV} to the file")
+    else:
+        where = (f"download {file} from the METEOR 1.5 distribution (github.com/cmu-mtlab/meteor, data/; "
+                 f"pycocoevalcap ships English only) and pass paraphrase_path=... or set {PARAPHRASE_ENV} to it")
+    return (f"METEOR: the paraphrase table {file} was not found, so the paraphrase module is dropped and scores "
+            f"are LOWER than the official METEOR 1.5 numbers. To match them: {where}.")
+
+
 def warn_missing_paraphrases(short_name: str) -> None:
-    warnings.warn(
-        f"METEOR paraphrase table paraphrase-{short_name}.gz not found, so the paraphrase module is "
-        "dropped and scores are LOWER than the official METEOR 1.5 numbers. Install pycocoevalcap "
-        "(`pip install pycocoevalcap`, which ships paraphrase-en.gz), or pass paraphrase_path=... or set "
-        f"{PARAPHRASE_ENV} to the file (from cmu-mtlab/meteor's data/ directory).",
-        RuntimeWarning,
-        stacklevel=4,
-    )
+    """Warn once per process and language, without a Python source line (the cause is a missing file, not
+    the caller's line)."""
+    if short_name in _WARNED_PARAPHRASES:
+        return
+    _WARNED_PARAPHRASES.add(short_name)
+    # warn_explicit names no source file, so no source line is printed under the message.
+    warnings.warn_explicit(missing_paraphrases_message(short_name), RuntimeWarning, filename="nlgmetrics",
+                           lineno=0, module="nlgmetrics.metrics.meteor")
 
 
 WORDNET_ENV = "NLGMETRICS_WORDNET"

@@ -139,12 +139,17 @@ class ROUGE(Metric):
         options["sentence_separator"] = sentence_separator or None
         if preset == "rouge155":
             self.reduction = "rows"  # ROUGE-1.5.5's bootstrap needs every document's R/P/F
+        else:  # rouge_score's rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
+            self.rows_per_call = 4096
         super().__init__(options, threads=threads, segments=segments)
 
     @property
     def stat_columns(self):
         return tuple(f"{variant}_{part}" for variant in self.options["variants"]
                      for part in ("precision", "recall", "fmeasure")) + ("count",)
+
+    def empty_compute(self):
+        return "warn", "rouge_score's BootstrapAggregator.aggregate() returns no scores"
 
     def display_name(self) -> str:
         return "ROUGE"
@@ -241,7 +246,7 @@ class ROUGE(Metric):
                 bounds = bootstrap_percentiles(segment_scores[:, k, :], options["bootstrap"], options["confidence"],
                                                random_state)
                 intervals[name] = RougeInterval(*(RougeScore(*map(float, bounds[j])) for j in range(3)))
-        return RougeResult(variants=tuple(names), scores=scores, segment_scores=segment_scores, statistics=statistics,
+        return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores, statistics=statistics,
                            signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
 
     def _rouge155_result(self, rpf, ref_counts) -> RougeResult:
@@ -257,7 +262,7 @@ class ROUGE(Metric):
                      for j in range(3)]
             scores[name] = bound[0]
             intervals[name] = RougeInterval(low=bound[1], mid=bound[0], high=bound[2])
-        return RougeResult(variants=tuple(names), scores=scores, segment_scores=segment_scores,
+        return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores,
                            statistics=segment_scores[..., [1, 0, 2]],
                            signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
 
@@ -328,4 +333,4 @@ def rouge(
                  split_summaries=split_summaries, multi_ref=multi_ref, alpha=alpha, bootstrap=bootstrap,
                  confidence=confidence, seed=seed, remove_stopwords=remove_stopwords, word_limit=word_limit,
                  byte_limit=byte_limit, wordnet_exceptions=wordnet_exceptions, eval_ids=eval_ids,
-                 sentence_separator=sentence_separator)(predictions, references)
+                 sentence_separator=sentence_separator)._score_batch(predictions, references)

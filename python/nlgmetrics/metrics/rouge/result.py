@@ -37,7 +37,10 @@ class RougeInterval(NamedTuple):
 class RougeResult(Result):
     """Corpus and per-document ROUGE scores.
 
-    - ``result.rouge1`` / ``result["rouge1"]``: corpus ``RougeScore`` (mean over documents);
+    - ``result.rouge1`` / ``result["rouge1"]`` / ``result.variant_scores["rouge1"]``: corpus ``RougeScore``
+      (mean over documents);
+    - ``scores``: plain numbers, like every result's: ``{"rouge1_precision": …, "rouge1_recall": …,
+      "rouge1_fmeasure": …, …}`` (the column names of ``to_pandas()``);
     - ``segment_scores``: float64 array ``(documents, variants, 3)`` of (P, R, F);
     - ``statistics``: float64 array ``(documents, variants, 3)`` of (hits, prediction total,
       reference total) of the chosen reference (preset ``rouge155``: ROUGE-1.5.5's per-document
@@ -50,7 +53,7 @@ class RougeResult(Result):
     """
 
     variants: Tuple[str, ...]
-    scores: Dict[str, RougeScore]
+    variant_scores: Dict[str, RougeScore]
     segment_scores: np.ndarray
     statistics: np.ndarray
     signature: Signature
@@ -60,7 +63,13 @@ class RougeResult(Result):
 
     @property
     def score(self) -> float:
-        return float(self.scores[self.variants[0]].fmeasure)
+        return float(self.variant_scores[self.variants[0]].fmeasure)
+
+    @property
+    def scores(self) -> Dict[str, float]:
+        """Every named number as a plain float: ``rouge1_precision``, ``rouge1_recall``, ``rouge1_fmeasure`` …"""
+        return {f"{variant}_{part}": float(value) for variant, score in self.variant_scores.items()
+                for part, value in score._asdict().items()}
 
     @property
     def segment_stats(self) -> np.ndarray:
@@ -70,10 +79,10 @@ class RougeResult(Result):
         return [f"{variant}_{part}" for variant in self.variants for part in ("precision", "recall", "fmeasure")]
 
     def __getitem__(self, variant: str) -> RougeScore:
-        return self.scores[variant]
+        return self.variant_scores[variant]
 
     def __getattr__(self, name: str) -> RougeScore:
-        scores = self.__dict__.get("scores")
+        scores = self.__dict__.get("variant_scores")
         if scores is not None and name in scores:
             return scores[name]
         raise AttributeError(f"{type(self).__name__} has no attribute or variant {name!r}")
@@ -88,7 +97,7 @@ class RougeResult(Result):
 
     def per_segment(self, variant: str) -> np.ndarray:
         """``(documents, 3)`` array of (P, R, F) of one variant."""
-        if variant not in self.scores:
+        if variant not in self.variant_scores:
             raise KeyError(f"variant {variant!r} was not computed (have {list(self.variants)})")
         return self.segment_scores[:, self.variants.index(variant), :]
 
@@ -100,7 +109,7 @@ class RougeResult(Result):
 
     def table_columns(self) -> list:
         """The command line's columns: each variant's F."""
-        return [(f"{variant} F", score.fmeasure) for variant, score in self.scores.items()]
+        return [(f"{variant} F", score.fmeasure) for variant, score in self.variant_scores.items()]
 
     def cli_report(self) -> Optional[str]:
         """ROUGE-1.5.5's report for the command line (preset ``rouge155``), else None (a table)."""
@@ -108,11 +117,11 @@ class RougeResult(Result):
 
     def to_hf(self) -> Dict[str, float]:
         """Hugging Face ``evaluate`` ``rouge`` shape: ``{variant: F}`` (mean F over documents)."""
-        return {variant: score.fmeasure for variant, score in self.scores.items()}
+        return {variant: score.fmeasure for variant, score in self.variant_scores.items()}
 
     def to_dict(self, segments: bool = False) -> dict:
-        out: dict = {"name": self.name, "score": self.score}
-        out.update({variant: score._asdict() for variant, score in self.scores.items()})
+        out: dict = {"name": self.name, "score": self.score, "scores": self.scores}
+        out.update({variant: score._asdict() for variant, score in self.variant_scores.items()})
         if segments:
             out["segment_scores"] = np.asarray(self.segment_scores).tolist()
         if self.intervals is not None:
@@ -126,7 +135,7 @@ class RougeResult(Result):
     def __str__(self) -> str:
         lines = [
             f"{variant}: P {score.precision:.4f} R {score.recall:.4f} F {score.fmeasure:.4f}"
-            for variant, score in self.scores.items()
+            for variant, score in self.variant_scores.items()
         ]
         lines.append(str(self.signature))
         return "\n".join(lines)
