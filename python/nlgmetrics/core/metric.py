@@ -18,6 +18,10 @@ or ``"rows"`` (needs every row at the end: CIDEr-D's document frequencies, ROUGE
 bootstrap). For ``"sum"`` metrics ``segments=False`` keeps only the column totals (memory
 independent of the number of segments; no per-segment scores).
 
+One object may be shared by threads: ``update`` scores its batch outside the object's lock (batches of
+several threads are scored at once) and takes it only to add the result; ``state``, ``compute``,
+``merge`` and ``reset`` take it too, so no part added meanwhile is lost (issue 23).
+
 >>> import nlgmetrics
 >>> metric = nlgmetrics.metric("bleu")
 >>> for start in range(0, 4, 2):        # a training loop: batches of any size
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -88,6 +93,7 @@ class Metric:
         if not self.keep_segments and self.reduction != "sum":
             raise ValueError(f"segments=False needs a metric whose corpus score is a sum of statistics; "
                              f"{self.name} keeps every segment ({self.reduction!r} reduction)")
+        self._lock = threading.RLock()
         self.reset()
 
     # ------------------------------------------------------------------ slots for subclasses
@@ -143,11 +149,12 @@ class Metric:
 
     def reset(self) -> "Metric":
         """Forget every segment seen."""
-        self._rows: Dict[str, List[np.ndarray]] = {}
-        self._texts: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
-        self._totals: Optional[np.ndarray] = None
-        self._n_segments = 0
-        self._ref_counts: set = set()
+        with self._lock:
+            self._rows: Dict[str, List[np.ndarray]] = {}
+            self._texts: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
+            self._totals: Optional[np.ndarray] = None
+            self._n_segments = 0
+            self._ref_counts: set = set()
         return self
 
     def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
@@ -236,6 +243,10 @@ class Metric:
         return tuple(sorted(self._empty_arrays()))
 
     def _add(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
+        with self._lock:
+            self._add_unlocked(arrays, n_segments, ref_counts)
+
+    def _add_unlocked(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
         if not self.keep_segments:
             totals = np.asarray(arrays["segment_stats"]).sum(axis=0)
             self._totals = totals if self._totals is None else self._totals + totals
@@ -250,9 +261,10 @@ class Metric:
 
     def state(self) -> MetricState:
         """Everything accumulated, as a ``MetricState`` (plain arrays and a JSON header)."""
-        arrays = self._arrays(joined=True)
-        return MetricState(self.name, dict(self.options), arrays, self.array_kinds(), self._n_segments,
-                           tuple(sorted(self._ref_counts)))
+        with self._lock:
+            arrays = self._arrays(joined=True)
+            return MetricState(self.name, dict(self.options), arrays, self.array_kinds(), self._n_segments,
+                               tuple(sorted(self._ref_counts)))
 
     def _arrays(self, joined: bool) -> Dict[str, np.ndarray]:
         """The state's arrays: each kept part joined into one (``joined``; done once, then kept joined), or only
@@ -288,12 +300,17 @@ class Metric:
         many states one after another copies each row once.
         """
         state = other.state() if isinstance(other, Metric) else other
-        layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
-        layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
-        self._add_state(state)
+        with self._lock:
+            layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
+            layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
+            self._add_state(state)
         return self
 
     def _add_state(self, state: MetricState) -> None:
+        with self._lock:
+            self._add_state_unlocked(state)
+
+    def _add_state_unlocked(self, state: MetricState) -> None:
         if not self.keep_segments:
             totals = state.arrays["totals"]
             self._totals = np.array(totals) if self._totals is None else self._totals + totals
@@ -307,8 +324,9 @@ class Metric:
         self._ref_counts |= set(state.ref_counts)
 
     def _load(self, state: MetricState) -> None:
-        self.reset()
-        self._add_state(state)
+        with self._lock:
+            self.reset()
+            self._add_state(state)
 
     # ------------------------------------------------------------------ helpers for subclasses
 
@@ -337,6 +355,13 @@ class Metric:
         return rows.sum(axis=0, dtype=rows.dtype)
 
     # ------------------------------------------------------------------ pickling (never of Rust objects)
+
+    def __copy__(self) -> "Metric":
+        """A shallow copy with its own lock (``__call__`` and the partition scorers copy a configured metric)."""
+        fresh = type(self).__new__(type(self))
+        fresh.__dict__.update(self.__dict__)
+        fresh._lock = threading.RLock()
+        return fresh
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"options": self.options, "threads": self.threads, "segments": self.keep_segments,
