@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -79,3 +80,56 @@ def test_a_copied_metric_has_its_own_lock():
     assert copy.copy(metric)._lock is not metric._lock
     assert pickle.loads(pickle.dumps(metric))._lock is not metric._lock
     assert copy.deepcopy(metric).compute().score == metric.compute().score
+
+
+# ---------------------------------------------------------------- item 1: CharCut's common substrings
+
+def test_charcut_on_10000_repeated_words_is_refused_not_aborted():
+    # Synthetic: "a a a …" of 10,000 words vs 5,000: the old code aborted on a 2.2 GB allocation (SIGABRT).
+    out = run_limited('nlgmetrics.charcut([" ".join(["a"] * 10000)], [" ".join(["a"] * 5000)]).score')
+    assert out["error"].startswith("segment 0: CharCut's common substrings of this pair")
+    assert "more than the limit" in out["error"]
+
+
+def test_charcut_on_alternating_words_is_refused_not_aborted():
+    # Synthetic: "a b a b …" of 10,000 words vs "b a b a …".
+    hyp = '" ".join("ab"[k % 2] for k in range(10000))'
+    ref = '" ".join("ba"[k % 2] for k in range(10000))'
+    out = run_limited(f"nlgmetrics.charcut([{hyp}], [{ref}]).score")
+    assert "CharCut's common substrings" in out["error"]
+
+
+def test_charcut_highlight_is_refused_the_same_way():
+    result = nlgmetrics.charcut(["ok"], ["ok"])
+    object.__setattr__(result, "_texts", ([" ".join(["a"] * 10000)], [" ".join(["a"] * 5000)]))
+    with pytest.raises(ValueError, match="more than the limit"):
+        result.highlight(0)
+
+
+def test_charcut_below_the_limit_matches_the_package_on_a_repetitive_pair():
+    charcut = pytest.importorskip("charcut.charcut")
+    # Synthetic: "a a a …" of 600 words vs 300 (1.5 million positions: within the limit).
+    hyp, ref = " ".join(["a"] * 600), " ".join(["a"] * 300)
+    assert nlgmetrics.charcut([hyp], [ref]).score == charcut.calculate_charcut([hyp], [ref])[0]
+
+
+# ---------------------------------------------------------------- item 2: CharacTER's shift search
+
+def test_character_on_alternating_words_is_refused_in_seconds():
+    # Synthetic: "a b a b …" of 1,000 words vs "b a b a …": cer 1.2.0 takes 119 s, the old code as long.
+    hyp = '" ".join("ab"[k % 2] for k in range(1000))'
+    ref = '" ".join("ba"[k % 2] for k in range(1000))'
+    started = time.monotonic()
+    out = run_limited(f"nlgmetrics.character([{hyp}], [{ref}]).score")
+    assert out["error"].startswith("segment 0: CharacTER's shift search of this pair (1000 and 1000 words)")
+    assert time.monotonic() - started < 120
+
+
+def test_character_below_the_limit_matches_cer_on_a_repetitive_pair():
+    cer = pytest.importorskip("cer")
+    import random
+
+    # Synthetic: 120 random "x"/"y" words a side (within the limit).
+    hyp = [random.Random(3).choice("xy") for _ in range(120)]
+    ref = [random.Random(4).choice("xy") for _ in range(120)]
+    assert nlgmetrics.character([" ".join(hyp)], [" ".join(ref)]).segment_scores[0] == cer.calculate_cer(hyp, ref)
