@@ -133,3 +133,170 @@ def test_character_below_the_limit_matches_cer_on_a_repetitive_pair():
     hyp = [random.Random(3).choice("xy") for _ in range(120)]
     ref = [random.Random(4).choice("xy") for _ in range(120)]
     assert nlgmetrics.character([" ".join(hyp)], [" ".join(ref)]).segment_scores[0] == cer.calculate_cer(hyp, ref)
+
+
+# ---------------------------------------------------------------- item 5: forged or damaged states
+
+from nlgmetrics.core.registry import from_state  # noqa: E402
+from nlgmetrics.core.state import MetricState  # noqa: E402
+
+
+def forged(state: MetricState, **arrays) -> bytes:
+    """``state`` with some arrays replaced, re-serialised: the checksum is valid, only the content lies."""
+    return MetricState(state.metric, state.options, {**state.arrays, **arrays}, state.kinds, state.n_segments,
+                       state.ref_counts).to_bytes()
+
+
+@pytest.fixture(scope="module")
+def bleu_state(shared_data):
+    hyps, refs = wmt22_en_de(shared_data)
+    return nlgmetrics.metric("bleu").update(hyps[:50], refs[:50]).state()
+
+
+def test_a_bleu_state_whose_matches_exceed_their_totals_is_refused(bleu_state):
+    stats = np.array(bleu_state.arrays["segment_stats"])
+    stats[:, 2:6] = stats[:, 6:10] + 5  # the old code scored 40824.8
+    with pytest.raises(ValueError, match="matches_1 exceeds totals_1"):
+        from_state(MetricState.from_bytes(forged(bleu_state, segment_stats=stats)))
+    with pytest.raises(ValueError, match="matches_1 exceeds totals_1"):
+        nlgmetrics.metric("bleu").merge(MetricState.from_bytes(forged(bleu_state, segment_stats=stats)))
+
+
+def test_a_state_of_negative_counts_is_refused(bleu_state):
+    stats = np.full_like(bleu_state.arrays["segment_stats"], -5)  # the old code scored 100.0
+    with pytest.raises(ValueError, match="negative value"):
+        from_state(MetricState.from_bytes(forged(bleu_state, segment_stats=stats)))
+
+
+def test_a_pickled_metric_with_a_forged_state_is_refused(bleu_state):
+    import pickle
+
+    metric = nlgmetrics.metric("bleu").merge(bleu_state)
+    saved = metric.__getstate__()
+    stats = np.array(bleu_state.arrays["segment_stats"])
+    stats[0, 2] = stats[0, 6] + 1
+    saved["state"] = forged(bleu_state, segment_stats=stats)
+    fresh = pickle.loads(pickle.dumps(metric))
+    with pytest.raises(ValueError, match="exceeds"):
+        fresh.__setstate__(saved)
+
+
+@pytest.mark.parametrize("damage", ["past the data", "decreasing", "inside a character", "too few"])
+def test_text_offsets_that_cannot_be_are_refused(damage):
+    # self-BLEU keeps its outputs as text: offsets past the data gave self-BLEU 0.0
+    state = nlgmetrics.metric("self_bleu").update(["the cat sat", "a dog barks", "é ü ö"]).state()
+    ends = np.array(state.arrays["outputs.offsets"])
+    if damage == "past the data":
+        ends[-1] += 100
+    elif damage == "decreasing":
+        ends[0], ends[1] = ends[1], ends[0]
+    elif damage == "inside a character":
+        ends[1] += 1  # the first byte of "é" ends the second output
+    else:
+        ends = ends[:2]
+    with pytest.raises(ValueError, match="MetricState is inconsistent"):
+        MetricState.from_bytes(forged(state, **{"outputs.offsets": ends}))
+
+
+def test_rows_of_another_length_than_n_segments_are_refused(bleu_state):
+    with pytest.raises(ValueError, match="rows for 50 segments"):
+        MetricState.from_bytes(forged(bleu_state, segment_scores=np.zeros(49)))
+
+
+def test_nan_in_a_state_is_refused(bleu_state):
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        MetricState.from_bytes(forged(bleu_state, segment_scores=np.full(50, np.nan)))
+
+
+def header_edited(state_bytes: bytes, edit) -> bytes:
+    """The state with its JSON header rewritten by ``edit(text) -> text`` (prefix length fixed; payload kept)."""
+    import struct
+
+    magic, version, length = struct.unpack_from("<8sII", state_bytes)
+    header = edit(state_bytes[16:16 + length].decode())
+    return struct.pack("<8sII", magic, version, len(header.encode())) + header.encode() + state_bytes[16 + length:]
+
+
+@pytest.mark.parametrize("edit, why", [
+    (lambda h: h.replace('"options": {', '"options": {"deep": ' + "[" * 100_000 + "]" * 100_000 + ", ", 1),
+     "nested deeply: RecursionError before"),
+    (lambda h: h.replace('"n_segments": 50', '"n_segments": Infinity'), "Infinity: OverflowError before"),
+    (lambda h: h.replace('"nbytes": ', '"nbytes": [1], "was": ', 1), "a list as nbytes: TypeError before"),
+    (lambda h: h.replace('"n_segments": 50', '"n_segments": 50.5'), "a float where an int belongs"),
+    (lambda h: h.replace('"checksum": ', '"checksum": NaN, "was": '), "NaN as checksum"),
+    (lambda h: h.replace('"arrays": [', '"arrays": [7, ', 1), "an entry that is not an object"),
+    (lambda h: h.replace('"kinds": {', '"kinds": {"x": "rows", ', 1), "a declared array that is missing"),
+])
+def test_a_malformed_header_raises_only_value_error(bleu_state, edit, why):
+    with pytest.raises(ValueError):
+        MetricState.from_bytes(header_edited(bleu_state.to_bytes(), edit))
+
+
+def test_from_bytes_raises_only_value_error_on_any_bytes():
+    from hypothesis import given, settings, strategies as st
+
+    valid = nlgmetrics.metric("chrf").update(["a cat sat", "dogs"], ["a cat sits", "dog"]).state().to_bytes()
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(st.binary(max_size=400), st.binary(max_size=60).map(lambda tail: valid[:16] + tail)))
+    def arbitrary(data):
+        try:
+            MetricState.from_bytes(data)
+        except ValueError:
+            pass
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.integers(0, len(valid) - 1), st.integers(0, 255), st.booleans())
+    def mutated_with_a_valid_checksum(at, byte, fix_checksum):
+        data = bytearray(valid)
+        data[at] = byte
+        data = bytes(data)
+        if fix_checksum and at >= 16 + _header_length(valid):
+            data = _recomputed_checksum(data)  # the content lies, the checksum agrees
+        try:
+            state = MetricState.from_bytes(data)
+        except ValueError:
+            return
+        try:
+            from_state(state).compute()
+        except ValueError:
+            pass
+
+    arbitrary()
+    mutated_with_a_valid_checksum()
+
+
+def _header_length(data: bytes) -> int:
+    import struct
+
+    return struct.unpack_from("<8sII", data)[2]
+
+
+def _recomputed_checksum(data: bytes) -> bytes:
+    import json
+    import zlib
+
+    length = _header_length(data)
+    header = json.loads(data[16:16 + length])
+    header["checksum"] = zlib.adler32(data[16 + length:])
+    return header_edited(data, lambda _: json.dumps(header, sort_keys=True).ljust(length))
+
+
+@pytest.mark.dask
+def test_dask_refuses_a_forged_partition_state(bleu_state, monkeypatch):
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+    import pandas as pd
+
+    from nlgmetrics.io.partitions import PartitionScorer
+    import nlgmetrics.dask
+
+    # a partition's state as the workers send it (column totals), its matches past their totals
+    totals = np.array(bleu_state.arrays["segment_stats"]).sum(axis=0)
+    totals[2] = totals[6] + 3
+    state = MetricState("bleu", bleu_state.options, {"totals": totals}, {"totals": "sum"}, 50, (1,))
+    monkeypatch.setattr(PartitionScorer, "state_bytes",
+                        lambda self, batches: len(state.to_bytes()).to_bytes(8, "little") + state.to_bytes())
+    frame = dd.from_pandas(pd.DataFrame({"hyp": ["a b c d"] * 4, "ref": ["a b c d"] * 4}), npartitions=2)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match="matches_1 exceeds totals_1"):
+        nlgmetrics.dask.score(frame, "bleu", hyp="hyp", refs="ref")

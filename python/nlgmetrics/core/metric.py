@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -303,8 +304,47 @@ class Metric:
         with self._lock:
             layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
             layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
+            self.check_state(state)
             self._add_state(state)
         return self
+
+    #: Pairs of statistics columns where the first can never exceed the second (matches within their totals),
+    #: found by name: ``matches_n``/``totals_n``, ``correct_n``/``guess_n``, ``charN_match``/``charN_hyp`` and
+    #: ``…_ref``, ``n_match``/``n_all``, ``cost``/``length``.
+    _BOUNDED_BY = ((r"matches_(\d+)", (r"totals_\1",)), (r"correct_(\d+)", (r"guess_\1",)),
+                   (r"(\w+?\d+)_match", (r"\1_hyp", r"\1_ref")), (r"n_match", (r"n_all",)),
+                   (r"cost", (r"length",)))
+
+    def column_bounds(self) -> List[Tuple[int, int]]:
+        """Index pairs ``(i, j)`` of ``stat_columns`` where column ``i`` never exceeds column ``j`` in a real state."""
+        names = list(self.stat_columns)
+        pairs = []
+        for i, name in enumerate(names):
+            for pattern, bounds in self._BOUNDED_BY:
+                match = re.fullmatch(pattern, name)
+                if match:
+                    pairs += [(i, names.index(match.expand(b))) for b in bounds if match.expand(b) in names]
+        return pairs
+
+    def check_state(self, state: MetricState) -> None:
+        """Raise ValueError when ``state`` holds what this metric never produces (a forged or damaged state: its
+        checksum may well be valid): the structural checks of ``MetricState.validate``, then every number of every
+        array non-negative (each is a count, a length, an index or a score that is at least 0) and matches within
+        their totals (``column_bounds``)."""
+        state.validate()
+        for name, array in state.arrays.items():
+            if array.dtype.kind in "if" and array.size and array.min() < 0:
+                raise ValueError(f"{self.name} state is inconsistent: array {name!r} holds a negative value "
+                                 f"({array.min()}), which this metric never produces")
+        stats = state.arrays.get("segment_stats", state.arrays.get("totals"))
+        if stats is None or stats.ndim == 0 or stats.shape[-1] != len(self.stat_columns):
+            return
+        flat = stats.reshape(-1, stats.shape[-1])
+        for smaller, larger in self.column_bounds():
+            if (flat[:, smaller] > flat[:, larger]).any():
+                names = self.stat_columns
+                raise ValueError(f"{self.name} state is inconsistent: {names[smaller]} exceeds {names[larger]}, "
+                                 f"which this metric never produces")
 
     def _add_state(self, state: MetricState) -> None:
         with self._lock:
@@ -324,6 +364,7 @@ class Metric:
         self._ref_counts |= set(state.ref_counts)
 
     def _load(self, state: MetricState) -> None:
+        self.check_state(state)
         with self._lock:
             self.reset()
             self._add_state(state)
