@@ -300,3 +300,53 @@ def test_dask_refuses_a_forged_partition_state(bleu_state, monkeypatch):
     frame = dd.from_pandas(pd.DataFrame({"hyp": ["a b c d"] * 4, "ref": ["a b c d"] * 4}), npartitions=2)
     with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match="matches_1 exceeds totals_1"):
         nlgmetrics.dask.score(frame, "bleu", hyp="hyp", refs="ref")
+
+
+# ---------------------------------------------------------------- item 3: METEOR states travel
+
+def tiny_table(path, rows=(("big house", "mansion"),)):
+    """A paraphrase table in the jar's format (probability line, then the two phrases), gzipped."""
+    import gzip
+
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for first, second in rows:
+            handle.write(f"0.5\n{first}\n{second}\n")
+    return path
+
+
+def test_a_meteor_state_holds_no_path_and_merges_where_the_table_lives_elsewhere(tmp_path, monkeypatch):
+    import pickle
+
+    (tmp_path / "sender").mkdir()
+    sender_table = tiny_table(tmp_path / "sender" / "paraphrase-en.gz")
+    options = dict(modules=["exact", "paraphrase"], paraphrase_path=str(sender_table))
+    sender = nlgmetrics.metric("meteor", **options).update(["a mansion"], ["a big house"])
+    state_bytes = sender.state().to_bytes()
+    assert str(tmp_path).encode() not in state_bytes  # the sender's folder is nowhere in the state
+    assert sender.options["paraphrase_table"]["name"] == "paraphrase-en.gz"
+    # the receiver: the same table in another folder, found through the environment
+    (tmp_path / "receiver").mkdir()
+    receiver_table = tmp_path / "receiver" / "paraphrase-en.gz"
+    import shutil
+
+    shutil.copyfile(sender_table, receiver_table)  # byte-identical copy
+    shutil.rmtree(tmp_path / "sender")
+    monkeypatch.setenv("NLGMETRICS_METEOR_PARAPHRASE", str(tmp_path / "receiver"))
+    received = from_state(MetricState.from_bytes(state_bytes))
+    assert received.compute().score == sender.compute().score
+    assert pickle.loads(pickle.dumps(sender)).compute().score == sender.compute().score
+    # a receiver whose table differs is told which table the state needs
+    tiny_table(receiver_table, rows=(("small house", "hut"),))
+    with pytest.raises(ValueError, match="paraphrase-en.gz .* set \\$NLGMETRICS_METEOR_PARAPHRASE"):
+        from_state(MetricState.from_bytes(state_bytes))
+
+
+def test_a_meteor_state_naming_a_path_is_refused_without_reading_it(tmp_path, monkeypatch):
+    state = nlgmetrics.metric("meteor", modules=["exact"]).update(["a cat"], ["a cat"]).state()
+    options = {**state.options, "paraphrase_path": "/etc/shadow", "modules": ["exact", "paraphrase"]}
+    hostile = MetricState("meteor", options, dict(state.arrays), state.kinds, state.n_segments, state.ref_counts)
+    opened = []
+    monkeypatch.setattr("builtins.open", lambda *a, **k: opened.append(a) or (_ for _ in ()).throw(OSError))
+    with pytest.raises(ValueError, match="a path is never read from a state"):
+        from_state(MetricState.from_bytes(hostile.to_bytes()))
+    assert opened == []

@@ -406,10 +406,16 @@ class Metric:
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"options": self.options, "threads": self.threads, "segments": self.keep_segments,
-                "state": self.state().to_bytes()}
+                "state": self.state().to_bytes(), "hints": self.restore_hints()}
+
+    def restore_hints(self) -> Dict[str, Any]:
+        """Settings besides the options that ``from_options`` may use to rebuild this metric from a pickle (METEOR:
+        where its paraphrase table was found)."""
+        return {}
 
     def __setstate__(self, saved: Dict[str, Any]) -> None:
-        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"])
+        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"],
+                                        **saved.get("hints", {}))
         self.__dict__.update(fresh.__dict__)
         self._load(MetricState.from_bytes(saved["state"]))
 
