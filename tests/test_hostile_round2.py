@@ -350,3 +350,63 @@ def test_a_meteor_state_naming_a_path_is_refused_without_reading_it(tmp_path, mo
     with pytest.raises(ValueError, match="a path is never read from a state"):
         from_state(MetricState.from_bytes(hostile.to_bytes()))
     assert opened == []
+
+
+# ---------------------------------------------------------------- item 8: resource options
+
+def test_paired_test_with_millions_of_samples_draws_in_blocks():
+    # Synthetic: 100 short segments, 1 million samples (the old code held 1M × 100 int64 draws four times: 3.2 GB)
+    expression = ('nlgmetrics.paired_test({"base": ["a b c d"] * 50 + ["a b x d"] * 50, "sys": ["a b c d"] * 100}, '
+                  '["a b c d"] * 100, metrics=["bleu"], n_samples=1_000_000)["BLEU"][1].p_value')
+    out = run_limited(expression)
+    assert 0 < out["value"] < 0.01
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_blocked_draws_give_the_unblocked_verdicts(shared_data, monkeypatch, test):
+    from nlgmetrics.stats import resampling
+
+    hyps, refs = wmt22_en_de(shared_data)
+    other = read_lines(shared_data / "mt" / "wmt22" / "en-de" / "generaltest2022.en-de.hyp.Online-B.de")
+    systems = {"a": hyps[:300], "b": other[:300]}
+    whole = nlgmetrics.paired_test(systems, refs[:300], metrics=["bleu", "chrf"], test=test, n_samples=2000,
+                                   n_ar_confidence=0)
+    monkeypatch.setattr(resampling, "BLOCK_CELLS", 300 * 150)  # 14 blocks
+    blocked = nlgmetrics.paired_test(systems, refs[:300], metrics=["bleu", "chrf"], test=test, n_samples=2000,
+                                     n_ar_confidence=0)
+    again = nlgmetrics.paired_test(systems, refs[:300], metrics=["bleu", "chrf"], test=test, n_samples=2000,
+                                   n_ar_confidence=0)
+    for metric in ("BLEU", "chrF2"):
+        (_, one), (_, two), (_, three) = whole[metric], blocked[metric], again[metric]
+        assert two.p_value == three.p_value and two.mean == three.mean  # seeded: the blocks are the same draws
+        assert two.score == one.score
+        assert abs(two.p_value - one.p_value) < 0.05 and abs(two.mean - one.mean) < 0.5
+
+
+def test_meteor_max_candidates_is_bounded_and_the_advice_says_how_far():
+    from nlgmetrics import _core
+
+    limit = _core.METEOR_MAX_CANDIDATES_LIMIT
+    with pytest.raises(ValueError, match=f"max_candidates must be an int between 1 and {limit:,}"):
+        nlgmetrics.meteor(["a"], ["a"], modules=["exact"], max_candidates=limit + 1)
+    with pytest.raises(ValueError, match=f"Raise max_candidates \\(at most {limit}\\)"):
+        nlgmetrics.meteor(["a " * 40], ["a " * 40], modules=["exact"], max_candidates=100)
+
+
+def test_meteor_at_the_largest_max_candidates_refuses_rather_than_aborts():
+    # Synthetic: 64,000 repeated words a side (4 billion candidates) with max_candidates at its largest.
+    from nlgmetrics import _core
+
+    limit = _core.METEOR_MAX_CANDIDATES_LIMIT
+    out = run_limited(f'nlgmetrics.meteor(["a " * 64000], ["a " * 64000], modules=["exact"], max_candidates={limit}).score')
+    assert "Shorten or split the segment" in out["error"]
+
+
+def test_a_large_thread_count_builds_its_pool_once():
+    metric = nlgmetrics.metric("bleu", threads=1024)
+    metric.update(["a b c"], ["a b c"])  # builds the pool
+    started = time.perf_counter()
+    for _ in range(20):
+        metric.update(["a b c"], ["a b c"])
+    assert (time.perf_counter() - started) / 20 < 0.05  # 858 ms a call when every call built 1,024 threads
+    assert metric.compute().score == nlgmetrics.bleu(["a b c"] * 21, ["a b c"] * 21).score
