@@ -410,3 +410,124 @@ def test_a_large_thread_count_builds_its_pool_once():
         metric.update(["a b c"], ["a b c"])
     assert (time.perf_counter() - started) / 20 < 0.05  # 858 ms a call when every call built 1,024 threads
     assert metric.compute().score == nlgmetrics.bleu(["a b c"] * 21, ["a b c"] * 21).score
+
+
+# ---------------------------------------------------------------- item 6: `score` and the task commands' error paths
+
+def cli(*argv, env=None):
+    """(exit code, stdout, stderr) of ``python -m nlgmetrics argv`` with a timeout (a hang fails the test)."""
+    import os
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "nlgmetrics", *map(str, argv)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, **(env or {})})
+    return done.returncode, done.stdout, done.stderr
+
+
+def one_line_error(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("nlgmetrics: error: "), stderr
+    return lines[0]
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "ok.csv"
+    path.write_text("hyp,ref\nthe cat sat,the cat sat\n")
+    return path
+
+
+def test_score_does_not_follow_a_symlink_loop(tmp_path, table):
+    import os
+
+    folder = tmp_path / "parts"
+    (folder / "deeper").mkdir(parents=True)
+    (folder / "part-0.csv").write_text(table.read_text())
+    os.symlink(folder, folder / "deeper" / "loop")  # a loop: the old code read part-0.csv 41 times
+    os.symlink(folder, folder / "loop2")  # two loops: the old listing never finished
+    code, out, err = cli("score", folder, "--hyp", "hyp", "--ref", "ref", "-f", "json")
+    assert code == 0, err
+    import json
+
+    assert json.loads(out)["bleu"]["score"] == nlgmetrics.bleu(["the cat sat"], ["the cat sat"]).score
+
+
+def test_score_refuses_a_fifo_in_a_folder_instead_of_blocking(tmp_path, table):
+    import os
+
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "part-0.csv").write_text(table.read_text())
+    os.mkfifo(folder / "part-1.csv")
+    code, _, err = cli("score", folder, "--hyp", "hyp", "--ref", "ref")
+    assert code == 1 and "not a regular file (a FIFO" in one_line_error(err)
+
+
+def test_jsonl_errors_name_the_line_of_the_file(tmp_path):
+    import json
+
+    path = tmp_path / "big.jsonl"
+    rows = [json.dumps({"hyp": "a b", "ref": "a b"})] * 50_000  # synthetic: 50,000 rows, then a damaged one
+    path.write_text("\n".join(rows + ['{"hyp": 5, "ref": "x"}']) + "\n")
+    code, _, err = cli("score", path, "--hyp", "hyp", "--ref", "ref")
+    message = one_line_error(err)
+    assert code == 1 and "(line 50,001 of the file)" in message and "in row" not in message
+
+
+def test_csv_errors_name_the_line_of_the_file(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("hyp,ref\n" + "a,b\n" * 30_000 + "a,b,c\n")  # synthetic
+    code, _, err = cli("score", path, "--hyp", "hyp", "--ref", "ref")
+    assert code == 1 and "(line 30,002 of the file)" in one_line_error(err)
+
+
+def test_a_duplicate_csv_column_is_one_line(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("hyp,hyp,ref\na,b,c\n")
+    code, _, err = cli("score", path, "--hyp", "hyp", "--ref", "ref")
+    assert code == 1 and "the column 'hyp' appears 2 times" in one_line_error(err)
+
+
+def test_output_naming_a_folder_is_refused_before_scoring(tmp_path, table):
+    (tmp_path / "out.csv").mkdir()
+    code, _, err = cli("score", table, "--hyp", "hyp", "--ref", "ref", "--output", tmp_path / "out.csv")
+    assert code == 1 and "it is a folder" in one_line_error(err)
+    code, _, err = cli("score", table, "--hyp", "hyp", "--ref", "ref", "--output", tmp_path / "missing" / "o.csv")
+    assert code == 1 and "does not exist" in one_line_error(err)
+
+
+def test_a_header_only_csv_is_an_error_not_bleu_0(tmp_path):
+    path = tmp_path / "header.csv"
+    path.write_text("hyp,ref\n")
+    code, out, err = cli("score", path, "--hyp", "hyp", "--ref", "ref")
+    assert code == 1 and out == "" and "no rows, nothing to score" in one_line_error(err)
+
+
+def test_a_carriage_return_is_not_written_into_a_tsv_cell(tmp_path):
+    path = tmp_path / "cr.csv"
+    path.write_text('hyp,ref\n"a\rb",c\n')
+    code, _, err = cli("score", path, "--hyp", "hyp", "--ref", "ref", "--output", tmp_path / "o.tsv")
+    assert code == 1 and "carriage return" in one_line_error(err) and not (tmp_path / "o.tsv").exists()
+
+
+def test_report_into_a_missing_folder_is_one_line(tmp_path, table):
+    hyp_a, hyp_b, ref = (tmp_path / name for name in ("a.txt", "b.txt", "ref.txt"))
+    for path in (hyp_a, hyp_b, ref):
+        path.write_text("the cat sat on the mat\na dog\n")
+    code, _, err = cli("report", "-r", ref, "-i", hyp_a, hyp_b, "-o", tmp_path / "missing" / "page.html")
+    assert code == 1 and "No such file or directory" in one_line_error(err)
+
+
+@pytest.mark.parametrize("command", ["caption", "squad"])
+def test_json_nested_100000_deep_is_one_line(tmp_path, command):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = cli(command, deep, deep)
+    assert code == 1
+    one_line_error(err)
+
+
+def test_an_invalid_segment_limit_warns_and_keeps_the_default(table):
+    code, out, err = cli("score", table, "--hyp", "hyp", "--ref", "ref", env={"NLGMETRICS_MAX_SEGMENT_CHARS": "abc"})
+    assert code == 0 and "Traceback" not in err
+    assert "NLGMETRICS_MAX_SEGMENT_CHARS='abc' is not a positive integer" in err
