@@ -531,3 +531,39 @@ def test_an_invalid_segment_limit_warns_and_keeps_the_default(table):
     code, out, err = cli("score", table, "--hyp", "hyp", "--ref", "ref", env={"NLGMETRICS_MAX_SEGMENT_CHARS": "abc"})
     assert code == 0 and "Traceback" not in err
     assert "NLGMETRICS_MAX_SEGMENT_CHARS='abc' is not a positive integer" in err
+
+
+# ---------------------------------------------------------------- item 9: columns
+
+def test_a_numpy_unicode_array_with_a_lone_surrogate_names_the_row():
+    hyps = np.array(["fine", "bad \ud800 text"])
+    with pytest.raises(ValueError, match=r"hypotheses\[1\] contains a lone surrogate"):
+        nlgmetrics.metric("bleu").update(hyps, np.array(["fine", "text"]))
+
+
+def test_distinct_takes_a_pandas_series_of_outputs():
+    pd = pytest.importorskip("pandas")
+    outputs = ["the cat sat", "the cat ran", "a dog"]
+    assert nlgmetrics.metric("distinct").update(pd.Series(outputs)).compute().score == \
+        nlgmetrics.metric("distinct").update(outputs).compute().score
+    skipped = nlgmetrics.metric("distinct").update(pd.Series(["the cat", None, "a dog"]), nulls="skip")
+    assert skipped.last_kept_rows.tolist() == [0, 2]
+    assert skipped.compute().score == nlgmetrics.metric("distinct").update(["the cat", "a dog"]).compute().score
+    with pytest.raises(ValueError, match=r"outputs\[1\] is null"):
+        nlgmetrics.metric("distinct").update(pd.Series(["a", None]))
+
+
+def test_score_reads_a_categorical_parquet_column_as_update_does(tmp_path, shared_data):
+    pa = pytest.importorskip("pyarrow")
+    import json
+
+    import pyarrow.parquet as pq
+
+    hyps, refs = wmt22_en_de(shared_data)
+    hyps, refs = hyps[:200], refs[:200]
+    table = pa.table({"hyp": pa.array(hyps).dictionary_encode(), "ref": pa.array(refs).dictionary_encode()})
+    pq.write_table(table, tmp_path / "cat.parquet")
+    code, out, err = cli("score", tmp_path / "cat.parquet", "--hyp", "hyp", "--ref", "ref", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["bleu"]["score"] == nlgmetrics.metric("bleu").update(table["hyp"], table["ref"]).compute().score
+    assert json.loads(out)["bleu"]["score"] == nlgmetrics.bleu(hyps, refs).score

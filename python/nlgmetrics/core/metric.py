@@ -183,6 +183,12 @@ class Metric:
 
     def _batch_inputs(self, hypotheses: Any, references: Any, nulls: str) -> Tuple[Any, Any]:
         self.last_kept_rows = None
+        if not self.needs_references and references is None and columns.is_column(hypotheses):
+            # a metric of outputs alone (distinct-n, self-BLEU): one column of outputs, no references to read (the
+            # column stands in for them, so its nulls are handled once, as ``nulls`` says)
+            batch = columns.text_batch(hypotheses, hypotheses, nulls=nulls, arrow=False, hypotheses_name="outputs")
+            self.last_kept_rows = batch.rows
+            return self.check_inputs(batch.hypotheses, None)
         if not columns.is_columnar(hypotheses, references):
             return self.check_inputs(hypotheses, references)
         batch = columns.text_batch(hypotheses, references, nulls=nulls, arrow=self.reads_arrow())

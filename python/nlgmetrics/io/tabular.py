@@ -315,6 +315,8 @@ def check_text_column(batch: "pa.RecordBatch", column: str, name: str, first_row
     ``first_row`` is the batch's first row in the file (0-based), so the message names the file's row."""
     values = batch.column(column)
     kind = values.type
+    if pa.types.is_dictionary(kind):  # a categorical column (pandas' category, Spark's dictionary pages): its strings
+        kind = kind.value_type
     text = pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
     listed = (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
         pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type))
