@@ -567,3 +567,65 @@ def test_score_reads_a_categorical_parquet_column_as_update_does(tmp_path, share
     assert code == 0, err
     assert json.loads(out)["bleu"]["score"] == nlgmetrics.metric("bleu").update(table["hyp"], table["ref"]).compute().score
     assert json.loads(out)["bleu"]["score"] == nlgmetrics.bleu(hyps, refs).score
+
+
+# ---------------------------------------------------------------- item 7: the report
+
+def test_a_report_of_a_10000_token_segment_with_rouge_is_quick_and_small(shared_data):
+    from nlgmetrics.report import report
+
+    # Synthetic: one 10,000-token segment (real WMT sentences repeated), plus real short ones
+    hyps, refs = wmt22_en_de(shared_data)
+    other = read_lines(shared_data / "mt" / "wmt22" / "en-de" / "generaltest2022.en-de.hyp.Online-B.de")
+    long_hyp, long_ref = " ".join(hyps[:600]), " ".join(refs[:600])
+    assert len(long_hyp.split()) > 9000
+    systems = {"a": [long_hyp] + hyps[600:620], "b": [" ".join(other[:600])] + other[600:620]}
+    started = time.monotonic()
+    page = report(systems, [long_ref] + refs[600:620], metrics=["bleu", "rougeL", "chrf"], n_samples=100, examples=21)
+    assert time.monotonic() - started < 30  # the highlight alone took 69 s and 871 MB before
+    assert len(page) < 1_000_000
+    assert "each output is shown up to its first 400 tokens" in page
+
+
+def test_a_100000_character_example_makes_a_small_page():
+    from nlgmetrics.report import report
+
+    # Synthetic: a 100,000-character segment among short ones
+    words = " ".join(f"w{k % 997}" for k in range(20_000))
+    systems = {"a": [words, "the cat", "a dog"], "b": [words[::-1], "the cat sat", "dog"]}
+    page = report(systems, [words, "the cat sat", "a dog"], metrics=["bleu", "chrf"], n_samples=50, examples=3)
+    assert len(page) < 400_000  # 5 MB before
+    assert "each output is shown up to its first" in page
+
+
+def test_report_n_samples_is_bounded():
+    from nlgmetrics.report import report
+
+    with pytest.raises(ValueError, match="n_samples must be a positive int"):
+        report({"a": ["x y"], "b": ["x z"]}, ["x y"], metrics=["bleu"], n_samples=10**12)
+
+
+def test_a_right_to_left_override_in_a_system_name_stays_inside_it():
+    from nlgmetrics.report import report
+
+    name = "evil\u202eeman"
+    page = report({"base": ["the cat sat", "a dog"], name: ["the cat", "a dog barks"]}, ["the cat sat", "a dog"],
+                  metrics=["bleu"], n_samples=50)
+    shown = page.count(name) - page.count(f'="{name}"')  # attributes (data-system) are never displayed
+    isolated = page.count(f"<bdi>{name}</bdi>") + page.count(f"\u2068{name}")  # an isolate may hold a whole label
+    assert shown > 0 and isolated >= shown  # every displayed occurrence isolated
+
+
+def test_colliding_system_names_are_refused_not_dropped():
+    from nlgmetrics.report import report
+
+    with pytest.raises(ValueError, match="same name '1'"):
+        report({1: ["a b"], "1": ["a c"], "x": ["a d"]}, ["a b"], metrics=["bleu"], n_samples=50)
+
+
+def test_report_cli_refuses_the_same_file_twice(tmp_path):
+    hyp, ref = tmp_path / "a.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat\n")
+    ref.write_text("the cat\n")
+    code, _, err = cli("report", "-r", ref, "-i", hyp, tmp_path / "other.txt", hyp, "-o", tmp_path / "p.html")
+    assert code == 1

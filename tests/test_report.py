@@ -201,7 +201,7 @@ def test_list_of_systems_and_path(tmp_path):
     path = tmp_path / "r.html"
     page = nlgmetrics.report([["a b c d e"], ["a b c d"]], ["a b c d e"], metrics="bleu,chrf", path=str(path), n_samples=20)
     assert path.read_text(encoding="utf-8") == page
-    assert "sys1 (baseline)" in page and "sys2" in page
+    assert "<bdi>sys1</bdi> (baseline)" in page and "sys2" in page
 
 
 # --- the page in a browser -------------------------------------------------------------------------------
