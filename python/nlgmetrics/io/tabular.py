@@ -125,8 +125,10 @@ def _bad_line(path: str, kind: str) -> Optional[int]:
                         if value is not None and kinds.setdefault(key, family) != family:
                             return number
                 return None
-            quoting = csv.QUOTE_NONE if kind == "tsv" else csv.QUOTE_MINIMAL
-            reader = csv.reader(handle, delimiter="\t" if kind == "tsv" else ",", quoting=quoting)
+            if kind == "tsv":
+                reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            else:
+                reader = csv.reader(handle, delimiter=",", quoting=csv.QUOTE_MINIMAL)
             header = next(reader, None)
             for row in reader:
                 if header is not None and len(row) != len(header):

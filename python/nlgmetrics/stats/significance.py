@@ -151,7 +151,7 @@ def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
     return [resamplable(name) for name in metrics]
 
 
-def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Resample) -> np.ndarray:
+def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Union[Resample, BlockedResample]) -> np.ndarray:
     """Bootstrap scores: sacreBLEU's float32 arithmetic where the metric mirrors it, else full precision."""
     if metric.float32_scores is None:
         return metric.exact_scores(resample.sums(stats))
@@ -187,8 +187,8 @@ MAX_SAMPLES = 10_000_000
 
 def _seeded(seed: Optional[int]) -> Callable[[], np.random.Generator]:
     """Fresh generators in one state: ``seed``'s, or (None) one entropy drawn now, so blocks drawn again agree."""
-    fixed = np.random.SeedSequence().entropy if seed is None else seed
-    return lambda: make_rng(fixed)
+    fixed: Any = np.random.SeedSequence().entropy if seed is None else seed
+    return lambda: np.random.default_rng(fixed)
 
 
 def _check_n_samples(n_samples) -> None:
