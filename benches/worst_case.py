@@ -313,7 +313,7 @@ def write_report(rows, args, elapsed: float) -> None:
     kept = _kept_rows(args.out, {row["metric"] for row in rows}) if args.only else []
     if kept:
         lines[4] = (lines[4].replace("whole run", "this run of " + ", ".join(sorted({row["metric"] for row in rows})))
-                    + "; the other rows are an earlier run's (same machine and settings).")
+                    .rstrip(".") + "; the other rows are an earlier run's (same machine and settings).")
     lines.extend(kept)
     for row in rows:
         ours, ref = row["ours"], row["reference"]

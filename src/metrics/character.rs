@@ -17,13 +17,13 @@ use crate::text::pystr::{is_python_whitespace, whitespace_len, MAY_START_WHITESP
 const PARALLEL_THRESHOLD: usize = 16;
 
 /// Most work the shift search of one segment may do, in 64-bit edit-distance steps (one hypothesis word
-/// against 64 reference words, and one per shift tried; 2–3 ns each: about 5 s on one core). The search is the reference's: every iteration tries
+/// against 64 reference words, and one per shift tried; 2–7 ns each: 2–8 s on one core). The search is the reference's: every iteration tries
 /// every shift of every common phrase, so it grows with the fourth power of a repetitive segment's
 /// length (`cer` 1.2.0 takes 51–93 s on 1 kB of random "x"/"y" words, ours as many seconds without a
 /// bound, and the 1,000,000-character segment limit allows years). The work is counted as it is done
 /// (the number of iterations is known only at the end) and a segment past the limit is refused; a real
 /// sentence needs a few thousand steps, 200 random "x"/"y" words about 0.4 billion (1 s).
-pub const MAX_SHIFT_STEPS: u64 = 1 << 31;
+pub const MAX_SHIFT_STEPS: u64 = 1 << 30;
 
 /// The error of a segment whose shift search went past [`MAX_SHIFT_STEPS`].
 fn search_too_long(hypothesis_words: usize, reference_words: usize) -> Error {
