@@ -46,7 +46,12 @@ METRICS = {
     "meteor": (150, "meteor-1.5.jar"),
     "cider": (20_000, "pycocoevalcap 1.2"),
     "exact_match/f1": (20_000, "SQuAD v1.1 script functions"),
+    "charcut": (1_000, "charcut 1.1.1"),
+    "character": (100, "cer 1.2.0"),
+    "report": (1_000, None),  # the HTML report of two systems (bleu, rougeL, chrf); no reference implementation
 }
+# Metrics of one reference per hypothesis: many_refs gives them its first reference only.
+ONE_REFERENCE = ("charcut", "character")
 
 
 # ---- inputs (synthetic) ------------------------------------------------------------------------------------------
@@ -124,8 +129,20 @@ def prepare(metric: str, implementation: str):
             "meteor": lambda hyps, refs: nlgmetrics.meteor(hyps, refs),
             "cider": lambda hyps, refs: nlgmetrics.cider(hyps, refs, tokenize=False),
             "exact_match/f1": lambda hyps, refs: (nlgmetrics.exact_match(hyps, refs), nlgmetrics.token_f1(hyps, refs)),
+            "charcut": lambda hyps, refs: nlgmetrics.charcut(hyps, [r[0] for r in refs]),
+            "character": lambda hyps, refs: nlgmetrics.character(hyps, [r[0] for r in refs]),
+            "report": lambda hyps, refs: __import__("nlgmetrics.report").report.report(
+                {"a": hyps, "b": [r[0] for r in refs]}, refs, metrics=["bleu", "rougeL", "chrf"], n_samples=100),
         }
         return calls[metric]
+    if metric == "charcut":
+        from charcut.charcut import calculate_charcut
+
+        return lambda hyps, refs: calculate_charcut(hyps, [r[0] for r in refs])
+    if metric == "character":
+        from cer import calculate_cer
+
+        return lambda hyps, refs: [calculate_cer(h.split(), r[0].split()) for h, r in zip(hyps, refs)]
     if metric in ("bleu", "chrf", "ter"):
         import sacrebleu
 
@@ -170,9 +187,13 @@ def child(metric: str, implementation: str, shape: str, n: int) -> None:
     score(["a warm up call"], [["a warm up call", "loads lazy modules"]])  # lazy imports, thread pool, JVM warm-up
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    score(hyps, refs)
+    refused = None
+    try:
+        score(hyps, refs)
+    except ValueError as error:  # a documented bound (CharCut, CharacTER, METEOR): refused, not crashed
+        refused = str(error)
     seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "before_kb": before}), flush=True)
+    print(json.dumps({"seconds": seconds, "before_kb": before, "refused": refused}), flush=True)
 
 
 # ---- the parent: one subprocess per case ---------------------------------------------------------------------------
@@ -203,7 +224,7 @@ def run_case(metric: str, implementation: str, shape: str, n: int, timeout: floa
         last = (err.strip().splitlines() or ["?"])[-1]
         return {"status": f"failed: {last[:80]}", "peak_mb": peak_mb}
     result = json.loads(out.strip().splitlines()[-1])
-    return {"status": "ok", "seconds": result["seconds"], "peak_mb": peak_mb,
+    return {"status": "ok", "seconds": result["seconds"], "peak_mb": peak_mb, "refused": result.get("refused"),
             "call_mb": None if helper else max(0.0, peak_mb - result["before_kb"] / 1024)}
 
 
@@ -211,11 +232,13 @@ def cell(result: dict) -> str:
     if result["status"] != "ok":
         return result["status"] if not result.get("peak_mb") else f"{result['status']} ({result['peak_mb']:.0f} MB)"
     extra = "" if result["call_mb"] is None else f" (+{result['call_mb']:.0f})"
-    return f"{result['seconds']:.3f} s, {result['peak_mb']:.0f} MB{extra}"
+    refused = "ValueError (over its bound) in " if result.get("refused") else ""
+    return f"{refused}{result['seconds']:.3f} s, {result['peak_mb']:.0f} MB{extra}"
 
 
 def growth(small: dict, large: dict) -> str:
-    if small.get("status") == "ok" and large.get("status") == "ok" and small["seconds"] >= 0.002:
+    refused = small.get("refused") or large.get("refused")
+    if small.get("status") == "ok" and large.get("status") == "ok" and small["seconds"] >= 0.002 and not refused:
         ratio = large["seconds"] / max(small["seconds"], 1e-6)
         return f"×{ratio:.0f}" if ratio >= 10 else f"×{ratio:.1f}"
     return "—"
@@ -242,6 +265,9 @@ def main() -> None:
         for shape in SHAPES:
             row = {"metric": metric, "shape": shape, "n": n, "label": reference}
             for implementation in ("ours", "reference"):
+                if reference is None and implementation == "reference":
+                    row[implementation] = ({"status": "—"}, {"status": "—"})
+                    continue
                 small = run_case(metric, implementation, shape, n, args.timeout)
                 if small["status"].startswith("timeout"):
                     large = {"status": "not run (n timed out)", "peak_mb": 0.0}
@@ -252,6 +278,15 @@ def main() -> None:
                       f"{growth(small, large)}", flush=True)
             rows.append(row)
     write_report(rows, args, time.time() - started)
+
+
+def _kept_rows(path: str, rerun: set) -> list:
+    """The table lines of an earlier run for the metrics not rerun (``--only`` updates its metrics' rows)."""
+    if not Path(path).exists():
+        return []
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    rows = [line for line in lines if line.startswith("| ") and not line.startswith(("| metric", "|---"))]
+    return [line for line in rows if line.split("|")[1].strip() not in rerun]
 
 
 def write_report(rows, args, elapsed: float) -> None:
@@ -275,11 +310,16 @@ def write_report(rows, args, elapsed: float) -> None:
         "| growth |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    kept = _kept_rows(args.out, {row["metric"] for row in rows}) if args.only else []
+    if kept:
+        lines[4] = (lines[4].replace("whole run", "this run of " + ", ".join(sorted({row["metric"] for row in rows})))
+                    .rstrip(".") + "; the other rows are an earlier run's (same machine and settings).")
+    lines.extend(kept)
     for row in rows:
         ours, ref = row["ours"], row["reference"]
         lines.append(
             f"| {row['metric']} | {row['shape']} | {row['n']:,} | {cell(ours[0])} | {cell(ours[1])} | "
-            f"{growth(*ours)} | {row['label']} | {cell(ref[0])} | {cell(ref[1])} | {growth(*ref)} |")
+            f"{growth(*ours)} | {row['label'] or '—'} | {cell(ref[0])} | {cell(ref[1])} | {growth(*ref)} |")
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -123,5 +123,5 @@ def test_wrong_type_and_null_name_the_row(tmp_path):
 def test_broken_jsonl_names_the_file(tmp_path):
     path = tmp_path / "in.jsonl"
     path.write_text('{"hyp": "a"}\n{"hyp": \n')
-    with pytest.raises(TableError, match=r"in\.jsonl: cannot read it as jsonl: "):
+    with pytest.raises(TableError, match=r"in\.jsonl: cannot read it as jsonl \(line 2 of the file\): "):
         list(read_batches(str(path), ["hyp"]))

@@ -204,7 +204,7 @@ def test_list_of_systems_and_path(tmp_path):
     assert written == str(path)  # the path, not the whole page (issue 22)
     page = path.read_text(encoding="utf-8")
     assert page == nlgmetrics.report([["a b c d e"], ["a b c d"]], ["a b c d e"], metrics="bleu,chrf", n_samples=20)
-    assert "sys1 (baseline)" in page and "sys2" in page
+    assert "<bdi>sys1</bdi> (baseline)" in page and "sys2" in page
 
 
 # --- the page in a browser -------------------------------------------------------------------------------

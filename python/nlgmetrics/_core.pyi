@@ -20,6 +20,7 @@ __version__: str
 MAX_THREADS: int
 CHRF_MAX_ORDER: int
 METEOR_MAX_CANDIDATES: int
+METEOR_MAX_CANDIDATES_LIMIT: int
 METEOR_MAX_BEAM_SIZE: int
 
 def _panic_for_tests(message: str, released: bool) -> None: ...

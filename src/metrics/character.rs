@@ -16,6 +16,25 @@ use crate::text::pystr::{is_python_whitespace, whitespace_len, MAY_START_WHITESP
 
 const PARALLEL_THRESHOLD: usize = 16;
 
+/// Most work the shift search of one segment may do, in 64-bit edit-distance steps (one hypothesis word
+/// against 64 reference words, and one per shift tried; 2–7 ns each: 2–8 s on one core). The search is the reference's: every iteration tries
+/// every shift of every common phrase, so it grows with the fourth power of a repetitive segment's
+/// length (`cer` 1.2.0 takes 51–93 s on 1 kB of random "x"/"y" words, ours as many seconds without a
+/// bound, and the 1,000,000-character segment limit allows years). The work is counted as it is done
+/// (the number of iterations is known only at the end) and a segment past the limit is refused; a real
+/// sentence needs a few thousand steps, 200 random "x"/"y" words about 0.4 billion (1 s).
+pub const MAX_SHIFT_STEPS: u64 = 1 << 30;
+
+/// The error of a segment whose shift search went past [`MAX_SHIFT_STEPS`].
+fn search_too_long(hypothesis_words: usize, reference_words: usize) -> Error {
+    Error::InvalidOption(format!(
+        "CharacTER's shift search of this pair ({hypothesis_words} and {reference_words} words) needs more than \
+         {:.1} billion edit-distance steps (its words repeat too often to search every shift), more than the \
+         limit: shorten or split the segment",
+        MAX_SHIFT_STEPS as f64 / 1e9
+    ))
+}
+
 /// Python's `text.split()` as a list (as `text::pystr::split_tokens`, one byte at a time: a sentence's
 /// words are a few bytes long, so a byte-table test beats the eight-byte scan there).
 fn py_split(text: &str) -> Vec<&str> {
@@ -155,6 +174,8 @@ struct ShiftSearch<'r> {
     reference: &'r Pattern,
     reference_ids: &'r [u32],
     buffers: &'r mut Buffers,
+    /// Edit-distance steps done so far (see [`MAX_SHIFT_STEPS`]).
+    steps: u64,
 }
 
 impl<'r> ShiftSearch<'r> {
@@ -168,7 +189,7 @@ impl<'r> ShiftSearch<'r> {
             next[position] = first[word as usize];
             first[word as usize] = position as u32;
         }
-        Self { reference, reference_ids, buffers }
+        Self { reference, reference_ids, buffers, steps: 0 }
     }
 
     /// `couple_discoverer(hyp, ref)` into the couples buffer: every (hyp start, ref start, length) of a
@@ -199,8 +220,8 @@ impl<'r> ShiftSearch<'r> {
     }
 
     /// `shifter`: the best shift's gain and shifted words (in `best`, reused), or `None` when there is
-    /// no candidate.
-    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64) -> Option<f64> {
+    /// no candidate; `Err` when the search would go past [`MAX_SHIFT_STEPS`].
+    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64) -> std::result::Result<Option<f64>, ()> {
         let reference = self.reference;
         let reference_len = self.reference_ids.len();
         let mut best_gain: Option<f64> = None;
@@ -208,6 +229,7 @@ impl<'r> ShiftSearch<'r> {
         // moved phrase and its new place, so only the rest is run (same distance as from the start)
         self.find_couples(hypothesis);
         let Buffers { columns, couples, shifted, best: best_words, .. } = &mut *self.buffers;
+        let blocks = reference_len.div_ceil(64) as u64;
         columns.clear();
         if reference.is_single_word() {
             columns.push(reference.start());
@@ -231,6 +253,11 @@ impl<'r> ShiftSearch<'r> {
                 out.extend_from_slice(&hypothesis[..shared]);
                 pieces.iter().for_each(|piece| out.extend_from_slice(piece));
             };
+            // the words this shift's distance runs through, 64 reference words at a time
+            self.steps += 1 + if columns.is_empty() { hypothesis.len() as u64 * blocks } else { (hypothesis.len() - shared) as u64 };
+            if self.steps > MAX_SHIFT_STEPS {
+                return Err(());
+            }
             let distance = if columns.is_empty() {
                 build(shifted);
                 reference.distance(shifted)
@@ -254,7 +281,7 @@ impl<'r> ShiftSearch<'r> {
                 }
             }
         }
-        best_gain
+        Ok(best_gain)
     }
 }
 
@@ -328,8 +355,9 @@ fn joined(words: &[u32], chars: &[u32], ranges: &[(u32, u32)], out: &mut Vec<u32
 }
 
 /// CharacTER of one pair of whitespace-split texts (`calculate_cer(hyp.split(), ref.split())`).
-/// The reference must have a word (the reference divides by its length).
-pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
+/// The reference must have a word (the reference divides by its length). An error when the shift
+/// search goes past [`MAX_SHIFT_STEPS`].
+pub fn segment_score(hypothesis: &str, reference: &str) -> Result<f64> {
     thread_local! {
         static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
     }
@@ -344,7 +372,7 @@ pub fn segment_score(hypothesis: &str, reference: &str) -> f64 {
 }
 
 /// [`segment_score`] with the given buffers.
-fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> f64 {
+fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> Result<f64> {
     let mut ids = std::mem::take(&mut buffers.word_ids);
     let score = score_with_ids(hypothesis, reference, buffers, &mut ids);
     buffers.word_ids = ids;
@@ -352,19 +380,24 @@ fn score_with(hypothesis: &str, reference: &str, buffers: &mut Buffers) -> f64 {
 }
 
 /// [`score_with`] with the word table taken out of the buffers (the shift search borrows them).
-fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids: &mut WordIds) -> f64 {
+fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids: &mut WordIds) -> Result<f64> {
     let (hyp_words, ref_words) = (py_split(hypothesis), py_split(reference));
     let vocabulary = word_ids(&hyp_words, &ref_words, ids);
     let (original, reference_ids) = (&ids.hypothesis, &ids.reference);
     if original == reference_ids {
-        return 0.0; // the same words, distance 0: the reference returns before any shift
+        return Ok(0.0); // the same words, distance 0: the reference returns before any shift
     }
     let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
     let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
     let mut words = std::mem::take(&mut buffers.words);
     words.clone_from(&original);
     let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), buffers);
-    while let Some(gain) = search.best_shift(&words, &vocabulary, pre_score) {
+    loop {
+        let Ok(found) = search.best_shift(&words, &vocabulary, pre_score) else {
+            buffers.words = words;
+            return Err(search_too_long(original.len(), reference_ids.len()));
+        };
+        let Some(gain) = found else { break };
         if gain <= 0.0 {
             break;
         }
@@ -378,10 +411,10 @@ fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids:
     buffers.words = words;
     let (shifted_chars, reference_chars) = (&buffers.shifted_chars, &buffers.reference_chars);
     if shifted_chars.is_empty() {
-        return 1.0;
+        return Ok(1.0);
     }
     let edit_cost = distance(shifted_chars, reference_chars, ids.count()) as f64 + cost_of_shifts;
-    (edit_cost / shifted_chars.len() as f64).min(1.0)
+    Ok((edit_cost / shifted_chars.len() as f64).min(1.0))
 }
 
 /// CharacTER of every pair, in parallel; refuses a reference without words (the reference raises
@@ -398,7 +431,8 @@ where
             )));
         }
     }
-    map_pairs(hypotheses, references, PARALLEL_THRESHOLD, segment_score)
+    let scores = map_pairs(hypotheses, references, PARALLEL_THRESHOLD, segment_score)?;
+    scores.into_iter().enumerate().map(|(index, score)| score.map_err(|e| e.at_segment(index))).collect()
 }
 
 #[cfg(test)]
@@ -410,8 +444,8 @@ mod tests {
         // HF evaluate `character` module docstring (cer 1.2.0 values)
         let hyp = "this week the saudis denied information published in the new york times";
         let reference = "saudi arabia denied this week information published in the american new york times";
-        assert_eq!(segment_score(hyp, reference), 0.36619718309859156);
-        assert_eq!(segment_score("this is in fact an estimate", "this is actually an estimate"), 0.25925925925925924);
+        assert_eq!(segment_score(hyp, reference).unwrap(), 0.36619718309859156);
+        assert_eq!(segment_score("this is in fact an estimate", "this is actually an estimate").unwrap(), 0.25925925925925924);
     }
 
     #[test]
@@ -430,10 +464,19 @@ mod tests {
 
     #[test]
     fn identical_empty_and_refused() {
-        assert_eq!(segment_score("a b", " a  b "), 0.0);
-        assert_eq!(segment_score("", "a"), 1.0);
+        assert_eq!(segment_score("a b", " a  b ").unwrap(), 0.0);
+        assert_eq!(segment_score("", "a").unwrap(), 1.0);
         assert!(segment_scores(&["a"], &[" "]).is_err());
         assert!(segment_scores(&["a"], &["a", "b"]).is_err());
+    }
+
+    #[test]
+    fn a_search_past_the_step_limit_is_refused() {
+        // synthetic: 1,500 alternating words against the other phase; every shift of every phrase is tried
+        let hyp: Vec<&str> = (0..1500).map(|k| ["a", "b"][k % 2]).collect();
+        let reference: Vec<&str> = (0..1500).map(|k| ["b", "a"][k % 2]).collect();
+        let error = segment_scores(&[hyp.join(" ")], &[reference.join(" ")]).err().expect("refused");
+        assert!(error.to_string().starts_with("segment 0: CharacTER's shift search"), "{error}");
     }
 
     #[test]

@@ -22,6 +22,26 @@ use crate::text::pystr::python_strip;
 const PARALLEL_THRESHOLD: usize = 16;
 const NONE: i64 = -1;
 
+/// Most positions (8 bytes each) the common-substring search may hold: 24 million in its work arena and
+/// as many in the matches found, about 384 MiB together (up to twice that while a vector grows). The
+/// reference keeps every common substring with all its positions, which is quadratic in a repetitive
+/// text (`"a a a …"` of 10,000 words needed 2.2 GB in one allocation and aborted the interpreter): a
+/// pair over the limit is refused before the memory is taken. Real sentences and paragraphs use a few
+/// thousand positions.
+pub const MAX_POSITIONS: usize = 24 << 20;
+
+/// The error of a pair whose common substrings need more than [`MAX_POSITIONS`].
+fn too_many_positions(cand: &[char], reference: &[char]) -> Error {
+    Error::InvalidOption(format!(
+        "CharCut's common substrings of this pair ({} and {} characters) need more than {} million positions \
+         (~{} MiB; the text repeats itself too much), more than the limit: shorten or split the segment",
+        cand.len(),
+        reference.len(),
+        MAX_POSITIONS >> 20,
+        (2 * MAX_POSITIONS * std::mem::size_of::<usize>()) >> 20
+    ))
+}
+
 /// One operation of the reference's lists: `(alo, blo, substring, distance)`; `-1` marks the absent
 /// side. The substring is `cand[alo..alo+len]`, or `ref[blo..blo+len]` for an insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,16 +91,18 @@ impl Matches {
 
 /// `iter_common_substrings`: walks the trie of common token sequences that start at the given
 /// positions; `visit(offset, ok1, ok2)` sees every node (positions whose next `offset + 1` tokens agree,
-/// each list ascending). Tokens are dense ids below `alphabet`. Position lists live in one arena; each
-/// node holds ranges into it, its children are bucketed by their next token (a counting sort).
+/// each list ascending; `visit` returns false to stop: the matches found are over the limit). Tokens
+/// are dense ids below `alphabet`. Position lists live in one arena; each node holds ranges into it,
+/// its children are bucketed by their next token (a counting sort). False when the walk stopped, or
+/// the arena would grow past [`MAX_POSITIONS`].
 fn common_substrings(
     seq1: &[u32],
     seq2: &[u32],
     alphabet: usize,
     start1: Vec<usize>,
     start2: Vec<usize>,
-    mut visit: impl FnMut(usize, &[usize], &[usize]),
-) {
+    mut visit: impl FnMut(usize, &[usize], &[usize]) -> bool,
+) -> bool {
     let split = start1.len();
     let mut arena = start1;
     arena.extend(start2);
@@ -95,7 +117,9 @@ fn common_substrings(
             let (p, q) = (arena[from], arena[middle]);
             let mut depth = offset;
             while p + depth < seq1.len() && q + depth < seq2.len() && seq1[p + depth] == seq2[q + depth] {
-                visit(depth, &[p], &[q]);
+                if !visit(depth, &[p], &[q]) {
+                    return false;
+                }
                 depth += 1;
             }
             continue;
@@ -129,6 +153,9 @@ fn common_substrings(
                 count1[t] = usize::MAX; // no child: its positions are skipped
             }
         }
+        if end > MAX_POSITIONS {
+            return false; // refused before the memory is taken
+        }
         arena.resize(end, 0);
         for k in from..middle {
             let position = arena[k];
@@ -154,10 +181,13 @@ fn common_substrings(
             (count1[token as usize], count2[token as usize]) = (0, 0);
         }
         for &(child, child_middle, child_end) in &children {
-            visit(offset, &arena[child..child_middle], &arena[child_middle..child_end]);
+            if !visit(offset, &arena[child..child_middle], &arena[child_middle..child_end]) {
+                return false;
+            }
             todo.push((child, child_middle, child_end, offset + 1));
         }
     }
+    true
 }
 
 /// Token ids shared by both texts.
@@ -230,8 +260,9 @@ fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, V
     (ids, positions, starts)
 }
 
-/// `greedy_matching` up to the sorted list of all common substrings.
-fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
+/// `greedy_matching` up to the sorted list of all common substrings; an error when they need more than
+/// [`MAX_POSITIONS`].
+fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Result<Matches> {
     let size = cand.len() + reference.len();
     let mut found = Matches { list: Vec::with_capacity(2 * size), positions: Vec::with_capacity(4 * size) };
     // word-based matches, with the common prefix and suffix whatever their length; their texts are
@@ -241,7 +272,11 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
     let (words1, starts1) = word_tokens(cand, &mut tokens);
     let (words2, starts2) = word_tokens(reference, &mut tokens);
     let token_end = |starts: &[usize], text_len: usize, index: usize| starts.get(index + 1).copied().unwrap_or(text_len);
-    common_substrings(&words1, &words2, tokens.ids.len(), (0..words1.len()).collect(), (0..words2.len()).collect(), |offset, ok1, ok2| {
+    let fits = |found: &Matches, ok1: &[usize], ok2: &[usize]| found.positions.len() + ok1.len() + ok2.len() <= MAX_POSITIONS;
+    let complete = common_substrings(&words1, &words2, tokens.ids.len(), (0..words1.len()).collect(), (0..words2.len()).collect(), |offset, ok1, ok2| {
+        if !fits(&found, ok1, ok2) {
+            return false;
+        }
         let first = ok1[0];
         let (from, to) = (starts1[first], token_end(&starts1, cand.len(), first + offset));
         let len = to - from;
@@ -253,10 +288,14 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
         } else if last1 >= 0 && last2 >= 0 && ok1.contains(&(last1 as usize)) && ok2.contains(&(last2 as usize)) {
             found.push(len, [starts1[last1 as usize]].into_iter(), [starts2[last2 as usize]].into_iter());
         } else {
-            return;
+            return true;
         }
         word_match_of.insert(&cand[from..to], found.list.len() - 1);
+        true
     });
+    if !complete {
+        return Err(too_many_positions(cand, reference));
+    }
     // character-based matches inside words; one with a word-based match's text replaces it (the
     // reference's dict keeps the later value)
     let mut char_ids = CharIds::with_reserved(2);
@@ -264,7 +303,10 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
     let (chars2, origin2, is_start2) = char_groups(reference, 1, &mut char_ids);
     let starts = |flags: &[bool]| flags.iter().enumerate().filter(|(_, s)| **s).map(|(i, _)| i).collect::<Vec<_>>();
     let mut replaced = Vec::new();
-    common_substrings(&chars1, &chars2, char_ids.count(), starts(&is_start1), starts(&is_start2), |offset, ok1, ok2| {
+    let complete = common_substrings(&chars1, &chars2, char_ids.count(), starts(&is_start1), starts(&is_start2), |offset, ok1, ok2| {
+        if !fits(&found, ok1, ok2) {
+            return false;
+        }
         if offset + 1 >= min_match {
             let from = origin1[ok1[0]];
             found.push(offset + 1, ok1.iter().map(|&p| origin1[p]), ok2.iter().map(|&p| origin2[p]));
@@ -272,7 +314,11 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
                 replaced.push(word_match);
             }
         }
+        true
     });
+    if !complete {
+        return Err(too_many_positions(cand, reference));
+    }
     for index in replaced {
         found.list[index].len = 0; // dropped below
     }
@@ -294,7 +340,7 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Matches {
             ((u128::from(u32::MAX) - len) << 96) | (unbalanced << 64) | (count << 32) | first
         })
     };
-    found
+    Ok(found)
 }
 
 /// The matches in the order of their keys (computed once each; keys are distinct).
@@ -305,11 +351,13 @@ fn sorted_by_key<K: Ord + Copy>(list: &[Match], key: impl Fn(&Match) -> K) -> Ve
 }
 
 /// `greedy_matching`: retained matches in order, then deletions, then insertions.
-fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Vec<Op> {
-    let found = all_matches(cand, reference, min_match);
+fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Result<Vec<Op>> {
+    let found = all_matches(cand, reference, min_match)?;
     let (mut mask1, mut mask2) = (vec![true; cand.len()], vec![true; reference.len()]);
-    // covered[k] = covered positions before k: a range is free when its count does not grow
-    let (mut covered1, mut covered2) = (vec![0u32; cand.len() + 1], vec![0u32; reference.len() + 1]);
+    // covered positions counted in Fenwick trees: a range is free when it holds none. (The prefix sums
+    // were rebuilt after every retained match: O(n) each, 0.8 s for 10,000 words, minutes at the
+    // segment limit.)
+    let (mut covered1, mut covered2) = (Covered::new(cand.len()), Covered::new(reference.len()));
     let mut ops = Vec::new();
     // The reference drops, after each retained match, every match with no wholly uncovered position
     // left on a side, and retains the first survivor (again the same match, while it has uncovered
@@ -319,18 +367,13 @@ fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Vec<O
     for m in &found.list {
         let len = m.len;
         loop {
-            let free1 = |p: &&usize| covered1[**p + len] == covered1[**p];
-            let Some(&i) = found.pos1(m).iter().find(free1) else { break };
-            let free2 = |p: &&usize| covered2[**p + len] == covered2[**p];
-            let Some(&j) = found.pos2(m).iter().find(free2) else { break };
+            let Some(&i) = found.pos1(m).iter().find(|&&p| covered1.free(p, len)) else { break };
+            let Some(&j) = found.pos2(m).iter().find(|&&p| covered2.free(p, len)) else { break };
             ops.push(Op { alo: i as i64, blo: j as i64, len, dist: 0 });
             mask1[i..i + len].iter_mut().for_each(|free| *free = false);
             mask2[j..j + len].iter_mut().for_each(|free| *free = false);
-            for (covered, mask) in [(&mut covered1, &mask1), (&mut covered2, &mask2)] {
-                for (k, free) in mask.iter().enumerate() {
-                    covered[k + 1] = covered[k] + u32::from(!free);
-                }
-            }
+            covered1.cover(i, len);
+            covered2.cover(j, len);
         }
     }
     for (start, len) in residual_runs(&mask1) {
@@ -339,7 +382,43 @@ fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Vec<O
     for (start, len) in residual_runs(&mask2) {
         ops.push(Op { alo: NONE, blo: start as i64, len, dist: 0 });
     }
-    ops
+    Ok(ops)
+}
+
+/// Covered positions of a text, as a Fenwick tree of counts: O(log n) to cover a position or to count
+/// the covered ones in a range. A range is covered only when it was wholly free, so no position twice.
+struct Covered {
+    tree: Vec<u32>,
+}
+
+impl Covered {
+    fn new(len: usize) -> Self {
+        Self { tree: vec![0; len + 1] }
+    }
+
+    /// Covered positions before `end`.
+    fn before(&self, end: usize) -> u32 {
+        let (mut k, mut total) = (end, 0);
+        while k > 0 {
+            total += self.tree[k];
+            k &= k - 1;
+        }
+        total
+    }
+
+    fn free(&self, start: usize, len: usize) -> bool {
+        self.before(start + len) == self.before(start)
+    }
+
+    fn cover(&mut self, start: usize, len: usize) {
+        for position in start..start + len {
+            let mut k = position + 1;
+            while k < self.tree.len() {
+                self.tree[k] += 1;
+                k += k & k.wrapping_neg();
+            }
+        }
+    }
 }
 
 /// `residual_diff`: runs of uncovered positions as (start, length).
@@ -522,7 +601,7 @@ pub fn compare(cand: &str, reference: &str, min_match: usize) -> Result<Comparis
     }
     let cand: Vec<char> = python_strip(cand).chars().collect();
     let reference: Vec<char> = python_strip(reference).chars().collect();
-    let base_ops = greedy_matching(&cand, &reference, min_match);
+    let base_ops = greedy_matching(&cand, &reference, min_match)?;
     let mut matches: Vec<Op> = base_ops.iter().filter(|op| op.alo != NONE && op.blo != NONE).copied().collect();
     matches.sort_by(|x, y| op_order(x, y, &cand, &reference));
     let hit = regular_matches(&matches);
@@ -608,6 +687,14 @@ mod tests {
         assert_eq!(compare("", "", 3).unwrap().cost(false), (0, 0));
         assert_eq!(compare("abc", "", 3).unwrap().cost(false), (3, 3));
         assert!(compare("a", "a", 0).is_err());
+    }
+
+    #[test]
+    fn repetitive_pair_over_the_position_limit_is_refused() {
+        // synthetic: "a a a …" of 10,000 words vs 5,000 (the reference keeps ~100 million positions)
+        let (cand, reference) = (vec!["a"; 10_000].join(" "), vec!["a"; 5_000].join(" "));
+        let error = compare(&cand, &reference, 3).err().expect("refused");
+        assert!(error.to_string().contains("more than the limit"), "{error}");
     }
 
     #[test]

@@ -516,6 +516,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNltkWordNet>()?;
     m.add_function(wrap_pyfunction!(nltk_meteor_batch, m)?)?;
     m.add("METEOR_MAX_CANDIDATES", crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES)?;
+    m.add("METEOR_MAX_CANDIDATES_LIMIT", crate::metrics::meteor::align::MAX_CANDIDATES_LIMIT)?;
     m.add("METEOR_MAX_BEAM_SIZE", crate::metrics::meteor::MAX_BEAM_SIZE)?;
     m.add_class::<PySynonyms>()?;
     m.add_class::<PyParaphrases>()?;

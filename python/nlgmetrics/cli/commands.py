@@ -270,6 +270,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (InputFileError, ValueError, TypeError, ImportError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
+    except RecursionError:  # e.g. a JSON file nested 100,000 deep (caption, squad)
+        print("nlgmetrics: error: an input is nested too deeply to read (JSON deeper than Python's recursion limit)",
+              file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except OSError as error:  # e.g. report -o into a folder that does not exist
+        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        print(f"nlgmetrics: error: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
     return print_output(output)
 
 

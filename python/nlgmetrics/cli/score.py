@@ -87,8 +87,10 @@ def run_score(args) -> str:
     columns = [args.hyp, *args.ref]
     files = table_files(args.file, args.input_format)
     progress = Progress("score")
+    rows = 0
     with _maybe_writer(args.output, TableWriter) as writer:
         for source, first_row, batch in _batches_of(files, columns, args, per_row):
+            rows += batch.num_rows
             for column in dict.fromkeys(columns):
                 check_text_column(batch, column, source, first_row, args.nulls)
             hyps = batch.column(args.hyp)
@@ -102,6 +104,8 @@ def run_score(args) -> str:
             if writer is not None:
                 writer.write(_with_scores(batch, scores, source))
             progress.add(batch.num_rows)
+        if rows == 0:  # a header and no row: as an empty text file, an error (no output file is left)
+            raise TableError(f"{args.file}: no rows, nothing to score")
     progress.done()
     results = {name: scorer.result() for name, scorer in scorers.items()}
     return _render(results, args)

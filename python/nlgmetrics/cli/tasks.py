@@ -24,7 +24,12 @@ TASKS = ("report", "caption", "squad", "qa", "exact-match")
 
 def _names(paths: List[str]) -> List[str]:
     names = ["<stdin>" if path == "-" else os.path.basename(path) for path in paths]
-    return names if len(set(names)) == len(names) else list(paths)
+    if len(set(names)) == len(names):
+        return names
+    if len(set(paths)) != len(paths):  # the same file twice would be one system of the report, silently
+        twice = next(path for path in paths if paths.count(path) > 1)
+        raise ValueError(f"{twice} is given twice; each system needs its own file")
+    return list(paths)
 
 
 def add_task_commands(commands) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections import abc
 from itertools import chain
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 from nlgmetrics.io import columns
 
@@ -19,7 +19,32 @@ Reference = Union[str, Sequence[str]]
 
 # Longest segment (hypothesis or reference) accepted, in characters: far beyond any real text, small
 # enough that no metric's per-segment tables take gigabytes. Raise it with NLGMETRICS_MAX_SEGMENT_CHARS.
-MAX_SEGMENT_CHARS = int(os.environ.get("NLGMETRICS_MAX_SEGMENT_CHARS", 1_000_000))
+DEFAULT_MAX_SEGMENT_CHARS = 1_000_000
+
+
+def _segment_limit(text: Optional[str]) -> int:
+    """The limit ``NLGMETRICS_MAX_SEGMENT_CHARS`` sets: a positive integer (``_`` and ``,`` allowed), else the default
+    with a RuntimeWarning (an invalid value must not make ``import nlgmetrics`` fail).
+
+    >>> _segment_limit("2_000_000"), _segment_limit(None)
+    (2000000, 1000000)
+    """
+    if text is None:
+        return DEFAULT_MAX_SEGMENT_CHARS
+    try:
+        value = int(text.replace(",", "").replace("_", "").strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        import warnings
+
+        warnings.warn(f"NLGMETRICS_MAX_SEGMENT_CHARS={text!r} is not a positive integer; the default limit of "
+                      f"{DEFAULT_MAX_SEGMENT_CHARS:,} characters applies", RuntimeWarning, stacklevel=2)
+        return DEFAULT_MAX_SEGMENT_CHARS
+    return value
+
+
+MAX_SEGMENT_CHARS = _segment_limit(os.environ.get("NLGMETRICS_MAX_SEGMENT_CHARS"))
 
 
 class OneEach(list):

@@ -18,6 +18,10 @@ or ``"rows"`` (needs every row at the end: CIDEr-D's document frequencies, ROUGE
 bootstrap). For ``"sum"`` metrics ``segments=False`` keeps only the column totals (memory
 independent of the number of segments; no per-segment scores).
 
+One object may be shared by threads: ``update`` scores its batch outside the object's lock (batches of
+several threads are scored at once) and takes it only to add the result; ``state``, ``compute``,
+``merge`` and ``reset`` take it too, so no part added meanwhile is lost (issue 23).
+
 >>> import nlgmetrics
 >>> metric = nlgmetrics.metric("bleu")
 >>> for start in range(0, 4, 2):        # a training loop: batches of any size
@@ -35,6 +39,8 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+import threading
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -95,6 +101,7 @@ class Metric:
         if not self.keep_segments and self.reduction != "sum":
             raise ValueError(f"segments=False needs a metric whose corpus score is a sum of statistics; "
                              f"{self.name} keeps every segment ({self.reduction!r} reduction)")
+        self._lock = threading.RLock()
         self.reset()
 
     # ------------------------------------------------------------------ slots for subclasses
@@ -150,14 +157,15 @@ class Metric:
 
     def reset(self) -> "Metric":
         """Forget every segment seen."""
-        self._rows: Dict[str, List[np.ndarray]] = {}
-        self._texts: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
-        self._totals: Optional[np.ndarray] = None
-        self._n_segments = 0
-        self._ref_counts: set = set()
-        # The pandas index of each batch's rows (None for a batch given otherwise): results' to_pandas() keeps it.
-        self._index_parts: List[Any] = []
-        self._n_updates = 0  # updates and merges: compute() before any refuses or warns (empty_compute)
+        with self._lock:
+            self._rows: Dict[str, List[np.ndarray]] = {}
+            self._texts: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
+            self._totals: Optional[np.ndarray] = None
+            self._n_segments = 0
+            self._ref_counts: set = set()
+            # The pandas index of each batch's rows (None for a batch given otherwise): results' to_pandas() keeps it.
+            self._index_parts: List[Any] = []
+            self._n_updates = 0  # updates and merges: compute() before any refuses or warns (empty_compute)
         return self
 
     def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
@@ -206,6 +214,12 @@ class Metric:
 
     def _batch_inputs(self, hypotheses: Any, references: Any, nulls: str) -> Tuple[Any, Any]:
         self.last_kept_rows = None
+        if not self.needs_references and references is None and columns.is_column(hypotheses):
+            # a metric of outputs alone (distinct-n, self-BLEU): one column of outputs, no references to read (the
+            # column stands in for them, so its nulls are handled once, as ``nulls`` says)
+            batch = columns.text_batch(hypotheses, hypotheses, nulls=nulls, arrow=False, hypotheses_name="outputs")
+            self.last_kept_rows = batch.rows
+            return self.check_inputs(batch.hypotheses, None)
         if not columns.is_columnar(hypotheses, references):
             return self.check_inputs(hypotheses, references)
         batch = columns.text_batch(hypotheses, references, nulls=nulls, arrow=self.reads_arrow())
@@ -325,6 +339,10 @@ class Metric:
         return tuple(sorted(self._empty_arrays()))
 
     def _add(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
+        with self._lock:
+            self._add_unlocked(arrays, n_segments, ref_counts)
+
+    def _add_unlocked(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
         if not self.keep_segments:
             totals = np.asarray(arrays["segment_stats"]).sum(axis=0)
             self._totals = totals if self._totals is None else self._totals + totals
@@ -339,9 +357,10 @@ class Metric:
 
     def state(self) -> MetricState:
         """Everything accumulated, as a ``MetricState`` (plain arrays and a JSON header)."""
-        arrays = self._arrays(joined=True)
-        return MetricState(self.name, dict(self.options), arrays, self.array_kinds(), self._n_segments,
-                           tuple(sorted(self._ref_counts)))
+        with self._lock:
+            arrays = self._arrays(joined=True)
+            return MetricState(self.name, dict(self.options), arrays, self.array_kinds(), self._n_segments,
+                               tuple(sorted(self._ref_counts)))
 
     def _arrays(self, joined: bool) -> Dict[str, np.ndarray]:
         """The state's arrays: each kept part joined into one (``joined``; done once, then kept joined), or only
@@ -377,12 +396,56 @@ class Metric:
         many states one after another copies each row once.
         """
         state = other.state() if isinstance(other, Metric) else other
-        layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
-        layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
-        self._add_state(state)
+        with self._lock:
+            layout = MetricState(self.name, dict(self.options), self._arrays(joined=False), self.array_kinds())
+            layout.check_compatible(state)  # metric, options and arrays, raising ValueError naming what differs
+            self.check_state(state)
+            self._add_state(state)
         return self
 
+    #: Pairs of statistics columns where the first can never exceed the second (matches within their totals),
+    #: found by name: ``matches_n``/``totals_n``, ``correct_n``/``guess_n``, ``charN_match``/``charN_hyp`` and
+    #: ``…_ref``, ``n_match``/``n_all``, ``cost``/``length``.
+    _BOUNDED_BY = ((r"matches_(\d+)", (r"totals_\1",)), (r"correct_(\d+)", (r"guess_\1",)),
+                   (r"(\w+?\d+)_match", (r"\1_hyp", r"\1_ref")), (r"n_match", (r"n_all",)),
+                   (r"cost", (r"length",)))
+
+    def column_bounds(self) -> List[Tuple[int, int]]:
+        """Index pairs ``(i, j)`` of ``stat_columns`` where column ``i`` never exceeds column ``j`` in a real state."""
+        names = list(self.stat_columns)
+        pairs = []
+        for i, name in enumerate(names):
+            for pattern, bounds in self._BOUNDED_BY:
+                match = re.fullmatch(pattern, name)
+                if match:
+                    pairs += [(i, names.index(match.expand(b))) for b in bounds if match.expand(b) in names]
+        return pairs
+
+    def check_state(self, state: MetricState) -> None:
+        """Raise ValueError when ``state`` holds what this metric never produces (a forged or damaged state: its
+        checksum may well be valid): the structural checks of ``MetricState.validate``, then every number of every
+        array non-negative (each is a count, a length, an index or a score that is at least 0) and matches within
+        their totals (``column_bounds``)."""
+        state.validate()
+        for name, array in state.arrays.items():
+            if array.dtype.kind in "if" and array.size and array.min() < 0:
+                raise ValueError(f"{self.name} state is inconsistent: array {name!r} holds a negative value "
+                                 f"({array.min()}), which this metric never produces")
+        stats = state.arrays.get("segment_stats", state.arrays.get("totals"))
+        if stats is None or stats.ndim == 0 or stats.shape[-1] != len(self.stat_columns):
+            return
+        flat = stats.reshape(-1, stats.shape[-1])
+        for smaller, larger in self.column_bounds():
+            if (flat[:, smaller] > flat[:, larger]).any():
+                names = self.stat_columns
+                raise ValueError(f"{self.name} state is inconsistent: {names[smaller]} exceeds {names[larger]}, "
+                                 f"which this metric never produces")
+
     def _add_state(self, state: MetricState) -> None:
+        with self._lock:
+            self._add_state_unlocked(state)
+
+    def _add_state_unlocked(self, state: MetricState) -> None:
         if not self.keep_segments:
             totals = state.arrays["totals"]
             self._totals = np.array(totals) if self._totals is None else self._totals + totals
@@ -398,8 +461,10 @@ class Metric:
         self._n_updates += 1
 
     def _load(self, state: MetricState) -> None:
-        self.reset()
-        self._add_state(state)
+        self.check_state(state)
+        with self._lock:
+            self.reset()
+            self._add_state(state)
 
     # ------------------------------------------------------------------ helpers for subclasses
 
@@ -429,12 +494,25 @@ class Metric:
 
     # ------------------------------------------------------------------ pickling (never of Rust objects)
 
+    def __copy__(self) -> "Metric":
+        """A shallow copy with its own lock (``__call__`` and the partition scorers copy a configured metric)."""
+        fresh = type(self).__new__(type(self))
+        fresh.__dict__.update(self.__dict__)
+        fresh._lock = threading.RLock()
+        return fresh
+
     def __getstate__(self) -> Dict[str, Any]:
         return {"options": self.options, "threads": self.threads, "segments": self.keep_segments,
-                "state": self.state().to_bytes()}
+                "state": self.state().to_bytes(), "hints": self.restore_hints()}
+
+    def restore_hints(self) -> Dict[str, Any]:
+        """Settings besides the options that ``from_options`` may use to rebuild this metric from a pickle (METEOR:
+        where its paraphrase table was found)."""
+        return {}
 
     def __setstate__(self, saved: Dict[str, Any]) -> None:
-        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"])
+        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"],
+                                        **saved.get("hints", {}))
         self.__dict__.update(fresh.__dict__)
         self._load(MetricState.from_bytes(saved["state"]))
 

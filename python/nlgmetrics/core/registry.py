@@ -110,5 +110,8 @@ def metric_classes() -> Dict[str, Type[Any]]:
 def from_state(state: Any, **settings: Any) -> Any:
     """A metric holding ``state`` (a ``MetricState``): the receiving side of a merge across machines."""
     cls, _ = resolve(state.metric)
-    instance = cls.from_options(state.options, **settings)
+    try:
+        instance = cls.from_options(state.options, **settings)
+    except TypeError as error:  # an option no version of the metric takes (a damaged or forged header)
+        raise ValueError(f"the {state.metric} state's options are not this metric's: {error}") from None
     return instance.merge(state)

@@ -21,7 +21,10 @@ Wire format (version 1), all integers little-endian:
                  "checksum": Adler-32 of the payload}
     payload      each array's C-ordered bytes at its offset (8-byte aligned)
 
-A truncated, corrupted or foreign payload raises ``ValueError``; arrays are read without copying.
+A truncated, corrupted or foreign payload raises ``ValueError`` (and nothing else, whatever the bytes);
+arrays are read without copying. ``validate`` checks what a checksum cannot (a forged state has a valid
+one): row counts, text offsets, finite numbers; ``Metric.merge`` adds each metric's own rules
+(non-negative counts, matches within their totals).
 
 >>> import numpy as np
 >>> state = MetricState("bleu", {"tokenize": "13a"}, {"segment_stats": np.array([[3, 4], [1, 2]])},
@@ -162,6 +165,35 @@ class MetricState:
         """A new state holding this state's segments followed by ``other``'s."""
         return join_states([self, other])
 
+    def validate(self) -> "MetricState":
+        """Raise ValueError when the content is impossible for any metric: a negative segment count, a ``rows`` array
+        whose length is not ``n_segments``, a NaN or infinity, text offsets that are not non-decreasing ends
+        within the data (on UTF-8 character boundaries), text that is not UTF-8.
+
+        >>> MetricState("x", {}, {"s": np.ones((3, 2))}, {"s": "rows"}, n_segments=2).validate()
+        Traceback (most recent call last):
+        ValueError: MetricState is inconsistent: array 's' has 3 rows for 2 segments
+        """
+        def bad(message: str) -> ValueError:
+            return ValueError(f"MetricState is inconsistent: {message}")
+
+        if self.n_segments < 0 or any(count < 0 for count in self.ref_counts):
+            raise bad(f"{self.n_segments} segments, reference counts {list(self.ref_counts)}")
+        for name, array in self.arrays.items():
+            if array.dtype.kind == "f" and not np.isfinite(array).all():
+                raise bad(f"array {name!r} holds NaN or infinity")
+        for name, kind in self.kinds.items():
+            if kind == "rows":
+                array = self.arrays[name]
+                if array.ndim == 0 or len(array) != self.n_segments:
+                    raise bad(f"array {name!r} has {len(array) if array.ndim else 0} rows for {self.n_segments} segments")
+            elif kind == "text":
+                # one string per segment; CIDEr's and NIST's references: ref_counts[i] strings for segment i
+                per_reference = name == "references" and self.kinds.get("ref_counts") == "rows"
+                count = int(np.asarray(self.arrays["ref_counts"]).sum()) if per_reference else self.n_segments
+                _check_text(self.arrays[f"{name}.data"], self.arrays[f"{name}.offsets"], name, count, bad)
+        return self
+
     def texts(self, name: str) -> list:
         """The strings of the text array ``name``."""
         return decode_texts(self.arrays[f"{name}.data"], self.arrays[f"{name}.offsets"])
@@ -213,11 +245,16 @@ class MetricState:
         if start > len(view):
             raise ValueError("MetricState is truncated: the header runs past the end of the payload")
         try:
-            header = json.loads(bytes(view[_PREFIX.size:start]).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise ValueError("MetricState header is corrupted (not valid JSON)") from None
+            header = json.loads(bytes(view[_PREFIX.size:start]).decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise ValueError("MetricState header is corrupted (not valid JSON, or nested too deeply)") from None
         payload = view[start:]
-        return cls._from_header(header, payload)
+        try:
+            state = cls._from_header(header, payload)
+        except (KeyError, TypeError, OverflowError, RecursionError, AttributeError, IndexError):
+            # a header of the wrong shape (a list where a number belongs, a nesting too deep): never more than ValueError
+            raise ValueError("MetricState header is corrupted (a field has the wrong type)") from None
+        return state.validate()
 
     @classmethod
     def _from_header(cls, header: Any, payload: memoryview) -> "MetricState":
@@ -227,6 +264,9 @@ class MetricState:
             metric, options, kinds = header["metric"], header["options"], header["kinds"]
             n_segments, ref_counts = int(header["n_segments"]), tuple(int(c) for c in header["ref_counts"])
             library_version = str(header["library_version"])
+            exact = [header["checksum"], header["n_segments"], *header["ref_counts"]]
+            if not all(type(value) is int for value in exact) or not all(isinstance(key, str) for key in kinds):
+                raise TypeError("not an int")
         except (KeyError, TypeError, ValueError):
             raise ValueError("MetricState header is corrupted (a field is missing or has the wrong type)") from None
         if not (isinstance(metric, str) and isinstance(options, dict) and isinstance(kinds, dict)
@@ -248,11 +288,40 @@ class MetricState:
         return cls(metric, options, arrays, dict(kinds), n_segments, ref_counts, library_version)
 
 
+def _check_text(data: np.ndarray, ends: np.ndarray, name: str, n_segments: int, bad) -> None:
+    """Text offsets: one end per string (``n_segments`` of them), non-decreasing, the last at the end of the data, each on a UTF-8 character
+    boundary; the data UTF-8 (lone surrogates allowed, as ``encode_texts`` keeps them)."""
+    if data.ndim != 1 or data.dtype != np.uint8 or ends.ndim != 1 or ends.dtype.kind not in "iu":
+        raise bad(f"text array {name!r} is not bytes with integer offsets")
+    if len(ends) != n_segments:
+        raise bad(f"text array {name!r} has {len(ends)} offsets for {n_segments} strings")
+    if len(ends) == 0:
+        if len(data):
+            raise bad(f"text array {name!r} has {len(data)} bytes and no segment")
+        return
+    ends = ends.astype(np.int64)
+    if ends[0] < 0 or (np.diff(ends) < 0).any() or ends[-1] != len(data):
+        raise bad(f"text array {name!r} has offsets that are not non-decreasing ends of its {len(data)} bytes")
+    inner = ends[:-1][ends[:-1] < len(data)]
+    if ((data[inner] & 0xC0) == 0x80).any():
+        raise bad(f"text array {name!r} has an offset inside a UTF-8 character")
+    try:
+        data.tobytes().decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        raise bad(f"text array {name!r} is not UTF-8") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a valid value in a state")
+
+
 def _array_from_entry(entry: Any, payload: memoryview) -> np.ndarray:
     try:
         dtype, shape = str(entry["dtype"]), tuple(int(n) for n in entry["shape"])
         offset, nbytes = int(entry["offset"]), int(entry["nbytes"])
-    except (KeyError, TypeError, ValueError):
+        if not all(type(n) is int for n in [*entry["shape"], entry["offset"], entry["nbytes"]]):
+            raise TypeError("not an int")
+    except (KeyError, TypeError, ValueError, OverflowError):
         raise ValueError("MetricState header is corrupted (an array entry is malformed)") from None
     if dtype not in DTYPES:
         raise ValueError(f"MetricState holds an array of dtype {dtype!r}, which is not allowed")

@@ -150,7 +150,10 @@ def _as_arrow_or_list(value: Any, name: str):
         if value.ndim != 1:
             raise TypeError(f"{name} must be a 1-D array, got {value.ndim} dimensions")
         if value.dtype.kind == "U":
-            return _pyarrow().array(value, type=_pyarrow().large_string())
+            try:
+                return _pyarrow().array(value, type=_pyarrow().large_string())
+            except UnicodeDecodeError:  # a lone surrogate: say where, as for lists (never a raw codec error)
+                raise ValueError(_inputs().surrogate_location(value.tolist(), [], name.split(" ")[0])) from None
         if value.dtype.kind in "OT":
             return value.tolist()
         raise TypeError(f"{name} must hold strings, got a NumPy array of dtype {value.dtype}")

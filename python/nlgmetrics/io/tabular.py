@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from typing import IO, Any, Iterator, List, Optional, Sequence, Tuple
@@ -90,7 +91,51 @@ def read_batches(path: str, columns: Sequence[str], *, format: Optional[str] = N
     except OSError as error:
         raise TableError(f"cannot read {name}: {error.strerror or one_line(error)}") from None
     except (pa.ArrowInvalid, pa.ArrowException, ValueError) as error:
-        raise TableError(f"{name}: cannot read it as {kind}: {one_line(error)}") from None
+        line = _bad_line(path, kind) if path != "-" and kind != "parquet" else None
+        # PyArrow counts rows from the start of its 1 MiB block (JSONL) or not at all (CSV): the line is found again
+        where, message = "", one_line(error)
+        if line:
+            where, message = f" (line {line:,} of the file)", re.sub(r"\.? in row \d+$", "", message)
+        raise TableError(f"{name}: cannot read it as {kind}{where}: {message}") from None
+    except RecursionError:
+        raise TableError(f"{name}: a value is nested too deeply to read") from None
+
+
+def _bad_line(path: str, kind: str) -> Optional[int]:
+    """The 1-based line of a JSONL/CSV/TSV file where PyArrow's reader failed, found by reading it again in Python
+    (an error path only): JSONL, the first line that is not a JSON object or whose key changes type (a string, then a
+    number); CSV/TSV, the first row with another number of fields than the header. None when none is found."""
+    import csv
+
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            if kind == "jsonl":
+                kinds: dict = {}
+                for number, line in enumerate(handle, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        row = json.loads(line)
+                    except (ValueError, RecursionError):
+                        return number
+                    if not isinstance(row, dict):
+                        return number
+                    for key, value in row.items():
+                        family = "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
+                        if value is not None and kinds.setdefault(key, family) != family:
+                            return number
+                return None
+            if kind == "tsv":
+                reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            else:
+                reader = csv.reader(handle, delimiter=",", quoting=csv.QUOTE_MINIMAL)
+            header = next(reader, None)
+            for row in reader:
+                if header is not None and len(row) != len(header):
+                    return reader.line_num
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    return None
 
 
 def table_files(path: str, format: Optional[str] = None) -> List[str]:
@@ -139,14 +184,43 @@ def list_files(paths: Any, filesystem: Any = None) -> Tuple[Any, List[str]]:
         if info.type == fs.FileType.NotFound:
             raise TableError(f"cannot read {path}: no such file or directory")
         if info.type == fs.FileType.Directory:
-            found = sorted(entry.path for entry in filesystem.get_file_info(fs.FileSelector(inner, recursive=True))
-                           if entry.type == fs.FileType.File and not _hidden(entry.path, inner))
+            if isinstance(filesystem, fs.LocalFileSystem):
+                found = _local_files(inner)
+            else:
+                found = sorted(entry.path for entry in filesystem.get_file_info(fs.FileSelector(inner, recursive=True))
+                               if entry.type == fs.FileType.File and not _hidden(entry.path, inner))
             if not found:
                 raise TableError(f"{path}: a directory without data files")
             files.extend(found)
         else:
             files.append(inner)
     return filesystem, files
+
+
+def _local_files(folder: str) -> List[str]:
+    """A local folder's data files, sorted by path. Symbolic links to folders are not followed (a link to a parent
+    made a file read 41 times, two such links never finished listing); a link to a file is read as that file. A
+    FIFO, socket or device would block or never end: TableError naming it."""
+    import stat
+
+    found = []
+    for here, folders, names in os.walk(folder, followlinks=False):
+        folders[:] = sorted(name for name in folders if not name.startswith((".", "_")))
+        for name in names:
+            path = os.path.join(here, name)
+            if name.startswith((".", "_")):
+                continue
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                raise TableError(f"cannot read {path}: a broken link or an unreadable file") from None
+            if stat.S_ISDIR(mode):
+                continue  # a link to a folder: not followed
+            if not stat.S_ISREG(mode):
+                raise TableError(f"{path}: not a regular file (a FIFO, socket or device), which could block for ever; "
+                                 "remove it from the folder or name the files to read")
+            found.append(path)
+    return sorted(found)
 
 
 def _filesystem_of(path: str, filesystem: Any) -> Tuple[Any, str]:
@@ -173,7 +247,11 @@ def one_line(error: BaseException) -> str:
 
 
 def check_columns(present: Sequence[str], wanted: Sequence[str], name: str) -> None:
-    """TableError naming ``name`` and the first column of ``wanted`` not in ``present``."""
+    """TableError naming ``name`` and the first column of ``wanted`` not in ``present``, or present twice."""
+    for column in dict.fromkeys(present):
+        if list(present).count(column) > 1:
+            raise TableError(f"{name}: the column {column!r} appears {list(present).count(column)} times in the header; "
+                             "each column needs its own name")
     for column in wanted:
         if column not in present:
             raise TableError(f"{name}: no column {column!r} (columns: {', '.join(present)})")
@@ -239,6 +317,8 @@ def check_text_column(batch: "pa.RecordBatch", column: str, name: str, first_row
     ``first_row`` is the batch's first row in the file (0-based), so the message names the file's row."""
     values = batch.column(column)
     kind = values.type
+    if pa.types.is_dictionary(kind):  # a categorical column (pandas' category, Spark's dictionary pages): its strings
+        kind = kind.value_type
     text = pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
     listed = (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
         pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type))
@@ -264,6 +344,11 @@ class TableWriter:
     def __init__(self, path: str, format: Optional[str] = None):
         _require_pyarrow()
         self.path = path
+        if os.path.isdir(path):
+            raise TableError(f"cannot write {path}: it is a folder; name a file (.parquet, .jsonl, .csv or .tsv)")
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise TableError(f"cannot write {path}: the folder {folder} does not exist")
         self.format = table_format(path, format)
         self._writer: Any = None  # a pyarrow ParquetWriter or CSVWriter, made at the first batch
         self._handle: IO[bytes]  # the temporary file, opened by __enter__
@@ -309,9 +394,9 @@ class TableWriter:
         lines: List[str] = []
         for values in zip(*columns):
             fields = ["" if value is None else repr(value) if isinstance(value, float) else str(value) for value in values]
-            if any("\t" in field or "\n" in field for field in fields):
-                raise TableError(f"cannot write {self.path} as TSV: row {self._rows + len(lines) + 1} holds a tab or "
-                                 "a newline; write .csv, .jsonl or .parquet")
+            if any("\t" in field or "\n" in field or "\r" in field for field in fields):
+                raise TableError(f"cannot write {self.path} as TSV: row {self._rows + len(lines) + 1} holds a tab, "
+                                 "a newline or a carriage return; write .csv, .jsonl or .parquet")
             lines.append("\t".join(fields) + "\n")
         self._rows += len(lines)
         self._handle.write("".join(lines).encode("utf-8"))

@@ -23,6 +23,13 @@ def check_inputs(systems: SystemsArg, references: Sequence[Union[str, Sequence[s
 
     if isinstance(systems, Mapping):
         named = {str(name): hypotheses_list(lines, f"systems[{name!r}]") for name, lines in systems.items()}
+        if len(named) != len(systems):  # e.g. 1 and "1": one would be dropped silently
+            seen: Dict[str, Any] = {}
+            for name in systems:
+                if str(name) in seen:
+                    raise ValueError(f"systems {seen[str(name)]!r} and {name!r} have the same name {str(name)!r} "
+                                     "in the report; give each system its own name")
+                seen[str(name)] = name
     elif isinstance(systems, (list, tuple)):
         named = {f"sys{i + 1}": hypotheses_list(lines, f"systems[{i}]") for i, lines in enumerate(systems)}
     else:
@@ -51,6 +58,9 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
     import nlgmetrics
     from nlgmetrics.cli.progress import progress_bar
 
+    from nlgmetrics.stats.significance import _check_n_samples
+
+    _check_n_samples(n_samples)  # at most 10 million (10**12 ran until killed)
     named, refs = check_inputs(systems, references)
     specs = analyses.metric_specs(metrics)
     names = list(named)
@@ -119,26 +129,45 @@ def _build(named, refs, specs, names, baseline, n_segments, tokenizer, language,
     }
 
 
+# An example shows at most this many tokens of each text (and characters of its chrF row and references): a
+# 100,000-character segment made a 5 MB page Chromium needed 2 minutes to show. The ROUGE-L highlight is computed
+# on the tokens shown, against the first SHOWN_TOKENS of each reference (its pure-Python table: 69 s and 871 MB
+# for one 10,000-token segment before). The page says where a text was cut.
+SHOWN_TOKENS = 400
+SHOWN_CHARS = 3_000
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS]
+
+
 def _example(index: int, named: Dict[str, List[str]], refs: List[List[str]], specs: Sequence[MetricSpec],
              scores: Dict[str, Dict[str, np.ndarray]], reference_tokens: List[str],
              system_tokens: Dict[str, List[str]], tokenizer: str) -> Dict[str, Any]:
     """One segment: references, and per system its text, scores and what to highlight."""
     keys = {spec.key for spec in specs}
     all_reference_tokens = [analyses.word_tokens([r], tokenizer)[0] for r in refs[index]]
-    lowered_refs = [[t.lower() for t in tokens] for tokens in all_reference_tokens]
+    lowered_refs = [[t.lower() for t in tokens[:SHOWN_TOKENS]] for tokens in all_reference_tokens]
     reference_chars = [[c for c in r if not c.isspace()] for r in refs[index]]
+    cut = any(len(r) > SHOWN_CHARS for r in refs[index]) or any(len(t) > SHOWN_TOKENS for t in all_reference_tokens)
     rows = []
     for name, hypotheses in named.items():
-        tokens = system_tokens[name][index].split()
+        all_tokens = system_tokens[name][index].split()
+        tokens = all_tokens[:SHOWN_TOKENS]
+        text = _shown(hypotheses[index])
+        cut = cut or len(all_tokens) > SHOWN_TOKENS or len(text) < len(hypotheses[index])
         row: Dict[str, Any] = {
-            "system": name, "text": hypotheses[index], "tokens": tokens,
+            "system": name, "text": text, "tokens": tokens,
             "scores": {spec.label: float(scores[spec.key][name][index]) for spec in specs},
+            # matches of the tokens shown, against the whole references (left to right: as for the whole text)
             "word_levels": matched_orders(tokens, all_reference_tokens),
         }
         if keys & {"chrf", "chrf++"}:
-            chars = [c for c in hypotheses[index] if not c.isspace()]
+            chars = [c for c in text if not c.isspace()]
             row["char_levels"] = matched_orders(chars, reference_chars, max_order=6)
         if any(key.startswith("rouge") for key in keys):
             row["lcs"] = sorted(best_lcs_positions([t.lower() for t in tokens], lowered_refs))
         rows.append(row)
-    return {"index": index, "references": refs[index], "reference_tokens": reference_tokens[index].split(), "rows": rows}
+    return {"index": index, "references": [_shown(r) for r in refs[index]],
+            "reference_tokens": reference_tokens[index].split()[:SHOWN_TOKENS], "rows": rows,
+            "cut": {"tokens": SHOWN_TOKENS, "chars": SHOWN_CHARS} if cut else None}

@@ -52,6 +52,12 @@ def _fmt(value: Optional[float], top: float) -> str:
     return f"{value:.2f}" if top > 1 else f"{value:.4f}"
 
 
+def _name(system: str) -> str:
+    """A system name, isolated (``<bdi>``): a name holding an unterminated U+202E (right-to-left override) or other
+    direction controls cannot reverse or reorder the text around it (the legend next to the wrong colours)."""
+    return f"<bdi>{escape(system)}</bdi>"
+
+
 def _text_cell(text: str, lang: str, inner: Optional[str] = None, tag: str = "td") -> str:
     return f'<{tag} class="text" dir="auto"{lang}>{inner if inner is not None else escape(text)}</{tag}>'
 
@@ -61,7 +67,7 @@ def _score_table(data: Dict[str, Any]) -> str:
     head = "".join(f"<th>{escape(m['label'])}{' ↓' if not m['higher_is_better'] else ''}</th>" for m in table["metrics"])
     rows = []
     for index, system in enumerate(data["systems"]):
-        cells = [f'<th dir="auto">{escape(system)}{" (baseline)" if index == 0 else ""}</th>']
+        cells = [f'<th dir="auto">{_name(system)}{" (baseline)" if index == 0 else ""}</th>']
         for metric in table["metrics"]:
             entry = metric["rows"][index]
             top = data["segments"][metric["key"]]["top"]
@@ -91,7 +97,7 @@ def _distributions(data: Dict[str, Any]) -> str:
                    for k in metrics)
     rows = []
     for system in data["systems"]:
-        cells = [f'<th dir="auto">{escape(system)}</th>']
+        cells = [f'<th dir="auto">{_name(system)}</th>']
         for key in metrics:
             hist = data["segments"][key]["histograms"][system]
             label = f"{system}: segment {data['segments'][key]['label']} in 10 bins, counts {hist['counts']}"
@@ -118,7 +124,7 @@ def _bucket_table(labels: List[str], counts: Dict[str, List[int]], means: Dict[s
         for i, value in enumerate(values):
             count = "" if counts_shown_once else f"<br><span class='small'>n={counts[name][i]}</span>"
             cells.append(f'<td class="num" style="{svg.shade(value, low, high)}">{_fmt(value, top)}{count}</td>')
-        rows.append(f'<tr><th dir="auto">{escape(name)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th dir="auto">{_name(name)}</th>{"".join(cells)}</tr>')
     return f"<div class='wrap'><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
 
 
@@ -150,7 +156,7 @@ def _word_accuracy(data: Dict[str, Any]) -> str:
     for n in data["systems"]:
         cells = "".join(f'<td class="num fm" data-bucket="{i}" data-system="{escape(n)}" data-value="{value!r}">'
                         f"{value:.4f}</td>" for i, value in enumerate(fm[n]["fmeasure"]))
-        rows.append(f'<tr><th dir="auto">{escape(n)}</th>{cells}</tr>')
+        rows.append(f'<tr><th dir="auto">{_name(n)}</th>{cells}</tr>')
     return (f"<figure>{chart}</figure><div class='wrap'><table><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div><p class='note'>Words bucketed by how often they occur in "
             "the (first) reference, as compare-mt: F-measure of clipped word matches per bucket.</p>")
@@ -168,7 +174,7 @@ def _pairwise(data: Dict[str, Any]) -> str:
             bar = svg.stacked_bar([(wtl["win"], "#009E73", "win"), (wtl["tie"], "#bbbbbb", "tie"),
                                    (wtl["loss"], "#D55E00", "loss")], width=130)
             cells.append(f"<td>{bar}<br><span class='num'>{wtl['win']} / {wtl['tie']} / {wtl['loss']}</span></td>")
-        rows.append(f'<tr><th dir="auto">{escape(system)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th dir="auto">{_name(system)}</th>{"".join(cells)}</tr>')
     parts.append(f"<div class='wrap'><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
                  "<p class='note'>Segments where the system's score is better (win), equal (tie) or worse (loss) than "
                  "the baseline's, in the metric's direction.</p>")
@@ -176,7 +182,7 @@ def _pairwise(data: Dict[str, Any]) -> str:
     sampled = (f" ({data['scatter_points']} of {data['n_segments']} segments, evenly spaced)"
                if data["scatter_sampled"] else "")
     figures = "".join(f"<figure>{svg.scatter(xs, ys, primary['top'], data['baseline'], system)}"
-                      f'<figcaption dir="auto">{escape(system)}</figcaption></figure>'
+                      f'<figcaption dir="auto">{_name(system)}</figcaption></figure>'
                       for system, (xs, ys) in data["scatter"].items())
     parts.append(f"<h3>Segment {escape(primary['label'])}: system (y) against baseline (x){sampled}</h3>"
                  f"<div class='scatters'>{figures}</div>")
@@ -188,7 +194,7 @@ def _ngrams(data: Dict[str, Any], lang: str) -> str:
     for system, rows in data["ngrams"].items():
         body = "".join(f"<tr>{_text_cell(r['ngram'], lang)}<td class='num'>{r['order']}</td><td class='num'>{r['system']}"
                        f"</td><td class='num'>{r['baseline']}</td><td class='num'>{r['salience']:.3f}</td></tr>" for r in rows)
-        parts.append(f'<div><h3 dir="auto">{escape(system)}</h3><table><thead><tr><th>n-gram</th><th>n</th>'
+        parts.append(f'<div><h3 dir="auto">{_name(system)}</h3><table><thead><tr><th>n-gram</th><th>n</th>'
                      f"<th>matches</th><th>baseline</th><th>salience</th></tr></thead>"
                      f"<tbody>{body}</tbody></table></div>")
     return ("<p class='note'>N-grams (n ≤ 4) of the first reference that each system matches more often than the "
@@ -238,11 +244,16 @@ def _examples(data: Dict[str, Any], lang: str) -> str:
             words = _tokens_html(row["tokens"], row["word_levels"], set(row["lcs"]) if "lcs" in row else None)
             scores = "".join(f"<td class='num'>{_fmt(row['scores'][label], data['segments'][key]['top'])}</td>"
                              for label, key in zip(labels, data["metrics"]))
-            rows.append(f'<tr><th dir="auto">{escape(row["system"])}</th>{_text_cell("", lang, words)}{scores}</tr>')
+            rows.append(f'<tr><th dir="auto">{_name(row["system"])}</th>{_text_cell("", lang, words)}{scores}</tr>')
             if "char_levels" in row:
                 chars = _chars_html(row["text"], row["char_levels"])
                 rows.append(f"<tr><td class='note'>chrF</td>{_text_cell('', lang, chars)}" + "<td></td>" * len(labels) + "</tr>")
-        parts.append(f"<h3>Segment {example['index'] + 1}</h3><div class='wrap'><table><thead><tr>{head}</tr></thead>"
+        cut = example.get("cut")
+        note = (f"<p class='note'>A text of this segment is long: each output is shown up to its first {cut['tokens']:,} "
+                f"tokens ({cut['chars']:,} characters for references and chrF rows), and the highlights are those of "
+                "the part shown (ROUGE-L against the references' first tokens); the scores are the whole segment's.</p>"
+                if cut else "")
+        parts.append(f"<h3>Segment {example['index'] + 1}</h3>{note}<div class='wrap'><table><thead><tr>{head}</tr></thead>"
                      f"<tbody>{''.join(rows)}</tbody></table></div>")
     return "".join(parts)
 
@@ -272,7 +283,7 @@ def render(data: Dict[str, Any]) -> str:
     nav = "".join(f'<li><a href="#{key}">{escape(title)}</a></li>' for key, title in SECTIONS)
     sections = "".join(f'<section id="{key}"><h2>{escape(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
     summary = (f"{len(data['systems'])} systems, {data['n_segments']} segments, up to {data['n_references']} "
-               f"reference(s) per segment; baseline: <b dir=\"auto\">{escape(data['baseline'])}</b>.")
+               f"reference(s) per segment; baseline: <b dir=\"auto\">{_name(data['baseline'])}</b>.")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<link rel=\"icon\" href=\"data:,\"><title>{escape(data['title'])}</title><style>{CSS}</style></head>"

@@ -16,6 +16,12 @@ PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#C
 MARKERS = ["circle", "square", "triangle", "diamond"]
 
 
+def _isolated(text: str) -> str:
+    """Text for an SVG ``<text>``/``<title>`` (no ``<bdi>`` there): escaped and wrapped in U+2068/U+2069 (first strong
+    isolate … pop directional isolate), so direction controls in a system name stay inside it."""
+    return f"\u2068{escape(text)}\u2069"
+
+
 def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
@@ -35,7 +41,7 @@ def sparkline_bars(counts: Sequence[int], width: int = 120, height: int = 28, la
         bars.append(f'<rect x="{_num(index * bar + 0.5)}" y="{_num(height - h)}" width="{_num(bar - 1)}" '
                     f'height="{_num(h)}" fill="{fill}"/>')
     return (f'<svg class="spark" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-            f'<title>{escape(label)}</title><line x1="0" y1="{height}" x2="{width}" y2="{height}" stroke="#999"/>'
+            f'<title>{_isolated(label)}</title><line x1="0" y1="{height}" x2="{width}" y2="{height}" stroke="#999"/>'
             + "".join(bars) + "</svg>")
 
 
@@ -46,8 +52,8 @@ def stacked_bar(parts: Sequence[Tuple[int, str, str]], width: int = 220, height:
     for count, fill, name in parts:
         w = width * count / total
         rects.append(f'<rect x="{_num(x)}" y="0" width="{_num(w)}" height="{height}" fill="{fill}">'
-                     f'<title>{escape(name)}: {count}</title></rect>')
-        titles.append(f"{name} {count}")
+                     f'<title>{_isolated(name)}: {count}</title></rect>')
+        titles.append(f"\u2068{name}\u2069 {count}")
         x += w
     return (f'<svg class="bar" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
             f'<title>{escape(", ".join(titles))}</title>' + "".join(rects) + "</svg>")
@@ -83,7 +89,7 @@ def line_chart(labels: Sequence[str], series: Sequence[Tuple[str, Sequence[Optio
             parts.append(_marker(number, x, y, stroke))
         legend_y = top + 12 + number * 14
         parts.append(_marker(number, left + plot_w + 14, legend_y - 4, stroke))
-        parts.append(f'<text x="{left + plot_w + 24}" y="{legend_y}" class="legend">{escape(name)}</text>')
+        parts.append(f'<text x="{left + plot_w + 24}" y="{legend_y}" class="legend">{_isolated(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -106,16 +112,16 @@ def scatter(xs: Sequence[float], ys: Sequence[float], top: float, x_label: str, 
     plot = size - 2 * pad
     scale = plot / top if top else 1.0
     parts = [f'<svg class="scatter" role="img" width="{size}" height="{size}" viewBox="0 0 {size} {size}">',
-             f"<title>{escape(y_label)} against {escape(x_label)}</title>",
+             f"<title>{_isolated(y_label)} against {_isolated(x_label)}</title>",
              f'<rect x="{pad}" y="{pad}" width="{plot}" height="{plot}" fill="none" stroke="#999"/>',
              f'<line x1="{pad}" y1="{pad + plot}" x2="{pad + plot}" y2="{pad}" stroke="#999" stroke-dasharray="3 3"/>']
     for x, y in zip(xs, ys):
         cx = pad + min(max(x, 0.0), top) * scale
         cy = pad + plot - min(max(y, 0.0), top) * scale
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="1.6" fill="#0072B2" fill-opacity="0.45"/>')
-    parts.append(f'<text x="{pad + plot / 2:.0f}" y="{size - 6}" text-anchor="middle" class="tick">{escape(x_label)}</text>')
+    parts.append(f'<text x="{pad + plot / 2:.0f}" y="{size - 6}" text-anchor="middle" class="tick">{_isolated(x_label)}</text>')
     parts.append(f'<text x="10" y="{pad + plot / 2:.0f}" text-anchor="middle" class="tick" '
-                 f'transform="rotate(-90 10 {pad + plot / 2:.0f})">{escape(y_label)}</text>')
+                 f'transform="rotate(-90 10 {pad + plot / 2:.0f})">{_isolated(y_label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -130,5 +136,5 @@ def shade(value: Optional[float], low: float, high: float) -> str:
 
 
 def legend_items(names: List[str]) -> str:
-    return "".join(f'<span class="key"><span class="swatch" style="background:{colour(i)}"></span>{escape(n)}</span>'
+    return "".join(f'<span class="key"><span class="swatch" style="background:{colour(i)}"></span><bdi>{escape(n)}</bdi></span>'
                    for i, n in enumerate(names))

@@ -13,12 +13,18 @@ Draws use NumPy's ``default_rng(seed)`` with the same calls, in the same order, 
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+import copy
+from typing import Callable, Iterator, Optional, Tuple
 
 import numpy as np
 
 # float32 holds every integer below 2**24 exactly; below it, the order of summation cannot matter.
 FLOAT32_EXACT_LIMIT = 2 ** 24
+
+# Draws held at once (samples × segments); ~32 bytes each (indices, counts, their making): ~160 MB. Up to this,
+# the draws are sacreBLEU's very ones (one call); beyond it (10 million samples of 100 segments needed > 7 GiB)
+# they are drawn block after block from the same generator, so memory stays bounded and the last digits differ.
+BLOCK_CELLS = 5_000_000
 
 
 def bootstrap_indices(rng: np.random.Generator, n_segments: int, n_samples: int) -> np.ndarray:
@@ -66,6 +72,75 @@ class Resample:
             return self.sums(values).astype(np.float32)
         stats32 = values.astype(np.float32)
         return np.stack([stats32[row].sum(0) for row in self.indices])
+
+
+class BlockedResample:
+    """``n_samples`` bootstrap draws of ``n_segments`` indices with ``Resample``'s ``sums``/``sums_float32``: one
+    ``Resample`` (sacreBLEU's draws) when they fit ``BLOCK_CELLS``, else blocks drawn again on each use from
+    ``generator()`` (a fresh generator in the same state every time), so every use sees the same draws.
+
+    >>> import numpy as np
+    >>> stats = np.arange(6).reshape(3, 2)
+    >>> small = BlockedResample(lambda: np.random.default_rng(1), 3, 4)
+    >>> small.sums(stats).tolist() == Resample(bootstrap_indices(np.random.default_rng(1), 3, 4)).sums(stats).tolist()
+    True
+    >>> blocked = BlockedResample(lambda: np.random.default_rng(1), 3, 4, cells=6)
+    >>> blocked.blocks, blocked.sums(stats).shape, bool((blocked.sums(stats) == blocked.sums(stats)).all())
+    (2, (4, 2), True)
+    """
+
+    def __init__(self, generator: Callable[[], np.random.Generator], n_segments: int, n_samples: int,
+                 cells: Optional[int] = None):
+        self.generator, self.n_segments, self.n_samples = generator, n_segments, n_samples
+        self.per_block = max(1, (cells or BLOCK_CELLS) // max(n_segments, 1))
+        self.blocks = -(-n_samples // self.per_block)
+        self._single = Resample(bootstrap_indices(generator(), n_segments, n_samples)) if self.blocks == 1 else None
+
+    def each_block(self) -> Iterator[Resample]:
+        if self._single is not None:
+            yield self._single
+            return
+        rng = self.generator()
+        for start in range(0, self.n_samples, self.per_block):
+            yield Resample(bootstrap_indices(rng, self.n_segments, min(self.per_block, self.n_samples - start)))
+
+    def sums(self, stats: np.ndarray) -> np.ndarray:
+        return np.concatenate([block.sums(stats) for block in self.each_block()])
+
+    def sums_float32(self, stats: np.ndarray) -> np.ndarray:
+        return np.concatenate([block.sums_float32(stats) for block in self.each_block()])
+
+
+class BlockedMasks:
+    """``n_trials`` randomization masks (``randomization_masks``), held at once when they fit ``BLOCK_CELLS``, else
+    drawn again block by block from a copy of ``rng``'s state on each use; ``rng_after()`` is the generator past
+    them (where the confidence bootstrap draws from)."""
+
+    def __init__(self, rng: np.random.Generator, n_segments: int, n_trials: int, cells: Optional[int] = None):
+        self.start, self.n_segments, self.n_trials = copy.deepcopy(rng), n_segments, n_trials
+        self.per_block = max(1, (cells or BLOCK_CELLS) // max(n_segments, 1))
+        self._single = None
+        if n_trials <= self.per_block:
+            self._single = randomization_masks(rng, n_segments, n_trials).astype(np.float32)
+            self._after = rng
+        else:
+            rng = copy.deepcopy(self.start)
+            for _ in self._draw(rng):
+                pass
+            self._after = rng
+
+    def _draw(self, rng: np.random.Generator) -> Iterator[np.ndarray]:
+        for start in range(0, self.n_trials, self.per_block):
+            yield randomization_masks(rng, self.n_segments, min(self.per_block, self.n_trials - start)).astype(np.float32)
+
+    def rng_after(self) -> np.random.Generator:
+        return copy.deepcopy(self._after)
+
+    def sums(self, baseline: np.ndarray, system: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """``randomization_sums`` over every trial."""
+        blocks = [self._single] if self._single is not None else self._draw(copy.deepcopy(self.start))
+        pairs = [randomization_sums(masks, baseline, system) for masks in blocks]
+        return np.concatenate([a for a, _ in pairs]), np.concatenate([b for _, b in pairs])
 
 
 def randomization_sums(masks: np.ndarray, baseline: np.ndarray, system: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

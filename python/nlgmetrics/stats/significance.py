@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
@@ -25,8 +26,8 @@ import numpy as np
 from nlgmetrics.core import inputs as _validate
 from nlgmetrics.core.result import SummaryResult
 from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
-from nlgmetrics.stats.resampling import (Resample, bootstrap_indices, estimate_ci, make_rng, p_value, percentile_interval,
-                          randomization_masks, randomization_sums)
+from nlgmetrics.stats.resampling import (BlockedMasks, BlockedResample, Resample, estimate_ci, make_rng, p_value,
+                                          percentile_interval)
 from nlgmetrics.io.table import format_table
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -250,7 +251,7 @@ def _one_per_variant(name: str, options: Dict[str, Any]) -> list:
     return [("rouge", {**others, "variants": [variant]}) for variant in variants]
 
 
-def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Resample) -> np.ndarray:
+def _float32_scores(metric: ResamplableMetric, stats: np.ndarray, resample: Union[Resample, BlockedResample]) -> np.ndarray:
     """Bootstrap scores: sacreBLEU's float32 arithmetic where the metric mirrors it, else full precision."""
     if metric.float32_scores is None:
         return metric.exact_scores(resample.sums(stats))
@@ -269,7 +270,7 @@ def _bootstrap_row(metric, name, computed, baseline, resample, baseline_scores) 
 def _randomization_row(metric, name, computed, baseline, masks, confidence_resample) -> SystemTest:
     """sacreBLEU's _paired_ar_test for one metric and system (``masks``: its trials as float32 0/1)."""
     system_stats = computed.segment_stats
-    pseudo_a, pseudo_b = randomization_sums(masks, baseline.segment_stats, system_stats)
+    pseudo_a, pseudo_b = masks.sums(baseline.segment_stats, system_stats)
     trial_differences = np.abs(metric.exact_scores(pseudo_a) - metric.exact_scores(pseudo_b))
     p = p_value(trial_differences, abs(baseline.score - computed.score))
     if confidence_resample is None:
@@ -278,8 +279,16 @@ def _randomization_row(metric, name, computed, baseline, masks, confidence_resam
     return SystemTest(name, computed.score, p, float(mean), float(ci))
 
 
-# Most resamples accepted: the draws are n_samples × segments integers, so 2**40 would abort on memory.
+# Most resamples accepted: the draws are n_samples × segments integers, drawn in blocks of BLOCK_CELLS (bounded
+# memory), so the bound is on time: 10 million samples of 100 segments take about two minutes per system and
+# metric on a loaded 2-core machine (3 million: 38 s a pass, 0.4 GB).
 MAX_SAMPLES = 10_000_000
+
+
+def _seeded(seed: Optional[int]) -> Callable[[], np.random.Generator]:
+    """Fresh generators in one state: ``seed``'s, or (None) one entropy drawn now, so blocks drawn again agree."""
+    fixed: Any = np.random.SeedSequence().entropy if seed is None else seed
+    return lambda: np.random.default_rng(fixed)
 
 
 def _check_n_samples(n_samples) -> None:
@@ -338,14 +347,14 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
             results[name] = metric.compute(hypotheses[name], refs)
             step(f"{metric.name} {name}")
         computed.append(results)
-    fresh_draws: Dict[int, Resample] = {}
+    fresh_draws: Dict[int, BlockedResample] = {}
 
-    def fresh_bootstrap(count: int) -> Resample:
+    def fresh_bootstrap(count: int) -> BlockedResample:
         """``count`` bootstrap draws from a new generator: the same draws every time when seeded."""
         if seed is None:
-            return Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+            return BlockedResample(_seeded(None), n_segments, count)
         if count not in fresh_draws:
-            fresh_draws[count] = Resample(bootstrap_indices(make_rng(seed), n_segments, count))
+            fresh_draws[count] = BlockedResample(_seeded(seed), n_segments, count)
         return fresh_draws[count]
 
     rows: Dict[str, list] = {}
@@ -368,9 +377,10 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
             if seed is None:
                 baseline_cache.clear()
         elif seed is None or masks is None:
-            rng = make_rng(seed)
-            masks = randomization_masks(rng, n_segments, n_samples).astype(np.float32)
-            confidence_resample = Resample(bootstrap_indices(rng, n_segments, n_ar_confidence)) if n_ar_confidence > 0 else None
+            masks = BlockedMasks(make_rng(seed), n_segments, n_samples)
+            after = masks.rng_after()
+            confidence_resample = (BlockedResample(lambda: copy.deepcopy(after), n_segments, n_ar_confidence)
+                                   if n_ar_confidence > 0 else None)
         for metric, results in zip(bound, computed):
             baseline = results[names[0]]
             if test == "bs":
@@ -483,7 +493,7 @@ def interval_from_result(result: Any, metric: Any, n_samples: int = 1000, seed: 
 
 def _interval(bound: ResamplableMetric, result: Any, n_samples: int, seed: Optional[int], confidence: float,
               method: str) -> ConfidenceInterval:
-    resample = Resample(bootstrap_indices(make_rng(seed), len(result.segment_stats), n_samples))
+    resample = BlockedResample(_seeded(seed), len(result.segment_stats), n_samples)
     if method == "sacrebleu":
         if confidence != 0.95:
             raise ValueError("method='sacrebleu' is sacreBLEU's fixed 95% interval; use method='percentile' for others")

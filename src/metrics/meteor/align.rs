@@ -18,6 +18,10 @@ pub use super::types::{java_hash, Candidates, Match, Matchers};
 /// a real 100-word sentence pair has a few hundred) keeps a pair under about 400 MB.
 pub const DEFAULT_MAX_CANDIDATES: usize = 10_000_000;
 
+/// The largest `max_candidates` accepted: 50 million candidates take about 2 GB (an allocation that fails
+/// beyond what the machine has aborts the process, so the option itself is bounded).
+pub const MAX_CANDIDATES_LIMIT: usize = 50_000_000;
+
 impl Candidates {
     fn reset(&mut self, n1: usize, n2: usize, limit: usize) {
         self.proposed.clear();

@@ -51,10 +51,15 @@ pub struct TooManyCandidates {
 impl TooManyCandidates {
     /// The error for segment `segment`.
     pub fn error(&self, segment: usize) -> Error {
+        let advice = if self.limit < align::MAX_CANDIDATES_LIMIT {
+            format!("Raise max_candidates (at most {}) to score it anyway, or shorten the segment.", align::MAX_CANDIDATES_LIMIT)
+        } else {
+            "Shorten or split the segment.".to_string()
+        };
         Error::InvalidOption(format!(
             "METEOR segment {segment}: the hypothesis and reference {} have more than max_candidates={} candidate \
              matches (heavy repetition, e.g. the same word thousands of times); the alignment search over them \
-             would take minutes and gigabytes. Raise max_candidates to score it anyway, or shorten the segment.",
+             would take minutes and gigabytes. {advice}",
             self.reference, self.limit
         ))
     }

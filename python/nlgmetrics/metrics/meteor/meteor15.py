@@ -350,8 +350,9 @@ def resolve_config(
         raise ValueError(f"delta must be in [0, 1], got {params[3]}")
     if isinstance(beam_size, bool) or not isinstance(beam_size, int) or not 1 <= beam_size <= _core.METEOR_MAX_BEAM_SIZE:
         raise ValueError(f"beam_size must be an int between 1 and {_core.METEOR_MAX_BEAM_SIZE}, got {beam_size!r}")
-    if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or not 1 <= max_candidates < 2**63:
-        raise ValueError(f"max_candidates must be a positive int, got {max_candidates!r}")
+    limit = _core.METEOR_MAX_CANDIDATES_LIMIT
+    if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or not 1 <= max_candidates <= limit:
+        raise ValueError(f"max_candidates must be an int between 1 and {limit:,} (~2 GB), got {max_candidates!r}")
 
     table = None
     if "paraphrase" in module_list:

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
 from typing import Any, Dict, Iterable, Optional, Sequence
 
 import numpy as np
@@ -75,10 +77,45 @@ class METEOR(Metric):
                        "lower": lower, "no_punct": no_punct, "modules": None if modules is None else list(modules),
                        "alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta,
                        "weights": None if weights is None else list(weights),
-                       "paraphrase_path": self.config.paraphrase_table, "beam_size": beam_size,
+                       "paraphrase_table": _meteor_resources.table_identity(self.config.paraphrase_table),
+                       "beam_size": beam_size,
                        "char_based": char_based, "max_candidates": max_candidates}
         self.rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
         super().__init__(options, threads=threads, segments=segments)
+
+    @classmethod
+    def from_options(cls, options: Dict[str, Any], *, paraphrase_path: Optional[str] = None,
+                     **settings: Any) -> "METEOR":
+        """The metric of a state's options on this machine. The paraphrase table is this machine's: the
+        ``paraphrase_path`` given here (``from_state(state, paraphrase_path=...)``), else found as always
+        (``$NLGMETRICS_METEOR_PARAPHRASE``, then pycocoevalcap's); it must be the sender's (same name, size and
+        CRC-32), else ValueError. A state's options never hold a path, and a path in them is never read.
+
+        >>> import nlgmetrics
+        >>> state = nlgmetrics.metric("meteor", modules=["exact"]).update(["a cat"], ["a cat"]).state()
+        >>> METEOR.from_options(state.options).options == state.options
+        True
+        """
+        options = dict(options)
+        if "paraphrase_path" in options:
+            raise ValueError("this METEOR state names a paraphrase table by its path (a state of an older nlgmetrics, "
+                             "or a forged one): a path is never read from a state")
+        wanted = options.pop("paraphrase_table", None)
+        hint = paraphrase_path if paraphrase_path is not None and Path(paraphrase_path).is_file() else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a missing table is reported below, against the state's
+            metric = cls(**options, paraphrase_path=hint, **settings)
+        found = metric.options.get("paraphrase_table")
+        if found != wanted:
+            raise ValueError(
+                f"this METEOR state was scored with the paraphrase table {_describe_table(wanted)}, and this machine "
+                f"has {_describe_table(found)}: set ${_meteor_resources.PARAPHRASE_ENV} to a copy of the sender's "
+                "table (a file, or a folder holding it)")
+        return metric
+
+    def restore_hints(self) -> Dict[str, Any]:
+        # a pickle keeps where this process found its table: from_options reads it only if it is the same table
+        return {"paraphrase_path": None if self.config is None else self.config.paraphrase_table}
 
     @classmethod
     def supports_totals(cls, options: Dict[str, Any]) -> bool:
@@ -237,3 +274,9 @@ def meteor(
     result = metric._score_batch(hyps, refs)
     object.__setattr__(result, "_inputs", (hyps, refs))  # for alignment(i)
     return result
+
+
+def _describe_table(identity: Optional[dict]) -> str:
+    if not isinstance(identity, dict):
+        return "none (the paraphrase module dropped)" if identity is None else repr(identity)
+    return f"{identity.get('name')} ({identity.get('bytes')} bytes, CRC-32 {identity.get('crc32')})"
