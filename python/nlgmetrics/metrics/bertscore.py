@@ -33,6 +33,7 @@ import lzma
 import math
 import os
 import sys
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
@@ -179,8 +180,12 @@ class _Scorer:
         # bert_score passes add_prefix_space=True to the slow RobertaTokenizer / GPT2Tokenizer only.
         prefix_space = config.get("model_type") == "roberta"
         self.loaded = encoder_model(folder, layers_needed=self.num_layers, add_prefix_space=prefix_space,
-                                    backend=options["backend"], threads=threads, max_tokens=max_tokens)
+                                    backend=options["backend"], threads=threads, max_tokens=max_tokens,
+                                    slow_tokenizer=True)
         tokenizer = self.loaded.tokenizer
+        # bert_score truncates to the tokenizer's model_max_length; a model without one (1e30) would fail on
+        # its position table, so the cut is also kept within the model's positions (a warning counts it).
+        self.max_length = min(int(tokenizer.max_length), int(self.loaded.text_encoder.encoder.config.max_length))
         self.special = (int(tokenizer.cls_id), int(tokenizer.sep_id))
         self.baseline = None
         if options["rescale_with_baseline"]:
@@ -195,7 +200,13 @@ class _Scorer:
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
         stripped = [text.strip() for text in texts]
-        encoded = self.loaded.tokenizer.encode(stripped)
+        tokenizer = self.loaded.tokenizer
+        encoded = tokenizer.encode(stripped, max_length=self.max_length)
+        cut = sum(1 for ids in encoded if len(ids) == self.max_length)
+        if cut and tokenizer.count_truncated(stripped, max_length=self.max_length):
+            warnings.warn(f"bertscore: {tokenizer.count_truncated(stripped, max_length=self.max_length)} text(s) "
+                          f"longer than {self.max_length} tokens were truncated, as bert_score truncates them",
+                          stacklevel=4)
         return [tuple(ids) for ids in encoded]
 
     def vectors(self, id_rows: Sequence[Tuple[int, ...]]) -> Dict[Tuple[int, ...], np.ndarray]:

@@ -110,11 +110,13 @@ def weight_prefix(names: Sequence[str]) -> str:
 
 def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optional[bool], backend: str,
                   threads: Optional[int], weights: Optional[Dict[str, np.ndarray]] = None,
-                  weights_path: Optional[Path] = None, purpose: str = "", max_tokens: int = 16384) -> LoadedModel:
+                  weights_path: Optional[Path] = None, purpose: str = "", max_tokens: int = 16384,
+                  slow_tokenizer: bool = False) -> LoadedModel:
     """Load (or find loaded) the encoder in ``folder`` with blocks up to ``layers_needed``.
 
     ``weights``: the encoder's weights when they come from elsewhere (a COMET checkpoint), keyed as in
-    the model's own files (any prefix); else they are read from the folder.
+    the model's own files (any prefix); else they are read from the folder. ``slow_tokenizer``: the ids of
+    transformers' slow tokenizer (bert_score's ``use_fast=False``) rather than the fast one (COMET's).
     """
     from nlgmetrics.neural import encoder as encoder_module
     from nlgmetrics.neural import tokenizer as tokenizer_module
@@ -125,14 +127,14 @@ def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optiona
     source = Path(weights_path) if weights_path is not None else weights_file(folder)
     fingerprint = weights_fingerprint(source, folder / "config.json")
     key = ("encoder", str(folder.resolve()), str(source.resolve()), layers_needed, add_prefix_space, backend,
-           threads, purpose)
+           threads, purpose, slow_tokenizer)
 
     def build() -> LoadedModel:
         tensors = weights if weights is not None else weights_module.read_weights(source)
         prefix = weight_prefix(list(tensors))
-        tokenizer = tokenizer_module.load_tokenizer(folder, add_prefix_space=add_prefix_space)
+        tokenizer = tokenizer_module.load_tokenizer(folder, add_prefix_space=add_prefix_space, slow=slow_tokenizer)
         encoder = encoder_module.Encoder(encoder_module.EncoderConfig.from_dict(config), tensors, prefix=prefix,
-                                         layers_needed=layers_needed, backend=backend, threads=threads)
+                                         layers_needed=[layers_needed], backend=backend, threads=threads)
         return LoadedModel(TextEncoder(tokenizer, encoder, fingerprint, max_tokens=max_tokens), config,
                            fingerprint, folder, {})
 

