@@ -114,13 +114,13 @@ def shipped_baseline(lang: str, model_name: str, num_layers: int) -> Optional[np
     if _BASELINES is None:
         with _data_file("rescale_baseline.json.xz").open("rb") as handle:
             _BASELINES = json.loads(lzma.decompress(handle.read()).decode("utf-8"))
-    rows = _BASELINES.get(lang, {}).get(model_name)
+    rows = _BASELINES["baselines"].get(f"{lang}/{model_name}")
     if rows is None:
         return None
     if not 0 <= num_layers < len(rows):
         raise ValueError(f"bert_score's baseline for {model_name} ({lang}) has layers 0–{len(rows) - 1}, "
                          f"not {num_layers}")
-    return np.asarray(rows[num_layers][1:4], dtype=np.float32)
+    return np.asarray(rows[num_layers], dtype=np.float32)
 
 
 def baseline_from_file(path: str, num_layers: int) -> np.ndarray:
@@ -177,11 +177,13 @@ class _Scorer:
         if not 0 <= num_layers <= depth:
             raise ValueError(f"num_layers must be between 0 and {depth} for {model!r}, got {num_layers}")
         self.num_layers = int(num_layers)
-        # bert_score passes add_prefix_space=True to the slow RobertaTokenizer / GPT2Tokenizer only.
-        prefix_space = config.get("model_type") == "roberta"
+        # bert_score passes add_prefix_space=True to the slow RobertaTokenizer / GPT2Tokenizer only; with
+        # use_fast_tokenizer the fast class is not an instance of those, so the prefix space is lost.
+        fast = options["use_fast_tokenizer"]
+        prefix_space = config.get("model_type") == "roberta" and not fast
         self.loaded = encoder_model(folder, layers_needed=self.num_layers, add_prefix_space=prefix_space,
                                     backend=options["backend"], threads=threads, max_tokens=max_tokens,
-                                    slow_tokenizer=True)
+                                    slow_tokenizer=not fast)
         tokenizer = self.loaded.tokenizer
         # bert_score truncates to the tokenizer's model_max_length; a model without one (1e30) would fail on
         # its position table, so the cut is also kept within the model's positions (a warning counts it).
@@ -282,8 +284,9 @@ class BERTScore(Metric):
 
     def __init__(self, *, model: Optional[str] = None, num_layers: Optional[int] = None, idf: bool = False,
                  rescale_with_baseline: bool = False, baseline_path: Optional[str] = None, lang: Optional[str] = None,
-                 batch_size: int = 64, backend: str = "onnx", allow_download: bool = False, max_tokens: int = 16384,
-                 threads: Optional[int] = None, segments: bool = True):
+                 batch_size: int = 64, use_fast_tokenizer: bool = False, backend: str = "onnx",
+                 allow_download: bool = False, max_tokens: int = 16384, threads: Optional[int] = None,
+                 segments: bool = True):
         from nlgmetrics.neural.loaded import check_backend
 
         if model is None:
@@ -313,6 +316,7 @@ class BERTScore(Metric):
                    "rescale_with_baseline": rescale,
                    "baseline_path": os.fspath(baseline_path) if baseline_path is not None else None,
                    "lang": lang, "batch_size": check_int(batch_size, "batch_size", 1, 1 << 20),
+                   "use_fast_tokenizer": check_bool(use_fast_tokenizer, "use_fast_tokenizer"),
                    "backend": check_backend(backend)}
         self.allow_download = check_bool(allow_download, "allow_download")
         self.max_tokens = check_int(max_tokens, "max_tokens", 1, 1 << 24)
@@ -385,6 +389,8 @@ class BERTScore(Metric):
         text = f"{scorer.model_name}_L{scorer.num_layers}_{'idf' if options['idf'] else 'no-idf'}_version=0.3.13"
         if options["rescale_with_baseline"]:
             text += "-custom-rescaled" if options["baseline_path"] is not None else "-rescaled"
+        if options["use_fast_tokenizer"]:
+            text += "_fast-tokenizer"
         return text
 
     def signature_fields(self, ref_counts):
@@ -394,6 +400,8 @@ class BERTScore(Metric):
                   ("L", str(scorer.num_layers)), ("idf", "yes" if options["idf"] else "no")]
         if options["rescale_with_baseline"]:
             fields.append(("rescale", "custom" if options["baseline_path"] is not None else str(options["lang"])))
+        if options["use_fast_tokenizer"]:
+            fields.append(("tok", "fast"))
         fields += [("backend", options["backend"]), ("dtype", "fp32")]
         return tuple(fields)
 
@@ -401,8 +409,8 @@ class BERTScore(Metric):
 def bertscore(hypotheses: Sequence[str], references: Sequence[Any], *, model: Optional[str] = None,
               num_layers: Optional[int] = None, idf: bool = False, rescale_with_baseline: bool = False,
               baseline_path: Optional[str] = None, lang: Optional[str] = None, batch_size: int = 64,
-              backend: str = "onnx", allow_download: bool = False, max_tokens: int = 16384,
-              threads: Optional[int] = None) -> BERTScoreResult:
+              use_fast_tokenizer: bool = False, backend: str = "onnx", allow_download: bool = False,
+              max_tokens: int = 16384, threads: Optional[int] = None) -> BERTScoreResult:
     """BERTScore of ``hypotheses`` against ``references`` (one string or a list per hypothesis), equal to
     ``bert_score.score(hypotheses, references, model_type=model, num_layers=num_layers, idf=idf, ...)``.
 
@@ -410,7 +418,8 @@ def bertscore(hypotheses: Sequence[str], references: Sequence[Any], *, model: Op
     see ``nlgmetrics.neural.greedy``); ``max_tokens`` bounds the encoder's batches (it changes no number).
     """
     metric = BERTScore(model=model, num_layers=num_layers, idf=idf, rescale_with_baseline=rescale_with_baseline,
-                       baseline_path=baseline_path, lang=lang, batch_size=batch_size, backend=backend,
+                       baseline_path=baseline_path, lang=lang, batch_size=batch_size,
+                       use_fast_tokenizer=use_fast_tokenizer, backend=backend,
                        allow_download=allow_download, max_tokens=max_tokens, threads=threads)
     return metric(hypotheses, references)
 

@@ -67,6 +67,7 @@ class COMET(Metric):
     (``references`` may be None for reference-free models). The state keeps ``[score, 1]`` per segment."""
 
     name = "comet"
+    needs_sources = True  # the command line's -s SRC; update(..., sources=...)
     description = "COMET (unbabel-comet 2.2.7 checkpoints; needs nlgmetrics[neural])"
     reduction = "mean"
     extra_decimals = 4
