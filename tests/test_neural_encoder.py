@@ -267,3 +267,33 @@ def test_missing_runtime_names_the_extra(monkeypatch):
 
     with pytest.raises(ImportError, match="'tokenizers'.*nlgmetrics\\[neural\\]"):
         load_tokenizer(MODELS / "tiny-xlmr")
+
+
+# --------------------------------------------------------------------------------------------- torch backend
+torch_only = pytest.mark.skipif("torch" not in available_backends(), reason="torch not installed")
+
+
+@torch_only
+def test_torch_backend_is_bit_identical_to_transformers_and_reduced_precision_is_close(oracle):
+    ids, mask = oracle["minilm_input_ids"], oracle["minilm_attention_mask"]
+    layers = oracle["minilm_layers"].tolist()
+    real = mask.astype(bool)
+    exact = Encoder.from_pretrained(minilm_dir(), backend="torch", device="cpu", dtype="float32")
+    np.testing.assert_array_equal(exact.hidden_states(ids, mask, layers)[:, real], oracle["minilm_hidden"][:, real])
+    for dtype, tolerance in (("bfloat16", 0.5), ("float16", 0.05)):
+        reduced = Encoder.from_pretrained(minilm_dir(), backend="torch", device="cpu", dtype=dtype)
+        got = reduced.hidden_states(ids, mask, layers)
+        assert got.dtype == np.float32
+        assert float(np.abs(got - oracle["minilm_hidden"])[:, real].max()) < tolerance, dtype
+
+
+@torch_only
+def test_torch_backend_bad_dtype():
+    with pytest.raises(ValueError, match="unknown dtype 'int8'"):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="torch", dtype="int8")
+
+
+def test_torch_backend_without_torch(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(ImportError, match='backend="torch" needs PyTorch'):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="torch")
