@@ -36,7 +36,8 @@ class TorchBackend:
         if threads:
             torch.set_num_threads(int(threads))
         self.config, self.num_blocks = config, num_blocks
-        self.params = {name: torch.from_numpy(np.ascontiguousarray(value)).to(self.device, self.dtype)
+        # a private copy: safetensors arrays are read-only memory maps, which torch.from_numpy warns about
+        self.params = {name: torch.from_numpy(np.array(value, dtype=np.float32)).to(self.device, self.dtype)
                        for name, value in params.items()}
 
     def hidden_states(self, ids, mask, types, positions, layers: Sequence[int]) -> np.ndarray:
