@@ -194,18 +194,18 @@ class OnnxBackend:
         try:
             import logging
 
-            quiet = logging.getLogger("onnxruntime.transformers")
-            level = quiet.level
-            quiet.setLevel(logging.ERROR)
+            # its modules log under top-level names (fusion_attention, onnx_model_bert, ...): silence all
+            previous = logging.root.manager.disable
+            logging.disable(logging.WARNING)
             try:
                 optimized = optimize_model(model, model_type="bert", num_heads=self.config.num_attention_heads,
                                            hidden_size=self.config.hidden_size, optimization_options=options,
                                            opt_level=0)
+                stats = optimized.get_fused_operator_statistics()
             finally:
-                quiet.setLevel(level)
+                logging.disable(previous)
         except Exception:  # the optimiser is a best-effort speed-up; the plain graph is exact
-            optimized = None
-        stats = optimized.get_fused_operator_statistics() if optimized is not None else {}
+            optimized, stats = None, {}
         self.fused = blocks > 0 and stats.get("Attention", 0) == blocks
         if self.fused:
             return optimized.model
