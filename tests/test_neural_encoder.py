@@ -211,3 +211,89 @@ def test_bad_inputs():
         encoder.hidden_states(too_long, np.ones_like(too_long), [1])
     with pytest.raises(ValueError, match="layer 9 is out of range"):
         Encoder.from_pretrained(MODELS / "tiny-xlmr", layers_needed=[9], backend="numpy")
+
+
+# --------------------------------------------------------------------------------------------- ONNX backend
+onnx_only = pytest.mark.skipif("onnx" not in available_backends(), reason="onnxruntime / onnx not installed")
+
+
+@onnx_only
+def test_onnx_sessions_are_cached_per_layer_set_and_fused(oracle):
+    encoder = Encoder.from_pretrained(MODELS / "tiny-roberta", backend="onnx", threads=1)
+    ids, mask = oracle["roberta_input_ids"], oracle["roberta_attention_mask"]
+    encoder.hidden_states(ids, mask, [1, 2])
+    assert encoder._backend.fused is True  # ONNX Runtime's Attention fusion recognised the graph
+    encoder.hidden_states(ids, mask, [2, 1])
+    assert len(encoder._backend._sessions) == 1
+    encoder.hidden_states(ids, mask, [0])
+    assert len(encoder._backend._sessions) == 2
+    session = encoder._backend.session((0,))
+    assert [o.name for o in session.get_outputs()] == ["hidden_0"]
+
+
+@onnx_only
+def test_onnx_plain_graph_and_external_weights_give_the_same_states(oracle, monkeypatch):
+    from nlgmetrics.neural.backends import onnx_backend
+
+    ids, mask = oracle["xlmr_input_ids"], oracle["xlmr_attention_mask"]
+    real = mask.astype(bool)
+    fused = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1).hidden_states(ids, mask, [1, 2])
+    plain = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1)
+    plain._backend.fuse = False
+    np.testing.assert_allclose(plain.hidden_states(ids, mask, [1, 2])[:, real], fused[:, real], atol=1e-6)
+    # weights too large for one protobuf go in as session initializers (simulated with a 0-byte limit)
+    monkeypatch.setattr(onnx_backend, "_EMBED_LIMIT_BYTES", 0)
+    external = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1)
+    assert not external._backend.embed and not external._backend.fuse
+    got = external.hidden_states(ids, mask, [1, 2])
+    np.testing.assert_allclose(got[:, real], oracle["xlmr_hidden"][1:][:, real], atol=TOLERANCE)
+
+
+@onnx_only
+def test_onnx_threads():
+    encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=3)
+    assert encoder._backend.threads == 3
+    import os
+
+    assert Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx")._backend.threads == (os.cpu_count() or 1)
+
+
+def test_missing_runtime_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime -> ImportError
+    with pytest.raises(ImportError, match=r'pip install "nlgmetrics\[neural\]"'):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx")
+    monkeypatch.setitem(sys.modules, "tokenizers", None)
+    from nlgmetrics.neural.tokenizer import load_tokenizer
+
+    with pytest.raises(ImportError, match="'tokenizers'.*nlgmetrics\\[neural\\]"):
+        load_tokenizer(MODELS / "tiny-xlmr")
+
+
+# --------------------------------------------------------------------------------------------- torch backend
+torch_only = pytest.mark.skipif("torch" not in available_backends(), reason="torch not installed")
+
+
+@torch_only
+def test_torch_backend_is_bit_identical_to_transformers_and_reduced_precision_is_close(oracle):
+    ids, mask = oracle["minilm_input_ids"], oracle["minilm_attention_mask"]
+    layers = oracle["minilm_layers"].tolist()
+    real = mask.astype(bool)
+    exact = Encoder.from_pretrained(minilm_dir(), backend="torch", device="cpu", dtype="float32")
+    np.testing.assert_array_equal(exact.hidden_states(ids, mask, layers)[:, real], oracle["minilm_hidden"][:, real])
+    for dtype, tolerance in (("bfloat16", 0.5), ("float16", 0.05)):
+        reduced = Encoder.from_pretrained(minilm_dir(), backend="torch", device="cpu", dtype=dtype)
+        got = reduced.hidden_states(ids, mask, layers)
+        assert got.dtype == np.float32
+        assert float(np.abs(got - oracle["minilm_hidden"])[:, real].max()) < tolerance, dtype
+
+
+@torch_only
+def test_torch_backend_bad_dtype():
+    with pytest.raises(ValueError, match="unknown dtype 'int8'"):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="torch", dtype="int8")
+
+
+def test_torch_backend_without_torch(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(ImportError, match='backend="torch" needs PyTorch'):
+        Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="torch")

@@ -1,0 +1,222 @@
+"""The default backend: the encoder as an ONNX graph built with ``onnx.helper``, run by ONNX Runtime on CPU.
+
+The graph is written here from the weights (no export from torch): embeddings as Gather + Add +
+LayerNormalization, each block as MatMul/Add projections, Reshape/Transpose to heads, scaled scores plus the
+additive mask, Softmax, the context MatMul, residual LayerNormalizations and an erf GELU (opset 17, where
+LayerNormalization exists). Its outputs are only the requested layers. The session is built from the
+serialised bytes (no temporary file) with ``intra_op_num_threads`` = ``threads`` or the core count,
+``inter_op_num_threads=1`` and every graph optimisation on; sessions are cached per set of layers.
+
+Weights larger than protobuf's 2 GB limit (XLM-R large) are not embedded: their initializers are marked as
+external data and the session takes the bytes from the NumPy arrays in memory
+(``SessionOptions.add_external_initializers``; the arrays stay referenced here). Such graphs run unfused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Dict, Sequence, Tuple
+
+import numpy as np
+
+from nlgmetrics.neural import require
+
+OPSET = 17
+_EMBED_LIMIT_BYTES = 1_500_000_000  # below protobuf's 2 GiB message limit, with room for the graph
+
+
+class _GraphBuilder:
+    def __init__(self, onnx, config, params, num_blocks: int, embed: bool):
+        self.onnx, self.helper = onnx, onnx.helper
+        self.config, self.params, self.num_blocks, self.embed = config, params, num_blocks, embed
+        self.nodes, self.initializers = [], []
+        self.external: Dict[str, np.ndarray] = {}
+        self.counter = 0
+
+    def name(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}_{self.counter}"
+
+    def node(self, op: str, inputs, stem: str = None, **attributes) -> str:
+        out = self.name(stem or op.lower())
+        self.nodes.append(self.helper.make_node(op, list(inputs), [out], **attributes))
+        return out
+
+    def constant(self, name: str, value: np.ndarray) -> str:
+        """A weight or constant: an initializer with its bytes in the graph, or (for models over protobuf's
+        limit) one marked as external data whose bytes the session takes from memory
+        (``SessionOptions.add_external_initializers``)."""
+        value = np.ascontiguousarray(value)
+        if self.embed or value.size < 1024:
+            self.initializers.append(self.onnx.numpy_helper.from_array(value, name))
+        else:
+            tensor = self.onnx.TensorProto()
+            tensor.name = name
+            tensor.data_type = self.helper.np_dtype_to_tensor_dtype(value.dtype)
+            tensor.dims.extend(value.shape)
+            tensor.data_location = self.onnx.TensorProto.EXTERNAL
+            for key, text in (("location", f"in-memory/{name}"), ("offset", "0"), ("length", str(value.nbytes))):
+                entry = tensor.external_data.add()
+                entry.key, entry.value = key, text
+            self.initializers.append(tensor)
+            self.external[name] = value
+        return name
+
+    def layer_norm(self, x: str, prefix: str) -> str:
+        return self.node("LayerNormalization", [x, self.constant(f"{prefix}_w", self.params[f"{prefix}_w"]),
+                                                self.constant(f"{prefix}_b", self.params[f"{prefix}_b"])],
+                         epsilon=float(self.config.layer_norm_eps), axis=-1)
+
+    def linear(self, x: str, block: int, key: str) -> str:
+        weight = self.constant(f"{block}.{key}_wT", np.ascontiguousarray(self.params[f"{block}.{key}_w"].T))
+        bias = self.constant(f"{block}.{key}_b", self.params[f"{block}.{key}_b"])
+        return self.node("Add", [self.node("MatMul", [x, weight]), bias])
+
+    def build(self, layers: Sequence[int]):
+        helper, onnx, c = self.helper, self.onnx, self.config
+        int64 = onnx.TensorProto.INT64
+        float32 = onnx.TensorProto.FLOAT
+        names = ("input_ids", "attention_mask", "token_type_ids", "position_ids")
+        inputs = [helper.make_tensor_value_info(n, int64, ["batch", "length"]) for n in names]
+        heads, size, hidden = c.num_attention_heads, c.head_size, c.hidden_size
+
+        word = self.node("Gather", [self.constant("word", self.params["word"]), "input_ids"], axis=0)
+        types = self.node("Gather", [self.constant("token_type", self.params["token_type"]), "token_type_ids"],
+                          axis=0)
+        positions = self.node("Gather", [self.constant("position", self.params["position"]), "position_ids"],
+                              axis=0)
+        x = self.node("Add", [self.node("Add", [word, types]), positions])
+        x = self.layer_norm(x, "ln")
+
+        # additive mask (1 - mask) * finfo(float32).min as [B, 1, 1, L], in the node order of a torch export
+        # (Unsqueeze, Unsqueeze, Cast, Sub, Mul), which ONNX Runtime's attention fusion recognises
+        mask = self.node("Unsqueeze", ["attention_mask", self.constant("axis1", np.array([1], np.int64))])
+        mask = self.node("Unsqueeze", [mask, self.constant("axis2", np.array([2], np.int64))])
+        mask = self.node("Cast", [mask], to=float32)
+        one = self.constant("one", np.array(1.0, np.float32))
+        lowest = self.constant("lowest", np.array(np.finfo(np.float32).min, np.float32))
+        additive = self.node("Mul", [self.node("Sub", [one, mask]), lowest])
+
+        heads_shape = self.constant("heads_shape", np.array([0, 0, heads, size], np.int64))
+        merged_shape = self.constant("merged_shape", np.array([0, 0, hidden], np.int64))
+        scale = self.constant("scale", np.array(math.sqrt(size), np.float32))
+        sqrt2 = self.constant("sqrt2", np.array(math.sqrt(2.0), np.float32))
+        half = self.constant("half", np.array(0.5, np.float32))
+
+        outputs, states = [], {0: x}
+        for block in range(max(layers)):
+            q = self.node("Transpose", [self.node("Reshape", [self.linear(x, block, "q"), heads_shape])],
+                          perm=[0, 2, 1, 3])
+            k = self.node("Transpose", [self.node("Reshape", [self.linear(x, block, "k"), heads_shape])],
+                          perm=[0, 2, 3, 1])
+            v = self.node("Transpose", [self.node("Reshape", [self.linear(x, block, "v"), heads_shape])],
+                          perm=[0, 2, 1, 3])
+            scores = self.node("Add", [self.node("Div", [self.node("MatMul", [q, k]), scale]), additive])
+            probs = self.node("Softmax", [scores], axis=-1)
+            context = self.node("Transpose", [self.node("MatMul", [probs, v])], perm=[0, 2, 1, 3])
+            context = self.node("Reshape", [context, merged_shape])
+            attended = self.linear(context, block, "o")
+            x = self.layer_norm(self.node("Add", [attended, x]), f"{block}.ln1")
+            inner = self.linear(x, block, "i")
+            erf = self.node("Erf", [self.node("Div", [inner, sqrt2])])
+            gelu = self.node("Mul", [self.node("Mul", [inner, self.node("Add", [erf, one])]), half])
+            out = self.linear(gelu, block, "f")
+            x = self.layer_norm(self.node("Add", [out, x]), f"{block}.ln2")
+            states[block + 1] = x
+        for layer in sorted(set(layers)):
+            name = f"hidden_{layer}"
+            self.nodes.append(helper.make_node("Identity", [states[layer]], [name]))
+            outputs.append(helper.make_tensor_value_info(name, float32, ["batch", "length", hidden]))
+        graph = helper.make_graph(self.nodes, "nlgmetrics_encoder", inputs, outputs,
+                                  self.initializers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                                  producer_name="nlgmetrics")
+        model.ir_version = 8
+        return model
+
+
+class OnnxBackend:
+    name = "onnx"
+
+    def __init__(self, config, params, num_blocks: int, *, threads=None, fuse: bool = True, **_ignored):
+        self.onnx = require("onnx")
+        self.ort = require("onnxruntime")
+        self.config, self.params, self.num_blocks = config, params, num_blocks
+        self.threads = int(threads) if threads else (os.cpu_count() or 1)
+        total = sum(value.nbytes for value in params.values())
+        self.embed = total < _EMBED_LIMIT_BYTES
+        self.fuse = bool(fuse) and self.embed
+        self.fused = None  # whether the last session built has the fused attention kernels
+        self._sessions: Dict[Tuple[int, ...], object] = {}
+        self._keep_alive = []
+
+    def session(self, layers: Tuple[int, ...]):
+        """The InferenceSession whose outputs are ``hidden_{layer}`` for ``layers`` (cached)."""
+        key = tuple(sorted(set(layers)))
+        if key not in self._sessions:
+            builder = _GraphBuilder(self.onnx, self.config, self.params, self.num_blocks, self.embed)
+            model = builder.build(key)
+            if self.fuse:
+                model = self.fused_model(model)
+            options = self.ort.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
+            options.graph_optimization_level = self.ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3
+            if builder.external:
+                names = list(builder.external)
+                values = [self.ort.OrtValue.ortvalue_from_numpy(builder.external[n]) for n in names]
+                self._keep_alive.append((builder.external, values))  # kept alive as long as the session
+                options.add_external_initializers(names, values)
+            self._sessions[key] = self.ort.InferenceSession(model.SerializeToString(), options,
+                                                            providers=["CPUExecutionProvider"])
+        return self._sessions[key]
+
+    def fused_model(self, model):
+        """ONNX Runtime's transformer optimiser (onnxruntime.transformers, shipped in the wheel) rewrites each
+        block's attention into one ``Attention`` kernel and the residual LayerNorms into
+        ``SkipLayerNormalization`` — the fused kernels are where ORT's CPU speed comes from. The graph above
+        keeps the node order of a torch export so that the fusion recognises it. The embedding fusion stays
+        off: its kernel counts positions 0..L-1, not RoBERTa's. Falls back to the plain graph when the
+        optimiser is missing or fails, and records which one runs in ``self.fused``."""
+        try:
+            from onnxruntime.transformers.fusion_options import FusionOptions
+            from onnxruntime.transformers.optimizer import optimize_model
+        except ImportError:
+            self.fused = False
+            return model
+        options = FusionOptions("bert")
+        options.enable_embed_layer_norm = False
+        blocks = sum(node.op_type == "Softmax" for node in model.graph.node)
+        plain = model.SerializeToString()  # the optimiser edits the proto in place
+        try:
+            import logging
+
+            # its modules log under top-level names (fusion_attention, onnx_model_bert, ...): silence all
+            previous = logging.root.manager.disable
+            logging.disable(logging.WARNING)
+            try:
+                optimized = optimize_model(model, model_type="bert", num_heads=self.config.num_attention_heads,
+                                           hidden_size=self.config.hidden_size, optimization_options=options,
+                                           opt_level=0)
+                stats = optimized.get_fused_operator_statistics()
+            finally:
+                logging.disable(previous)
+        except Exception:  # the optimiser is a best-effort speed-up; the plain graph is exact
+            optimized, stats = None, {}
+        self.fused = blocks > 0 and stats.get("Attention", 0) == blocks
+        if self.fused:
+            return optimized.model
+        return self.onnx.load_model_from_string(plain)
+
+    def hidden_states(self, ids, mask, types, positions, layers: Sequence[int]) -> np.ndarray:
+        session = self.session(tuple(layers))
+        key = tuple(sorted(set(layers)))
+        feeds = {"input_ids": np.ascontiguousarray(ids, np.int64),
+                 "attention_mask": np.ascontiguousarray(mask, np.int64),
+                 "token_type_ids": np.ascontiguousarray(types, np.int64),
+                 "position_ids": np.ascontiguousarray(positions, np.int64)}
+        results = dict(zip(key, session.run([f"hidden_{layer}" for layer in key], feeds)))
+        return np.stack([results[layer] for layer in layers]).astype(np.float32, copy=False)
