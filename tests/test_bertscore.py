@@ -7,7 +7,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.core.state import MetricState
-from tests._neural import ORACLE, TOLERANCE, input_set, minilm_folder, model_folder, oracle, references_of
+from _neural import ORACLE, TOLERANCE, input_set, minilm_folder, model_folder, oracle, references_of
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tokenizers")

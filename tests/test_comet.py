@@ -12,7 +12,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.core.state import MetricState
-from tests._neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle
+from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tokenizers")

