@@ -181,3 +181,37 @@ def test_hostile_texts_get_a_result():
     with pytest.warns(UserWarning, match="truncated"):
         result = nlgmetrics.bertscore(texts, texts[::-1], model=folder, num_layers=2)
     assert result.segment_scores.shape == (5, 3) and np.isfinite(result.segment_scores).all()
+
+
+def test_command_line(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    call = next(c for c in CALLS if c["id"] == "tiny-roberta/wmt22_en_de/L2")
+    data = input_set(call["set"])
+    (tmp_path / "hyp").write_text("\n".join(data["hyps"]) + "\n", encoding="utf-8")
+    (tmp_path / "ref").write_text("\n".join(data["refs"]) + "\n", encoding="utf-8")
+    command = [sys.executable, "-m", "nlgmetrics", "bertscore", "-r", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"),
+               "--model", str(model_folder("tiny-roberta")), "--num-layers", "2", "-f", "json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["score"] == pytest.approx(float(np.mean(call["F"])), abs=TOLERANCE)
+    missing = subprocess.run(command[:-6] + ["--model", str(tmp_path / "nowhere"), "-f", "json"], capture_output=True,
+                             text=True, timeout=300)
+    assert missing.returncode == 1 and "not found" in missing.stderr and "Traceback" not in missing.stderr
+
+
+@pytest.mark.dask
+def test_dask_scores_bertscore():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    import nlgmetrics.dask
+
+    call = next(c for c in CALLS if c["id"] == "tiny-xlmr/wmt22_en_de/L1")
+    data = input_set(call["set"])
+    frame = dd.from_pandas(pd.DataFrame({"hyp": data["hyps"], "ref": data["refs"]}), npartitions=3)
+    result = nlgmetrics.dask.score(frame, "bertscore", hyp="hyp", refs="ref", model=str(model_folder("tiny-xlmr")),
+                                   num_layers=1)
+    assert result.score == pytest.approx(float(np.mean(call["F"])), abs=TOLERANCE)

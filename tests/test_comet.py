@@ -158,3 +158,19 @@ def test_hostile_texts_get_a_result():
     texts = [long_line, "\x00\x07\u202e", "", "   ", "日本語の文章です。"]
     result = nlgmetrics.comet(texts, texts[::-1], sources=texts, model=folder)
     assert np.isfinite(result.segment_scores).all() and result.segment_scores.shape == (5,)
+
+
+@pytest.mark.dask
+def test_dask_scores_comet_with_a_source_column():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    import nlgmetrics.dask
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    hyps, refs, srcs = _inputs(call)
+    frame = dd.from_pandas(pd.DataFrame({"mt": hyps, "ref": refs, "src": srcs}), npartitions=3)
+    folder = str(COMET_MODELS / "tiny-da-sparsemax")
+    result = nlgmetrics.dask.score(frame, "comet", hyp="mt", refs="ref", src="src", model=folder)
+    assert result.score == pytest.approx(call["system_score"], abs=TOLERANCE)
+    with pytest.raises(TypeError, match="src="):
+        nlgmetrics.dask.score(frame, "comet", hyp="mt", refs="ref", model=folder)

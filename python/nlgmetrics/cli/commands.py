@@ -253,7 +253,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             names = [_system_name(path) for path in args.input]
             render = _render_sentences if args.sentence_level else _render_corpus
             output = render(names, results, cls, args)
-    except (InputFileError, ValueError, TypeError, ImportError) as error:
+    except (InputFileError, ValueError, TypeError, ImportError, FileNotFoundError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     return print_output(output)

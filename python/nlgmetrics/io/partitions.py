@@ -85,6 +85,10 @@ class PartitionScorer:
         self.metrics = metric_entries(metric)
         self.several = not isinstance(metric, str)
         self.options = dict(options)  # shared by every metric (e.g. ``threads``)
+        # src="column": the sources of metrics that read them (COMET), given like an option to every engine
+        self.src = self.options.pop("src", None)
+        if self.src is not None and not isinstance(self.src, str):
+            raise TypeError(f"src must be a column name (str), got {type(self.src).__name__}")
         self.hyp = hyp
         self.refs = reference_columns(refs)
         self.nulls = nulls
@@ -98,7 +102,7 @@ class PartitionScorer:
 
     @property
     def columns(self) -> list:
-        return list(dict.fromkeys([self.hyp, *self.refs]))
+        return list(dict.fromkeys([self.hyp, *self.refs] + ([self.src] if self.src is not None else [])))
 
     def new_metrics(self, totals_only: bool) -> list:
         """Fresh metrics, in order; with ``totals_only`` a ``sum`` metric keeps its column totals only."""
@@ -121,8 +125,13 @@ class PartitionScorer:
         """``update`` of every metric on one batch; errors name the columns (row numbers count within the batch)."""
         hyps, refs = self._columns_of(batch)
         for metric in metrics:
+            extra = {}
+            if getattr(metric, "needs_sources", False):
+                if self.src is None:
+                    raise TypeError(f"{metric.name} needs the source of every row: pass src=<column name>")
+                extra["sources"] = batch.column(self.src)
             try:
-                metric.update(hyps, refs, nulls=self.nulls)
+                metric.update(hyps, refs, nulls=self.nulls, **extra)
             except (TypeError, ValueError) as error:
                 raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
 

@@ -32,7 +32,6 @@ from nlgmetrics.core.options import CliOption, check_bool, check_int
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
-from nlgmetrics.io import columns
 
 __all__ = ["COMET", "COMETResult", "comet", "comet_pairwise"]
 
@@ -147,8 +146,13 @@ class COMET(Metric):
 
     @staticmethod
     def _source_list(sources: Any) -> List[str]:
-        if columns.is_columnar(sources, None):
-            sources = columns.list_batch(sources, [[""]] * len(sources))[0] if hasattr(sources, "__len__") else sources
+        """Sources as a list of str: a list, or a column (Arrow, pandas, polars, NumPy) read as one."""
+        if hasattr(sources, "to_pylist"):        # Arrow arrays and chunked arrays
+            sources = sources.to_pylist()
+        elif hasattr(sources, "tolist"):         # pandas / NumPy
+            sources = sources.tolist()
+        elif hasattr(sources, "to_list"):        # polars
+            sources = sources.to_list()
         return inputs.hypotheses_list(sources, "sources")
 
     def check_inputs(self, hypotheses, references):

@@ -62,7 +62,7 @@ def greedy_match(hyp_vectors: List[np.ndarray], hyp_weights: List[np.ndarray], r
         ref = _padded([ref_vectors[j] for j in ref_ids], width)
         hyp_w = _padded([hyp_weights[i] for i in hyp_ids], 0)
         ref_w = _padded([ref_weights[j] for j in ref_ids], 0)
-        similarity = np.matmul(hyp, ref.transpose(0, 2, 1))
+        similarity = np.matmul(hyp, np.ascontiguousarray(ref.transpose(0, 2, 1)))
         with np.errstate(invalid="ignore", divide="ignore"):
             hyp_w = hyp_w / hyp_w.sum(axis=1, keepdims=True)
             ref_w = ref_w / ref_w.sum(axis=1, keepdims=True)
