@@ -24,6 +24,7 @@ several systems is encoded once, and the head — a few small matrix products �
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
@@ -216,7 +217,14 @@ class CometModel:
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
         """Each text's ids as the anchor's ``tokenizer(..., truncation=True, max_length=max_positions − 2)``."""
         tokenizer = self.loaded.tokenizer
-        encoded = tokenizer.encode([str(text) for text in texts], max_length=self.max_positions - 2)
+        limit = self.max_positions - 2
+        texts = [str(text) for text in texts]
+        encoded = tokenizer.encode(texts, max_length=limit)
+        if any(len(ids) == limit for ids in encoded):
+            cut = tokenizer.count_truncated(texts, max_length=limit)
+            if cut:
+                warnings.warn(f"comet: {cut} text(s) longer than {limit} tokens were truncated, as unbabel-comet "
+                              "truncates them", stacklevel=5)
         return [tuple(ids) for ids in encoded]
 
     def sentence_vectors(self, texts: Sequence[str]) -> np.ndarray:
