@@ -175,3 +175,21 @@ def test_dask_scores_comet_with_a_source_column():
     assert result.score == pytest.approx(call["system_score"], abs=TOLERANCE)
     with pytest.raises(TypeError, match="src="):
         nlgmetrics.dask.score(frame, "comet", hyp="mt", refs="ref", model=folder)
+
+
+def test_score_command_reads_a_source_column(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    hyps, refs, srcs = _inputs(call)
+    pq.write_table(pa.table({"mt": hyps, "ref": refs, "src": srcs}), tmp_path / "data.parquet")
+    folder = str(COMET_MODELS / "tiny-da-sparsemax")
+    env = {**__import__("os").environ, "NLGMETRICS_MODELS": str(MODELS)}
+    command = [sys.executable, "-m", "nlgmetrics", "score", str(tmp_path / "data.parquet"), "-m", "comet", "--hyp", "mt",
+               "--ref", "ref", "-o", f"comet.model={folder}", "-f", "json"]
+    done = subprocess.run(command + ["--src", "src"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["comet"]["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
+    missing = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert missing.returncode == 1 and "--src" in missing.stderr

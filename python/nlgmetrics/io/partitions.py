@@ -255,14 +255,19 @@ class StreamScorer:
             self.metric = nlgmetrics.metric(metric, **options, segments=False)
         self.states: list = []
 
-    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error"):
+    @property
+    def needs_sources(self) -> bool:
+        """Whether the metric reads the source of every row (COMET): ``add(..., sources=column)``."""
+        return bool(getattr(self.metric, "needs_sources", False))
+
+    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error", **sources: Any):
         """Score one batch; with ``per_row`` return its per-row scores (float64 NumPy array, NaN where
-        ``nulls="skip"`` left a row out)."""
+        ``nulls="skip"`` left a row out). ``sources=``: the batch's sources, for metrics that read them."""
         if self.totals_only and not self.per_row:
-            self.metric.update(hypotheses, references, nulls=nulls)
+            self.metric.update(hypotheses, references, nulls=nulls, **sources)
             return None
         batch = copy.copy(self.metric).reset()
-        batch.update(hypotheses, references, nulls=nulls)
+        batch.update(hypotheses, references, nulls=nulls, **sources)
         state = batch.state()
         self.states.append(totals_state(batch, state) if self.totals_only else state)
         if not self.per_row:
