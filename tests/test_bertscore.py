@@ -215,3 +215,15 @@ def test_dask_scores_bertscore():
     result = nlgmetrics.dask.score(frame, "bertscore", hyp="hyp", refs="ref", model=str(model_folder("tiny-xlmr")),
                                    num_layers=1)
     assert result.score == pytest.approx(float(np.mean(call["F"])), abs=TOLERANCE)
+
+
+def test_chunked_matching_equals_one_pass(monkeypatch):
+    import nlgmetrics.metrics.bertscore as module
+
+    data = input_set("wmt22_en_de")
+    refs = [[a, b] for a, b in zip(data["refs"], data["refs_b"])][:41]
+    options = {"model": str(model_folder("tiny-xlmr")), "num_layers": 2, "batch_size": 4, "idf": True}
+    whole = nlgmetrics.bertscore(data["hyps"][:41], refs, **options)
+    monkeypatch.setattr(module, "CHUNK_BATCHES", 3)   # chunks of 12 pairs: 7 chunks, the last one short
+    chunked = nlgmetrics.bertscore(data["hyps"][:41], refs, **options)
+    assert np.array_equal(whole.segment_scores, chunked.segment_scores)

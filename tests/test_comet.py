@@ -193,3 +193,14 @@ def test_score_command_reads_a_source_column(tmp_path):
     assert json.loads(done.stdout)["comet"]["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
     missing = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert missing.returncode == 1 and "--src" in missing.stderr
+
+
+def test_chunked_scoring_equals_one_pass(monkeypatch):
+    import nlgmetrics.neural.comet_model as module
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-softmax/wmt22_zh_en")
+    hyps, refs, srcs = _inputs(call)
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    monkeypatch.setattr(module, "CHUNK_SEGMENTS", 10)
+    result = nlgmetrics.comet(hyps, refs, sources=srcs, model=folder)
+    assert np.abs(result.segment_scores - np.array(call["scores"])).max() <= TOLERANCE

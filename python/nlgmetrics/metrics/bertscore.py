@@ -35,7 +35,6 @@ import json
 import lzma
 import math
 import os
-import sys
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -55,6 +54,8 @@ from nlgmetrics.neural.greedy import greedy_match, unit_rows
 __all__ = ["BERTScore", "BERTScoreResult", "bertscore", "bertscore_pairwise"]
 
 COLUMNS = ("precision", "recall", "f1")
+#: bert_score's pair batches matched per chunk (memory follows a chunk's texts, not the corpus)
+CHUNK_BATCHES = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,24 +235,38 @@ class _Scorer:
 
     def score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], use_idf: bool,
               batch_size: int) -> np.ndarray:
-        """``(n, 3)`` P, R, F (float32 arithmetic, as the anchor), multi-reference max, rescaled if asked."""
+        """``(n, 3)`` P, R, F (float32 arithmetic, as the anchor), multi-reference max, rescaled if asked.
+
+        The (hypothesis, reference) pairs are matched ``CHUNK_BATCHES`` of bert_score's pair batches at a time,
+        so memory follows the chunk's texts, not the corpus; chunks hold whole pair batches, so the batches
+        (and bert_score's padding quirk) are those of one call.
+        """
         flat_refs = [ref for refs in references for ref in refs]
         pair_hyps = [index for index, refs in enumerate(references) for _ in refs]
-        hyp_ids = self.token_ids(hypotheses)
-        ref_ids = self.token_ids(flat_refs)
-        vectors = self.vectors(hyp_ids + ref_ids)
-        idf, unseen = None, 0.0
+        idf, unseen, all_ref_ids = None, 0.0, None
         if use_idf:
-            documents = len(ref_ids)
-            counts = Counter(token for ids in ref_ids for token in set(ids))
+            all_ref_ids = self.token_ids(flat_refs)
+            documents = len(all_ref_ids)
+            counts = Counter(token for ids in all_ref_ids for token in set(ids))
             idf = {token: math.log((documents + 1) / (count + 1)) for token, count in counts.items()}
             unseen = math.log(documents + 1)
-        pairs = greedy_match([vectors[ids] for ids in hyp_ids], self.weights(hyp_ids, idf, unseen),
-                             [vectors[ids] for ids in ref_ids], self.weights(ref_ids, idf, unseen),
-                             pair_hyps, list(range(len(ref_ids))), batch_size)
-        if any(len(ids) == 2 for ids in hyp_ids + ref_ids):
-            print("Warning: an empty candidate or reference (after strip) scores 0, as in bert_score",
-                  file=sys.stderr)
+        pairs = np.zeros((len(flat_refs), 3), dtype=np.float32)
+        chunk = batch_size * CHUNK_BATCHES
+        empty = 0
+        for start in range(0, len(flat_refs), chunk):
+            stop = min(start + chunk, len(flat_refs))
+            first, last = pair_hyps[start], pair_hyps[stop - 1]
+            hyp_ids = self.token_ids(hypotheses[first:last + 1])
+            ref_ids = all_ref_ids[start:stop] if all_ref_ids is not None else self.token_ids(flat_refs[start:stop])
+            vectors = self.vectors(hyp_ids + ref_ids)
+            pairs[start:stop] = greedy_match(
+                [vectors[ids] for ids in hyp_ids], self.weights(hyp_ids, idf, unseen),
+                [vectors[ids] for ids in ref_ids], self.weights(ref_ids, idf, unseen),
+                [index - first for index in pair_hyps[start:stop]], list(range(len(ref_ids))), batch_size)
+            empty += sum(len(ids) == 2 for ids in hyp_ids + ref_ids)
+        if empty:
+            warnings.warn(f"bertscore: {empty} empty candidate(s) or reference(s) (after strip) score 0, as in "
+                          "bert_score", stacklevel=4)
         scores = np.zeros((len(hypotheses), 3), dtype=np.float32)
         start = 0
         for index, refs in enumerate(references):
@@ -405,7 +420,7 @@ class BERTScore(Metric):
             fields.append(("rescale", "custom" if options["baseline_path"] is not None else str(options["lang"])))
         if options["use_fast_tokenizer"]:
             fields.append(("tok", "fast"))
-        fields += [("backend", options["backend"]), ("dtype", "fp32")]
+        fields += [("backend", options["backend"]), ("device", "cpu"), ("dtype", "fp32")]
         return tuple(fields)
 
 

@@ -202,7 +202,7 @@ class COMET(Metric):
         model = self.model()
         return (("nrefs", nrefs_field(ref_counts)), ("model", os.path.basename(os.path.normpath(self.options["model"]))),
                 ("hash", model.fingerprint), ("kind", model.kind), ("backend", self.options["backend"]),
-                ("dtype", "fp32"))
+                ("device", "cpu"), ("dtype", "fp32"))
 
 
 def comet(hypotheses: Sequence[str], references: Optional[Sequence[Any]] = None, *, sources: Sequence[str],

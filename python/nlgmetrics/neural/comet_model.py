@@ -36,6 +36,8 @@ __all__ = ["CometModel", "load_comet", "sparsemax", "CLASSES"]
 #: class_identifier → what the model takes.
 CLASSES = {"regression_metric": "regression", "referenceless_regression_metric": "referenceless",
            "unified_metric": "unified"}
+#: Segments scored per chunk (memory follows a chunk's sentence vectors, not the corpus).
+CHUNK_SEGMENTS = 8192
 ACTIVATIONS = {"tanh": np.tanh, "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "relu": lambda x: np.maximum(x, 0)}
 
 
@@ -257,7 +259,17 @@ class CometModel:
 
     def score(self, hypotheses: Sequence[str], references: Optional[Sequence[str]],
               sources: Sequence[str]) -> np.ndarray:
-        """One float32 score per segment, as ``predict(...).scores``."""
+        """One score per segment, as ``predict(...).scores``; ``CHUNK_SEGMENTS`` at a time, so memory follows
+        the chunk, not the corpus."""
+        parts = []
+        for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
+            stop = start + CHUNK_SEGMENTS
+            parts.append(self._score_chunk(hypotheses[start:stop], None if references is None else references[start:stop],
+                                           sources[start:stop]))
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _score_chunk(self, hypotheses: Sequence[str], references: Optional[Sequence[str]],
+                     sources: Sequence[str]) -> np.ndarray:
         if self.kind == "unified":
             segments = [segment for segment in self.input_segments if segment != "mt"]
             inputs = []
