@@ -227,3 +227,17 @@ def test_chunked_matching_equals_one_pass(monkeypatch):
     monkeypatch.setattr(module, "CHUNK_BATCHES", 3)   # chunks of 12 pairs: 7 chunks, the last one short
     chunked = nlgmetrics.bertscore(data["hyps"][:41], refs, **options)
     assert np.array_equal(whole.segment_scores, chunked.segment_scores)
+
+
+def _pool_work(index: int) -> float:
+    folder = str(model_folder("tiny-xlmr"))
+    return nlgmetrics.bertscore([f"hello world {index}", "a b"], ["hello there", "a c"], model=folder, num_layers=2).f1
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_processes_after_the_parent_loaded_the_model(method):
+    import multiprocessing
+
+    expected = [_pool_work(index) for index in range(3)]   # the parent has loaded the model and its session
+    with multiprocessing.get_context(method).Pool(2) as pool:
+        assert pool.map(_pool_work, range(3), chunksize=1) == expected
