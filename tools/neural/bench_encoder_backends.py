@@ -114,7 +114,7 @@ def main() -> None:
             times["plain"].append(timed(run_plain_last, args.repeats))
         best = {k: min(v) for k, v in times.items()}
         print(f"{name} (L={ids.shape[1]}): max|delta| layers 0..{layers[-1]}: fused {worst['fused']:.2e}, "
-              f"plain {worst['plain']:.2e} (fused kernels used: {ours._backend.fused}); per batch: torch "
+              f"plain {worst['plain']:.2e} (fused kernels: {ours._backend.fuse}); per batch: torch "
               f"{best['torch'] * 1000:.1f} ms, onnx fused {best['fused'] * 1000:.1f} ms "
               f"({best['torch'] / best['fused']:.2f}x), onnx plain {best['plain'] * 1000:.1f} ms "
               f"({best['torch'] / best['plain']:.2f}x)")
