@@ -141,11 +141,34 @@ def test_missing_config_and_weights(tmp_path):
     with pytest.raises(EncoderError, match="no config.json at"):
         Encoder.from_pretrained(tmp_path)
     shutil.copy(MODELS / "tiny-xlmr" / "config.json", tmp_path / "config.json")
-    with pytest.raises(EncoderError, match="no weights in .*looked for model.safetensors, pytorch_model.bin"):
+    with pytest.raises(EncoderError, match="no weights in .*looked for model.safetensors, model.safetensors.index"):
         Encoder.from_pretrained(tmp_path)
     (tmp_path / "config.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(EncoderError, match="malformed JSON"):
         Encoder.from_pretrained(tmp_path)
+
+
+def test_sharded_weights(tmp_path):
+    from nlgmetrics.neural.weights import write_safetensors
+
+    weights = read_weights(MODELS / "tiny-xlmr" / "model.safetensors")
+    names = sorted(weights)
+    halves = {"part-1.safetensors": names[: len(names) // 2], "part-2.safetensors": names[len(names) // 2:]}
+    for shard, members in halves.items():
+        write_safetensors(str(tmp_path / shard), {n: np.asarray(weights[n]) for n in members})
+    index = {"metadata": {}, "weight_map": {n: shard for shard, members in halves.items() for n in members}}
+    (tmp_path / "model.safetensors.index.json").write_text(json.dumps(index), encoding="utf-8")
+    shutil.copy(MODELS / "tiny-xlmr" / "config.json", tmp_path / "config.json")
+    ids = np.array([[0, 40, 41, 2]])
+    sharded = Encoder.from_pretrained(tmp_path, backend="numpy").hidden_states(ids, np.ones_like(ids), [2])
+    whole = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy").hidden_states(ids, np.ones_like(ids), [2])
+    np.testing.assert_array_equal(sharded, whole)
+    (tmp_path / "part-2.safetensors").unlink()
+    with pytest.raises(EncoderError, match="names the shard part-2.safetensors, which is missing"):
+        Encoder.from_pretrained(tmp_path, backend="numpy")
+    (tmp_path / "model.safetensors.index.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(EncoderError, match="malformed index"):
+        Encoder.from_pretrained(tmp_path, backend="numpy")
 
 
 def test_bad_configs():
