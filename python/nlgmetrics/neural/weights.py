@@ -274,6 +274,22 @@ class _OrderedDict(dict):
     (``_metadata``, restored by the pickle's BUILD step)."""
 
 
+class _AttributeDict(dict):
+    """Lightning's AttributeDict (hyper-parameters of older checkpoints) read as a plain dict."""
+
+
+class _Namespace:
+    """argparse.Namespace (hyper-parameters of COMET 1.x checkpoints): only its attributes are kept."""
+
+    def __setstate__(self, state):
+        self.__dict__.update(state if isinstance(state, dict) else {})
+
+
+def _torch_device(kind, index=None):
+    """torch.device(...) in Lightning's bookkeeping: its string ("cpu", "cuda:0")."""
+    return f"{kind}:{index}" if index is not None else str(kind)
+
+
 _ALLOWED_GLOBALS = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor,
     ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
@@ -284,6 +300,13 @@ _ALLOWED_GLOBALS = {
     ("numpy.core.multiarray", "scalar"): _numpy_scalar,
     ("numpy._core.multiarray", "scalar"): _numpy_scalar,
     ("numpy", "dtype"): _numpy_dtype,
+    ("torch", "device"): _torch_device,
+    ("torch", "Size"): tuple,
+    ("torch.torch_version", "TorchVersion"): str,
+    ("argparse", "Namespace"): _Namespace,
+    ("pytorch_lightning.utilities.parsing", "AttributeDict"): _AttributeDict,
+    ("lightning_fabric.utilities.data", "AttributeDict"): _AttributeDict,
+    ("lightning.fabric.utilities.data", "AttributeDict"): _AttributeDict,
 }
 
 
