@@ -7,7 +7,7 @@ speed over torch comes from (measured: the standard-op graph below was ~1.4x tor
 ``fuse=False`` builds the same arithmetic from standard ops only (opset 17: Gather, Add, LayerNormalization,
 MatMul, Reshape/Transpose to heads, scaled scores plus the additive mask, Softmax, erf GELU). The outputs are
 only the requested layers. A session is built from the serialised bytes (no temporary file) with
-``intra_op_num_threads`` = ``threads`` or the core count, ``inter_op_num_threads=1`` and every graph
+``intra_op_num_threads`` = ``threads`` or the cores available to the process, ``inter_op_num_threads=1`` and every graph
 optimisation on, and cached per set of layers.
 
 Weights larger than protobuf's 2 GB limit (XLM-R large) are not embedded: their initializers are marked as
@@ -26,7 +26,17 @@ import numpy as np
 from nlgmetrics.neural import require
 
 OPSET = 17
-_EMBED_LIMIT_BYTES = 1_500_000_000  # below protobuf's 2 GiB message limit, with room for the graph
+# Weights up to this size travel inside the serialised graph; larger ones (over protobuf's 2 GiB limit, or
+# big enough that the serialised copy would cost much memory: XLM-R base and large) as external initializers.
+_EMBED_LIMIT_BYTES = 512 * 1024 * 1024
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS tells it, else the core count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 class _GraphBuilder:
@@ -198,7 +208,7 @@ class OnnxBackend:
         self.onnx = require("onnx")
         self.ort = require("onnxruntime")
         self.config, self.params, self.num_blocks = config, params, num_blocks
-        self.threads = int(threads) if threads else (os.cpu_count() or 1)
+        self.threads = int(threads) if threads else available_cores()
         total = sum(value.nbytes for value in params.values())
         self.embed = total < _EMBED_LIMIT_BYTES
         self.fuse = bool(fuse)  # ONNX Runtime's fused transformer kernels (build_fused) or standard ops only
