@@ -126,6 +126,13 @@ class Tokenizer:
             joined = joined[:max_positions]
         return joined
 
+    def joint_token_type_ids(self, first: Sequence[int], length: int) -> List[int]:
+        """The token types comet's ``concat_sequences`` gives a joint BERT input padded to ``length``: 0 for
+        the first segment (its ids without padding), 1 for everything after it, padding included
+        (XLM-R models use no token types)."""
+        first_length = sum(1 for i in first if i != self.pad_id)
+        return [0] * min(first_length, length) + [1] * max(0, length - first_length)
+
     def encode_joint(self, *segment_texts: Sequence[str], max_positions: int) -> List[List[int]]:
         """COMET's unified input per row: each segment list (e.g. ``mt, src`` or ``mt, src, ref``) encoded
         with ``max_length = max_positions - 2`` (comet's ``prepare_sample``), then :meth:`join` ed.
