@@ -40,9 +40,10 @@ def available_cores() -> int:
 
 
 class _GraphBuilder:
-    def __init__(self, onnx, config, params, num_blocks: int, embed: bool):
+    def __init__(self, onnx, config, params, num_blocks: int, embed: bool, derived=None):
         self.onnx, self.helper = onnx, onnx.helper
         self.config, self.params, self.num_blocks, self.embed = config, params, num_blocks, embed
+        self.derived = {} if derived is None else derived  # transposed / stacked weights, shared by sessions
         self.nodes, self.initializers = [], []
         self.external: Dict[str, np.ndarray] = {}
         self.counter = 0
@@ -76,13 +77,20 @@ class _GraphBuilder:
             self.external[name] = value
         return name
 
+    def weight(self, name: str, make) -> str:
+        """A derived weight (``make()`` builds it once per backend, so sessions for other layer sets reuse
+        the same arrays)."""
+        if name not in self.derived:
+            self.derived[name] = np.ascontiguousarray(make())
+        return self.constant(name, self.derived[name])
+
     def layer_norm(self, x: str, prefix: str) -> str:
         return self.node("LayerNormalization", [x, self.constant(f"{prefix}_w", self.params[f"{prefix}_w"]),
                                                 self.constant(f"{prefix}_b", self.params[f"{prefix}_b"])],
                          epsilon=float(self.config.layer_norm_eps), axis=-1)
 
     def linear(self, x: str, block: int, key: str) -> str:
-        weight = self.constant(f"{block}.{key}_wT", np.ascontiguousarray(self.params[f"{block}.{key}_w"].T))
+        weight = self.weight(f"{block}.{key}_wT", lambda: self.params[f"{block}.{key}_w"].T)
         bias = self.constant(f"{block}.{key}_b", self.params[f"{block}.{key}_b"])
         return self.node("Add", [self.node("MatMul", [x, weight]), bias])
 
@@ -160,7 +168,7 @@ class _GraphBuilder:
             return self.node("SkipLayerNormalization", operands, domain="com.microsoft", epsilon=eps)
 
         def weight_t(block, key):
-            return self.constant(f"{block}.{key}_wT", np.ascontiguousarray(p[f"{block}.{key}_w"].T))
+            return self.weight(f"{block}.{key}_wT", lambda: p[f"{block}.{key}_w"].T)
 
         def bias(block, key):
             return self.constant(f"{block}.{key}_b", p[f"{block}.{key}_b"])
@@ -172,10 +180,10 @@ class _GraphBuilder:
         mask_index = self.node("Cast", ["attention_mask"], to=int32)
         states = {0: x}
         for block in range(max(layers)):
-            qkv_w = np.concatenate([p[f"{block}.{k}_w"].T for k in ("q", "k", "v")], axis=1)
-            qkv_b = np.concatenate([p[f"{block}.{k}_b"] for k in ("q", "k", "v")])
-            attended = self.node("Attention", [x, self.constant(f"{block}.qkv_wT", qkv_w),
-                                               self.constant(f"{block}.qkv_b", qkv_b), mask_index],
+            qkv_w = self.weight(f"{block}.qkv_wT",
+                                lambda: np.concatenate([p[f"{block}.{k}_w"].T for k in ("q", "k", "v")], axis=1))
+            qkv_b = self.weight(f"{block}.qkv_b", lambda: np.concatenate([p[f"{block}.{k}_b"] for k in "qkv"]))
+            attended = self.node("Attention", [x, qkv_w, qkv_b, mask_index],
                                  domain="com.microsoft", num_heads=c.num_attention_heads,
                                  mask_filter_value=float(np.finfo(np.float32).min))
             projected = self.node("MatMul", [attended, weight_t(block, "o")])
@@ -213,13 +221,15 @@ class OnnxBackend:
         self.embed = total < _EMBED_LIMIT_BYTES
         self.fuse = bool(fuse)  # ONNX Runtime's fused transformer kernels (build_fused) or standard ops only
         self._sessions: Dict[Tuple[int, ...], object] = {}
+        self._derived: Dict[str, np.ndarray] = {}
         self._keep_alive = []
 
     def session(self, layers: Tuple[int, ...]):
         """The InferenceSession whose outputs are ``hidden_{layer}`` for ``layers`` (cached)."""
         key = tuple(sorted(set(layers)))
         if key not in self._sessions:
-            builder = _GraphBuilder(self.onnx, self.config, self.params, self.num_blocks, self.embed)
+            builder = _GraphBuilder(self.onnx, self.config, self.params, self.num_blocks, self.embed,
+                                    self._derived)
             model = builder.build_fused(key) if self.fuse else builder.build(key)
             options = self.ort.SessionOptions()
             options.intra_op_num_threads = self.threads
@@ -230,7 +240,7 @@ class OnnxBackend:
             if builder.external:
                 names = list(builder.external)
                 values = [self.ort.OrtValue.ortvalue_from_numpy(builder.external[n]) for n in names]
-                self._keep_alive.append((builder.external, values))  # kept alive as long as the session
+                self._keep_alive.append(values)  # the arrays live in self.params / self._derived
                 options.add_external_initializers(names, values)
             self._sessions[key] = self.ort.InferenceSession(model.SerializeToString(), options,
                                                             providers=["CPUExecutionProvider"])
