@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import MISSING, dataclass, fields
-from typing import Dict, Mapping, Optional, Sequence
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -181,6 +181,7 @@ class Encoder:
         self.params = self._collect(weights)
         self.backend_name = backend
         self.threads = threads
+        self._backend: Any
         if backend == "numpy":
             from nlgmetrics.neural.backends.numpy_backend import NumpyBackend
 

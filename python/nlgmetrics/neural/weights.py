@@ -24,7 +24,7 @@ import os
 import pickle
 import struct
 import zipfile
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -194,7 +194,7 @@ class _Storage:
 
     def __init__(self, archive: "_Archive", key: str, dtype: np.dtype, bfloat16: bool, numel: int):
         self.archive, self.key, self.dtype, self.bfloat16, self.numel = archive, key, dtype, bfloat16, numel
-        self._array = None
+        self._array: Optional[np.ndarray] = None
 
     def array(self) -> np.ndarray:
         if self._array is None:
@@ -203,9 +203,9 @@ class _Storage:
             if len(data) < self.numel * itemsize:
                 raise WeightsError(f"{self.archive.path}: storage {self.key} is truncated "
                                    f"({len(data)} bytes for {self.numel} elements)")
-            order = "<" if self.archive.little_endian else ">"
-            self._array = np.frombuffer(data, dtype=np.dtype(self.dtype).newbyteorder(order),
-                                        count=self.numel)
+            dtype = np.dtype(self.dtype)
+            dtype = dtype.newbyteorder("<") if self.archive.little_endian else dtype.newbyteorder(">")
+            self._array = np.frombuffer(data, dtype=dtype, count=self.numel)
         return self._array
 
 

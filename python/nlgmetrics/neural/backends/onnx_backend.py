@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Dict, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -44,7 +44,8 @@ class _GraphBuilder:
         self.onnx, self.helper = onnx, onnx.helper
         self.config, self.params, self.num_blocks, self.embed = config, params, num_blocks, embed
         self.derived = {} if derived is None else derived  # transposed / stacked weights, shared by sessions
-        self.nodes, self.initializers = [], []
+        self.nodes: List[Any] = []
+        self.initializers: List[Any] = []
         self.external: Dict[str, np.ndarray] = {}
         self.counter = 0
 
@@ -52,7 +53,7 @@ class _GraphBuilder:
         self.counter += 1
         return f"{stem}_{self.counter}"
 
-    def node(self, op: str, inputs, stem: str = None, **attributes) -> str:
+    def node(self, op: str, inputs, stem: Optional[str] = None, **attributes) -> str:
         out = self.name(stem or op.lower())
         self.nodes.append(self.helper.make_node(op, list(inputs), [out], **attributes))
         return out
@@ -222,7 +223,7 @@ class OnnxBackend:
         self.fuse = bool(fuse)  # ONNX Runtime's fused transformer kernels (build_fused) or standard ops only
         self._sessions: Dict[Tuple[int, ...], object] = {}
         self._derived: Dict[str, np.ndarray] = {}
-        self._keep_alive = []
+        self._keep_alive: List[Any] = []
 
     def session(self, layers: Tuple[int, ...]):
         """The InferenceSession whose outputs are ``hidden_{layer}`` for ``layers`` (cached)."""
