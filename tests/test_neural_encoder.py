@@ -141,11 +141,34 @@ def test_missing_config_and_weights(tmp_path):
     with pytest.raises(EncoderError, match="no config.json at"):
         Encoder.from_pretrained(tmp_path)
     shutil.copy(MODELS / "tiny-xlmr" / "config.json", tmp_path / "config.json")
-    with pytest.raises(EncoderError, match="no weights in .*looked for model.safetensors, pytorch_model.bin"):
+    with pytest.raises(EncoderError, match="no weights in .*looked for model.safetensors, model.safetensors.index"):
         Encoder.from_pretrained(tmp_path)
     (tmp_path / "config.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(EncoderError, match="malformed JSON"):
         Encoder.from_pretrained(tmp_path)
+
+
+def test_sharded_weights(tmp_path):
+    from nlgmetrics.neural.weights import write_safetensors
+
+    weights = read_weights(MODELS / "tiny-xlmr" / "model.safetensors")
+    names = sorted(weights)
+    halves = {"part-1.safetensors": names[: len(names) // 2], "part-2.safetensors": names[len(names) // 2:]}
+    for shard, members in halves.items():
+        write_safetensors(str(tmp_path / shard), {n: np.asarray(weights[n]) for n in members})
+    index = {"metadata": {}, "weight_map": {n: shard for shard, members in halves.items() for n in members}}
+    (tmp_path / "model.safetensors.index.json").write_text(json.dumps(index), encoding="utf-8")
+    shutil.copy(MODELS / "tiny-xlmr" / "config.json", tmp_path / "config.json")
+    ids = np.array([[0, 40, 41, 2]])
+    sharded = Encoder.from_pretrained(tmp_path, backend="numpy").hidden_states(ids, np.ones_like(ids), [2])
+    whole = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy").hidden_states(ids, np.ones_like(ids), [2])
+    np.testing.assert_array_equal(sharded, whole)
+    (tmp_path / "part-2.safetensors").unlink()
+    with pytest.raises(EncoderError, match="names the shard part-2.safetensors, which is missing"):
+        Encoder.from_pretrained(tmp_path, backend="numpy")
+    (tmp_path / "model.safetensors.index.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(EncoderError, match="malformed index"):
+        Encoder.from_pretrained(tmp_path, backend="numpy")
 
 
 def test_bad_configs():
@@ -222,13 +245,28 @@ def test_onnx_sessions_are_cached_per_layer_set_and_fused(oracle):
     encoder = Encoder.from_pretrained(MODELS / "tiny-roberta", backend="onnx", threads=1)
     ids, mask = oracle["roberta_input_ids"], oracle["roberta_attention_mask"]
     encoder.hidden_states(ids, mask, [1, 2])
-    assert encoder._backend.fused is True  # ONNX Runtime's Attention fusion recognised the graph
     encoder.hidden_states(ids, mask, [2, 1])
     assert len(encoder._backend._sessions) == 1
     encoder.hidden_states(ids, mask, [0])
     assert len(encoder._backend._sessions) == 2
     session = encoder._backend.session((0,))
     assert [o.name for o in session.get_outputs()] == ["hidden_0"]
+    assert [i.name for i in session.get_inputs()] == ["input_ids", "attention_mask", "token_type_ids", "position_ids"]
+
+
+@onnx_only
+def test_onnx_fused_graph_uses_the_transformer_kernels():
+    import onnx
+
+    from nlgmetrics.neural.backends.onnx_backend import _GraphBuilder
+
+    encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy")
+    fused = _GraphBuilder(onnx, encoder.config, encoder.params, 2, True).build_fused((1, 2))
+    ops = [node.op_type for node in fused.graph.node]
+    assert ops.count("Attention") == 2 and ops.count("SkipLayerNormalization") == 5 and ops.count("BiasGelu") == 2
+    plain = _GraphBuilder(onnx, encoder.config, encoder.params, 2, True).build((1, 2))
+    assert {node.domain for node in plain.graph.node} == {""}  # standard ops only
+    onnx.checker.check_model(plain)
 
 
 @onnx_only
@@ -243,19 +281,32 @@ def test_onnx_plain_graph_and_external_weights_give_the_same_states(oracle, monk
     np.testing.assert_allclose(plain.hidden_states(ids, mask, [1, 2])[:, real], fused[:, real], atol=1e-6)
     # weights too large for one protobuf go in as session initializers (simulated with a 0-byte limit)
     monkeypatch.setattr(onnx_backend, "_EMBED_LIMIT_BYTES", 0)
-    external = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1)
-    assert not external._backend.embed and not external._backend.fuse
-    got = external.hidden_states(ids, mask, [1, 2])
-    np.testing.assert_allclose(got[:, real], oracle["xlmr_hidden"][1:][:, real], atol=TOLERANCE)
+    for fuse in (True, False):
+        external = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1)
+        external._backend.fuse = fuse
+        assert not external._backend.embed
+        got = external.hidden_states(ids, mask, [1, 2])
+        np.testing.assert_allclose(got[:, real], oracle["xlmr_hidden"][1:][:, real], atol=TOLERANCE)
+
+
+@onnx_only
+def test_onnx_left_padding_and_masks_with_holes_match_numpy():
+    """Synthetic masks: the fused Attention gets the 0/1 mask itself (2-D mask_index), not lengths."""
+    ids = np.array([[1, 1, 0, 57, 80, 2], [0, 57, 80, 91, 33, 2]], dtype=np.int64)
+    mask = np.array([[0, 0, 1, 1, 1, 1], [1, 1, 0, 1, 1, 1]], dtype=np.int64)
+    want = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="numpy").hidden_states(ids, mask, [2])
+    got = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=1).hidden_states(ids, mask, [2])
+    real = mask.astype(bool)
+    np.testing.assert_allclose(got[:, real], want[:, real], atol=1e-5)
 
 
 @onnx_only
 def test_onnx_threads():
     encoder = Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx", threads=3)
     assert encoder._backend.threads == 3
-    import os
+    from nlgmetrics.neural.backends.onnx_backend import available_cores
 
-    assert Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx")._backend.threads == (os.cpu_count() or 1)
+    assert Encoder.from_pretrained(MODELS / "tiny-xlmr", backend="onnx")._backend.threads == available_cores() >= 1
 
 
 def test_missing_runtime_names_the_extra(monkeypatch):

@@ -178,3 +178,16 @@ def test_inputs_must_be_lists_of_strings(minilm):
         tok.encode(["a", 3])
     with pytest.raises(ValueError, match="differ in length"):
         tok.encode_joint(["a"], ["b", "c"], max_positions=510)
+
+
+def test_bert_joint_inputs_and_token_types_equal_comet(oracle, minilm):
+    tok = load_tokenizer(minilm)
+    sentences = oracle["sentences"]
+    max_positions = oracle["ids"]["minilm_max_positions"]
+    firsts, seconds = sentences[:120], sentences[::-1][:120]
+    joint = tok.encode_pairs(firsts, seconds, max_positions=max_positions)
+    assert_identical(joint, oracle["ids"]["minilm_joint"], oracle)
+    length = max(len(row) for row in joint)
+    first_ids = tok.encode(firsts, max_length=max_positions - 2)
+    types = [tok.joint_token_type_ids(ids, length) for ids in first_ids]
+    assert types == oracle["ids"]["minilm_joint_token_types"]

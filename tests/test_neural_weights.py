@@ -236,3 +236,40 @@ def test_tensor_past_its_storage(tmp_path):
     _zip_with_pickle(path, buffer.getvalue(), {"data/0": np.zeros(4, np.float32).tobytes()})
     with pytest.raises(WeightsError, match="runs past its storage"):
         read_weights(path)
+
+
+def test_lightning_and_argparse_bookkeeping_is_read_as_plain_data(tmp_path):
+    """Older Lightning / COMET 1.x checkpoints keep hyper-parameters in an AttributeDict or an
+    argparse.Namespace, and torch.device / torch.Size values; they are read as plain data (synthetic pickle
+    with stand-in classes under the real names, never importing Lightning)."""
+    import argparse
+    import sys
+    import types
+
+    fake = types.ModuleType("pytorch_lightning.utilities.parsing")
+
+    class AttributeDict(dict):
+        pass
+
+    AttributeDict.__module__, AttributeDict.__qualname__ = fake.__name__, "AttributeDict"
+    fake.AttributeDict = AttributeDict
+    monkey = {"pytorch_lightning": types.ModuleType("pytorch_lightning"),
+              "pytorch_lightning.utilities": types.ModuleType("pytorch_lightning.utilities"), fake.__name__: fake}
+    saved = {name: sys.modules.get(name) for name in monkey}
+    sys.modules.update(monkey)
+    try:
+        payload = pickle.dumps({"state_dict": {}, "hyper_parameters": AttributeDict(layer="mix", sizes=[3, 2]),
+                                "args": argparse.Namespace(lr=1e-5, encoder="XLM-R")}, protocol=2)
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    path = tmp_path / "old.ckpt"
+    _zip_with_pickle(path, payload)
+    obj = load_torch_pickle(str(path))
+    assert obj["hyper_parameters"] == {"layer": "mix", "sizes": [3, 2]}
+    assert vars(obj["args"]) == {"lr": 1e-5, "encoder": "XLM-R"}
+    state, hyper = read_checkpoint(path)
+    assert state == {} and hyper == {"layer": "mix", "sizes": [3, 2]}

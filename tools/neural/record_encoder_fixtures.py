@@ -12,6 +12,7 @@ Writes
   cases) and, per tokenizer, the oracle's ids:
     minilm_slow  = bert_score.utils.sent_encode(BertTokenizer(use_fast=False))          (BERTScore)
     minilm_fast  = comet BERTEncoder.prepare_sample (BertTokenizerFast, max_length = 512 - 4)  (COMET)
+    minilm_joint = comet BERTEncoder.concat_sequences of (mt, src) pairs, with its token_type_ids
     roberta_slow = bert_score.utils.sent_encode(RobertaTokenizer, add_prefix_space=True)  (BERTScore)
     roberta_fast = RobertaTokenizerFast(add_prefix_space=True)(..., truncation=True)   (tokenizer.json path)
     xlmr_fast    = comet XLMREncoder.prepare_sample (XLMRobertaTokenizerFast from sentencepiece.bpe.model)
@@ -178,6 +179,11 @@ def record_token_ids(sentences: list[str], minilm: Path, roberta: Path, xlmr: Pa
     bert = BERTEncoder.from_pretrained(str(minilm), load_pretrained_weights=False, local_files_only=True)
     ids["minilm_fast"] = unpad(bert.prepare_sample(sentences), bert.tokenizer.pad_token_id)
     ids["minilm_fast_max_length"] = bert.max_positions - 2
+    ids["minilm_max_positions"] = bert.max_positions
+    first, second = bert.prepare_sample(sentences[:120]), bert.prepare_sample(sentences[::-1][:120])
+    joint, _, _ = bert.concat_sequences([first, second])
+    ids["minilm_joint"] = unpad(joint, bert.tokenizer.pad_token_id)
+    ids["minilm_joint_token_types"] = joint["token_type_ids"].tolist()
     slow = AutoTokenizer.from_pretrained(str(roberta), use_fast=False)
     ids["roberta_slow"] = [sent_encode(slow, s) for s in sentences]
     fast = RobertaTokenizerFast.from_pretrained(str(roberta), add_prefix_space=True)

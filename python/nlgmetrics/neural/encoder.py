@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import MISSING, dataclass, fields
-from typing import Dict, Mapping, Optional, Sequence
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -181,6 +181,7 @@ class Encoder:
         self.params = self._collect(weights)
         self.backend_name = backend
         self.threads = threads
+        self._backend: Any
         if backend == "numpy":
             from nlgmetrics.neural.backends.numpy_backend import NumpyBackend
 
@@ -198,16 +199,10 @@ class Encoder:
     @classmethod
     def from_pretrained(cls, model_dir: str | os.PathLike, **options) -> "Encoder":
         """An encoder from a transformers model directory: ``config.json`` and ``model.safetensors`` (or
-        ``pytorch_model.bin``)."""
-        from nlgmetrics.neural.weights import read_weights
-
+        ``pytorch_model.bin``, or either one sharded with its ``*.index.json``)."""
         model_dir = os.fspath(model_dir)
         config = EncoderConfig.from_file(os.path.join(model_dir, "config.json"))
-        for name in ("model.safetensors", "pytorch_model.bin"):
-            path = os.path.join(model_dir, name)
-            if os.path.isfile(path):
-                return cls(config, read_weights(path), **options)
-        raise EncoderError(f"no weights in {model_dir}: looked for model.safetensors, pytorch_model.bin")
+        return cls(config, read_model_weights(model_dir), **options)
 
     def _collect(self, weights: Mapping[str, np.ndarray]) -> Dict[str, np.ndarray]:
         config, prefix = self.config, self.prefix
@@ -278,6 +273,37 @@ class Encoder:
         pad = self.config.pad_token_id
         real = (ids != pad).astype(np.int64)
         return np.cumsum(real, axis=1) * real + pad
+
+
+WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                "pytorch_model.bin.index.json")
+
+
+def read_model_weights(model_dir: str) -> Dict[str, np.ndarray]:
+    """The tensors of a transformers model directory (first of ``WEIGHT_FILES`` found; an index file's
+    ``weight_map`` names the shards)."""
+    from nlgmetrics.neural.weights import read_weights
+
+    for name in WEIGHT_FILES:
+        path = os.path.join(model_dir, name)
+        if not os.path.isfile(path):
+            continue
+        if not name.endswith(".index.json"):
+            return read_weights(path)
+        with open(path, encoding="utf-8") as handle:
+            try:
+                weight_map = json.load(handle)["weight_map"]
+                shards = sorted(set(weight_map.values()))
+            except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+                raise EncoderError(f"{path}: malformed index (no weight_map)") from None
+        weights: Dict[str, np.ndarray] = {}
+        for shard in shards:
+            shard_path = os.path.join(model_dir, shard)
+            if not os.path.isfile(shard_path):
+                raise EncoderError(f"{path} names the shard {shard}, which is missing")
+            weights.update(read_weights(shard_path))
+        return weights
+    raise EncoderError(f"no weights in {model_dir}: looked for {', '.join(WEIGHT_FILES)}")
 
 
 def _as_int_matrix(value, name: str) -> np.ndarray:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Iterator, List, Tuple
+from typing import Any, Iterator, List, Tuple
 
 # SentencePiece.Type
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
@@ -49,12 +49,13 @@ def _varint(data: bytes, pos: int) -> Tuple[int, int]:
             raise ValueError("varint too long")
 
 
-def _fields(data: bytes) -> Iterator[Tuple[int, int, object]]:
+def _fields(data: bytes) -> Iterator[Tuple[int, int, Any]]:
     """(field number, wire type, value) of one message: ints for varints/fixed, bytes for length-delimited."""
     pos = 0
     while pos < len(data):
         key, pos = _varint(data, pos)
         number, wire = key >> 3, key & 7
+        value: Any
         if wire == 0:
             value, pos = _varint(data, pos)
         elif wire == 1:

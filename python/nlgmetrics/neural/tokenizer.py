@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from nlgmetrics.neural import require
 
@@ -70,14 +70,18 @@ class Tokenizer:
         self.source = source
         self.model_max_length = int(model_max_length)
         self.max_length = int(max_length) if max_length is not None else self.model_max_length
-        ids = {}
+        ids: Dict[str, Optional[int]] = {}
         for role, text in specials.items():
             ids[role] = backend.token_to_id(text) if text is not None else None
-        self.cls_id, self.sep_id, self.pad_id = ids.get("cls"), ids.get("sep"), ids.get("pad")
-        self.unk_id, self.mask_id = ids.get("unk"), ids.get("mask")
-        if self.cls_id is None or self.sep_id is None:
+        cls_id, sep_id = ids.get("cls"), ids.get("sep")
+        if cls_id is None or sep_id is None:
             raise TokenizerError(f"{source}: the vocabulary lacks the class/separator tokens "
                                  f"({specials.get('cls')!r}, {specials.get('sep')!r})")
+        self.cls_id: int = cls_id
+        self.sep_id: int = sep_id
+        self.pad_id: Optional[int] = ids.get("pad")
+        self.unk_id: Optional[int] = ids.get("unk")
+        self.mask_id: Optional[int] = ids.get("mask")
         self.vocab_size = backend.get_vocab_size(with_added_tokens=True)
         self.size_separator = 1 if kind == "wordpiece" else 2
 
@@ -125,6 +129,13 @@ class Tokenizer:
         if sum(len(body) for body in bodies) > max_positions - special:
             joined = joined[:max_positions]
         return joined
+
+    def joint_token_type_ids(self, first: Sequence[int], length: int) -> List[int]:
+        """The token types comet's ``concat_sequences`` gives a joint BERT input padded to ``length``: 0 for
+        the first segment (its ids without padding), 1 for everything after it, padding included
+        (XLM-R models use no token types)."""
+        first_length = sum(1 for i in first if i != self.pad_id)
+        return [0] * min(first_length, length) + [1] * max(0, length - first_length)
 
     def encode_joint(self, *segment_texts: Sequence[str], max_positions: int) -> List[List[int]]:
         """COMET's unified input per row: each segment list (e.g. ``mt, src`` or ``mt, src, ref``) encoded
@@ -227,7 +238,7 @@ def _from_tokenizer_json(tokenizers, path: str, add_prefix_space: Optional[bool]
         except json.JSONDecodeError as error:
             raise TokenizerError(f"{path}: malformed JSON ({error})") from None
     model_type = (spec.get("model") or {}).get("type")
-    kind = {"WordPiece": "wordpiece", "BPE": "bpe", "Unigram": "unigram"}.get(model_type)
+    kind = {"WordPiece": "wordpiece", "BPE": "bpe", "Unigram": "unigram"}.get(str(model_type))
     if kind is None:
         raise TokenizerError(f"{path}: unsupported tokenizer model {model_type!r}")
     text_prefix_space = False

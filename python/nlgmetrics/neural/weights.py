@@ -24,7 +24,7 @@ import os
 import pickle
 import struct
 import zipfile
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -194,7 +194,7 @@ class _Storage:
 
     def __init__(self, archive: "_Archive", key: str, dtype: np.dtype, bfloat16: bool, numel: int):
         self.archive, self.key, self.dtype, self.bfloat16, self.numel = archive, key, dtype, bfloat16, numel
-        self._array = None
+        self._array: Optional[np.ndarray] = None
 
     def array(self) -> np.ndarray:
         if self._array is None:
@@ -203,9 +203,9 @@ class _Storage:
             if len(data) < self.numel * itemsize:
                 raise WeightsError(f"{self.archive.path}: storage {self.key} is truncated "
                                    f"({len(data)} bytes for {self.numel} elements)")
-            order = "<" if self.archive.little_endian else ">"
-            self._array = np.frombuffer(data, dtype=np.dtype(self.dtype).newbyteorder(order),
-                                        count=self.numel)
+            dtype = np.dtype(self.dtype)
+            dtype = dtype.newbyteorder("<") if self.archive.little_endian else dtype.newbyteorder(">")
+            self._array = np.frombuffer(data, dtype=dtype, count=self.numel)
         return self._array
 
 
@@ -274,6 +274,22 @@ class _OrderedDict(dict):
     (``_metadata``, restored by the pickle's BUILD step)."""
 
 
+class _AttributeDict(dict):
+    """Lightning's AttributeDict (hyper-parameters of older checkpoints) read as a plain dict."""
+
+
+class _Namespace:
+    """argparse.Namespace (hyper-parameters of COMET 1.x checkpoints): only its attributes are kept."""
+
+    def __setstate__(self, state):
+        self.__dict__.update(state if isinstance(state, dict) else {})
+
+
+def _torch_device(kind, index=None):
+    """torch.device(...) in Lightning's bookkeeping: its string ("cpu", "cuda:0")."""
+    return f"{kind}:{index}" if index is not None else str(kind)
+
+
 _ALLOWED_GLOBALS = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor,
     ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
@@ -284,6 +300,13 @@ _ALLOWED_GLOBALS = {
     ("numpy.core.multiarray", "scalar"): _numpy_scalar,
     ("numpy._core.multiarray", "scalar"): _numpy_scalar,
     ("numpy", "dtype"): _numpy_dtype,
+    ("torch", "device"): _torch_device,
+    ("torch", "Size"): tuple,
+    ("torch.torch_version", "TorchVersion"): str,
+    ("argparse", "Namespace"): _Namespace,
+    ("pytorch_lightning.utilities.parsing", "AttributeDict"): _AttributeDict,
+    ("lightning_fabric.utilities.data", "AttributeDict"): _AttributeDict,
+    ("lightning.fabric.utilities.data", "AttributeDict"): _AttributeDict,
 }
 
 
