@@ -11,7 +11,6 @@ pytest.importorskip("onnxruntime")
 
 from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle  # noqa: E402
 
-import nlgmetrics  # noqa: E402
 
 
 def _comet_case():

@@ -27,7 +27,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -136,8 +136,6 @@ class CometModel:
         self.kind = CLASSES[identifier]
         state, hparams = weights_module.read_checkpoint(checkpoint)
         self.hparams = hparams
-        if self.kind == "unified" and hparams.get("word_level_training"):
-            pass  # the sentence score does not use the word-level head
         pretrained = hparams.get("pretrained_model")
         if encoder_folder is None:
             if not isinstance(pretrained, str):

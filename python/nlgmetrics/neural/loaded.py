@@ -14,14 +14,15 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Hashable, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Optional
 
 import numpy as np
 
 from nlgmetrics.neural.models import weights_fingerprint
 from nlgmetrics.neural.text_encoder import TextEncoder
 
-__all__ = ["LoadedModel", "encoder_model", "weights_file", "forget_models", "SUPPORTED_TYPES", "weight_prefix"]
+__all__ = ["LoadedModel", "encoder_model", "weights_file", "forget_models", "SUPPORTED_TYPES",
+           "check_backend", "remembered", "read_config"]
 
 #: config.json ``model_type`` values the encoder runs (BERT-family arithmetic).
 SUPPORTED_TYPES = ("bert", "roberta", "xlm-roberta", "camembert")
@@ -100,14 +101,6 @@ def weights_file(folder: Path) -> Path:
     raise FileNotFoundError(f"{folder}: no weights (looked for {', '.join(WEIGHT_FILES)})")
 
 
-def weight_prefix(names: Sequence[str]) -> str:
-    """The prefix before ``embeddings.word_embeddings.weight`` (``""``, ``"bert."``, ``"roberta."``, …)."""
-    for name in names:
-        if name.endswith("embeddings.word_embeddings.weight"):
-            return name[: -len("embeddings.word_embeddings.weight")]
-    raise ValueError("no embeddings.word_embeddings.weight among the weights: not a BERT-family encoder")
-
-
 def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optional[bool], backend: str,
                   threads: Optional[int], weights: Optional[Dict[str, np.ndarray]] = None,
                   weights_path: Optional[Path] = None, purpose: str = "", max_tokens: int = 16384,
@@ -131,9 +124,8 @@ def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optiona
 
     def build() -> LoadedModel:
         tensors = weights if weights is not None else weights_module.read_weights(source)
-        prefix = weight_prefix(list(tensors))
         tokenizer = tokenizer_module.load_tokenizer(folder, add_prefix_space=add_prefix_space, slow=slow_tokenizer)
-        encoder = encoder_module.Encoder(encoder_module.EncoderConfig.from_dict(config), tensors, prefix=prefix,
+        encoder = encoder_module.Encoder(encoder_module.EncoderConfig.from_dict(config), tensors, prefix=None,
                                          layers_needed=[layers_needed], backend=backend, threads=threads)
         return LoadedModel(TextEncoder(tokenizer, encoder, fingerprint, max_tokens=max_tokens), config,
                            fingerprint, folder, {})
@@ -148,7 +140,3 @@ def check_backend(backend: Any) -> str:
         raise ValueError(f"backend must be 'onnx' (default), 'numpy' or 'torch', got {backend!r}")
     return backend
 
-
-def describe(loaded: LoadedModel) -> Tuple[str, str]:
-    """``(model type, hidden size)`` for messages."""
-    return str(loaded.config.get("model_type")), str(loaded.config.get("hidden_size"))

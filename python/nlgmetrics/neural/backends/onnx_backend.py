@@ -156,10 +156,10 @@ class _GraphBuilder:
         preceding projection's bias) and ``BiasGelu`` (exact erf GELU). Built directly, so it works for
         weights of any size (external initializers) without the optimiser."""
         helper, onnx, c = self.helper, self.onnx, self.config
-        int64, float32, int32 = onnx.TensorProto.INT64, onnx.TensorProto.FLOAT, onnx.TensorProto.INT32
+        int64, int32 = onnx.TensorProto.INT64, onnx.TensorProto.INT32
         names = ("input_ids", "attention_mask", "token_type_ids", "position_ids")
         inputs = [helper.make_tensor_value_info(n, int64, ["batch", "length"]) for n in names]
-        p, hidden, eps = self.params, c.hidden_size, float(c.layer_norm_eps)
+        p, eps = self.params, float(c.layer_norm_eps)
 
         def skip_layer_norm(x, skip, prefix, bias=None):
             operands = [x, skip, self.constant(f"{prefix}_w", p[f"{prefix}_w"]),
