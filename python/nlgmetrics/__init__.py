@@ -60,6 +60,13 @@ _EXPORTS = {
     "ribes": ".metrics.nltk_mt",
     "distinct": ".metrics.diversity",
     "self_bleu": ".metrics.diversity",
+    "bertscore": ".metrics.bertscore",
+    "bertscore_pairwise": ".metrics.bertscore",
+    "BERTScoreResult": ".metrics.bertscore",
+    "comet": ".metrics.comet",
+    "comet_pairwise": ".metrics.comet",
+    "COMETResult": ".metrics.comet",
+    "clear_neural_cache": ".neural.cache",
 }
 
 __all__ = ["__version__", "bleu", "sentence_bleu", "BLEUResult"]
@@ -74,6 +81,8 @@ __all__ += ["metric", "list_metrics", "Metric", "MetricState", "Result"]
 __all__ += ["report"]  # the package nlgmetrics.report, callable as the function (see report/__init__.py)
 __all__ += ["gleu", "nist", "ribes", "distinct", "self_bleu"]
 __all__ += ["wer", "mer", "wil", "wip", "cer", "character", "charcut"]
+__all__ += ["bertscore", "bertscore_pairwise", "BERTScoreResult", "comet", "comet_pairwise", "COMETResult",
+            "clear_neural_cache"]
 
 
 def __getattr__(name: str):

@@ -34,9 +34,14 @@ def _system_name(path: str) -> str:
     return "<stdin>" if path == "-" else os.path.basename(path)
 
 
-def _add_common_arguments(parser: argparse.ArgumentParser, needs_references: bool = True) -> None:
-    parser.add_argument("-r", "--references", nargs="+", required=needs_references, default=[], metavar="REF",
+def _add_common_arguments(parser: argparse.ArgumentParser, needs_references: bool = True,
+                          needs_sources: bool = False) -> None:
+    parser.add_argument("-r", "--references", nargs="+", required=needs_references and not needs_sources, default=[],
+                        metavar="REF",
                         help="reference file(s), one segment per line; several files give several references per segment")
+    if needs_sources:
+        parser.add_argument("-s", "--sources", required=True, metavar="SRC",
+                            help="source file, one segment per line (COMET reads the source of every segment)")
     parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
                         help="hypothesis file(s); several files give one table row each (default: standard input)")
     parser.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format (default text)")
@@ -53,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name in TASKS:  # a task command of that name (squad: the SQuAD JSON files) takes its place
             continue
         sub = commands.add_parser(name, help=cls.description, description=cls.description)
-        _add_common_arguments(sub, cls.needs_references)
+        _add_common_arguments(sub, cls.needs_references, getattr(cls, "needs_sources", False))
         cls.add_cli_arguments(sub)
     _add_compare_command(commands)
     add_score_command(commands)
@@ -169,7 +174,9 @@ def _score_systems(cls, args) -> list:
     options = cls.options_from_cli(args)
     name = args.references[0] if args.references else args.input[0]
     chunks = counted(_non_empty(iter_aligned_chunks(args.input, args.references, CHUNK_LINES), name), Progress(args.command))
-    return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level)
+    sources = cli_metrics.read_sources(args) if getattr(cls, "needs_sources", False) else None
+    return cli_metrics.score_chunks(cls, options, chunks, len(args.input), keep_segments=args.sentence_level,
+                                    sources=sources)
 
 
 def _render_corpus(names: Sequence[str], results: Sequence, cls, args) -> str:
@@ -267,7 +274,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             names = [_system_name(path) for path in args.input]
             render = _render_sentences if args.sentence_level else _render_corpus
             output = render(names, results, cls, args)
-    except (InputFileError, ValueError, TypeError, ImportError) as error:
+    except (InputFileError, ValueError, TypeError, ImportError, FileNotFoundError) as error:
         print(f"nlgmetrics: error: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     except RecursionError:  # e.g. a JSON file nested 100,000 deep (caption, squad)

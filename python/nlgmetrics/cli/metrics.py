@@ -9,11 +9,12 @@ output was asked for).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence, Tuple, Type
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 import numpy as np
 
 from nlgmetrics.core.registry import metric_classes
+from nlgmetrics.io.text_files import InputFileError, read_lines
 
 # Options the `sample` command adds per metric: the bundled sample is German.
 SAMPLE_OPTIONS = {"meteor": {"language": "de", "modules": ["exact", "stem"]}}
@@ -67,13 +68,31 @@ def segment_rows(result: Any) -> List[List[float]]:
     return values.reshape(len(values), -1).tolist()
 
 
-def score_chunks(cls: Type[Any], options: Dict[str, Any], chunks, n_systems: int, keep_segments: bool) -> List[Any]:
-    """One result per system from an iterator of ``(systems, references)`` chunks."""
+def score_chunks(cls: Type[Any], options: Dict[str, Any], chunks, n_systems: int, keep_segments: bool,
+                 sources: Optional[List[str]] = None) -> List[Any]:
+    """One result per system from an iterator of ``(systems, references)`` chunks (``sources``: the source
+    lines of metrics that read them, COMET; checked to be as many as the hypotheses)."""
     metrics = [build_metric(cls, options, keep_segments) for _ in range(n_systems)]
+    start = 0
     for systems, references in chunks:
+        extra = {}
+        if sources is not None:
+            extra["sources"] = sources[start:start + len(systems[0])]
+            start += len(systems[0])
+            if len(extra["sources"]) != len(systems[0]):
+                raise InputFileError(f"the source file has {len(sources)} lines, fewer than the hypotheses")
+            if len(references) == 0 or not any(references):
+                references = None  # no -r: a reference-free model (COMET-Kiwi)
         for metric, hypotheses in zip(metrics, systems):
-            metric.update(hypotheses, references)
+            metric.update(hypotheses, references, **extra)
+    if sources is not None and start != len(sources):
+        raise InputFileError(f"the source file has {len(sources)} lines but the hypotheses have {start}")
     return [metric._saw_empty_input().compute() for metric in metrics]  # an empty file: no segments
+
+
+def read_sources(args: Any) -> List[str]:
+    """The ``-s`` file's lines."""
+    return read_lines(args.sources)
 
 
 def sample_classes(names: Sequence[str] = SAMPLE_METRICS) -> Dict[str, Type[Any]]:

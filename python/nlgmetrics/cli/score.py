@@ -33,6 +33,7 @@ def add_score_command(commands) -> None:
     score.add_argument("--hyp", required=True, metavar="COL", help="the hypotheses' column")
     score.add_argument("--ref", required=True, action="append", metavar="COL",
                        help="a references' column (repeat for several references per row), or one list column")
+    score.add_argument("--src", metavar="COL", help="the sources' column (metrics that read sources: comet)")
     score.add_argument("-o", "--output", metavar="FILE", help="write the input rows plus one score column per metric "
                                                         "(.parquet, .jsonl, .csv or .tsv)")
     score.add_argument("--input-format", choices=["parquet", "jsonl", "csv", "tsv"], help="FILE's format, if its "
@@ -84,7 +85,7 @@ def run_score(args) -> str:
     steady_peak_memory()  # this process streams the whole table: its peak memory must not grow with it
     per_row = args.output is not None
     scorers = {name: StreamScorer(name, options[name], per_row=per_row) for name in names}
-    columns = [args.hyp, *args.ref]
+    columns = [args.hyp, *args.ref] + ([args.src] if args.src else [])
     files = table_files(args.file, args.input_format)
     progress = Progress("score")
     rows = 0
@@ -97,8 +98,11 @@ def run_score(args) -> str:
             refs = [batch.column(column) for column in args.ref]
             scores = {}
             for name, scorer in scorers.items():
+                extra = {"sources": batch.column(args.src)} if args.src and scorer.needs_sources else {}
+                if scorer.needs_sources and not args.src:
+                    raise ValueError(f"{name} needs the source of every row: --src COL")
                 try:
-                    scores[name] = scorer.add(hyps, refs[0] if len(refs) == 1 else refs, nulls=args.nulls)
+                    scores[name] = scorer.add(hyps, refs[0] if len(refs) == 1 else refs, nulls=args.nulls, **extra)
                 except ValueError as error:  # row numbers in the message count from this batch's start
                     raise TableError(f"{source}: rows {first_row + 1}–{first_row + batch.num_rows}: {error}") from None
             if writer is not None:

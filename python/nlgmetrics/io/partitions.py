@@ -85,6 +85,10 @@ class PartitionScorer:
         self.metrics = metric_entries(metric)
         self.several = not isinstance(metric, str)
         self.options = dict(options)  # shared by every metric (e.g. ``threads``)
+        # src="column": the sources of metrics that read them (COMET), given like an option to every engine
+        self.src = self.options.pop("src", None)
+        if self.src is not None and not isinstance(self.src, str):
+            raise TypeError(f"src must be a column name (str), got {type(self.src).__name__}")
         self.hyp = hyp
         self.refs = reference_columns(refs)
         self.nulls = nulls
@@ -98,7 +102,7 @@ class PartitionScorer:
 
     @property
     def columns(self) -> list:
-        return list(dict.fromkeys([self.hyp, *self.refs]))
+        return list(dict.fromkeys([self.hyp, *self.refs] + ([self.src] if self.src is not None else [])))
 
     def new_metrics(self, totals_only: bool) -> list:
         """Fresh metrics, in order; with ``totals_only`` a ``sum`` metric keeps its column totals only."""
@@ -121,8 +125,13 @@ class PartitionScorer:
         """``update`` of every metric on one batch; errors name the columns (row numbers count within the batch)."""
         hyps, refs = self._columns_of(batch)
         for metric in metrics:
+            extra = {}
+            if getattr(metric, "needs_sources", False):
+                if self.src is None:
+                    raise TypeError(f"{metric.name} needs the source of every row: pass src=<column name>")
+                extra["sources"] = batch.column(self.src)
             try:
-                metric.update(hyps, refs, nulls=self.nulls)
+                metric.update(hyps, refs, nulls=self.nulls, **extra)
             except (TypeError, ValueError) as error:
                 raise type(error)(f"hypotheses column {self.hyp!r}, references {self.refs!r}: {error}") from None
 
@@ -246,14 +255,19 @@ class StreamScorer:
             self.metric = nlgmetrics.metric(metric, **options, segments=False)
         self.states: list = []
 
-    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error"):
+    @property
+    def needs_sources(self) -> bool:
+        """Whether the metric reads the source of every row (COMET): ``add(..., sources=column)``."""
+        return bool(getattr(self.metric, "needs_sources", False))
+
+    def add(self, hypotheses: Any, references: Any, *, nulls: str = "error", **sources: Any):
         """Score one batch; with ``per_row`` return its per-row scores (float64 NumPy array, NaN where
-        ``nulls="skip"`` left a row out)."""
+        ``nulls="skip"`` left a row out). ``sources=``: the batch's sources, for metrics that read them."""
         if self.totals_only and not self.per_row:
-            self.metric.update(hypotheses, references, nulls=nulls)
+            self.metric.update(hypotheses, references, nulls=nulls, **sources)
             return None
         batch = copy.copy(self.metric).reset()
-        batch.update(hypotheses, references, nulls=nulls)
+        batch.update(hypotheses, references, nulls=nulls, **sources)
         state = batch.state()
         self.states.append(totals_state(batch, state) if self.totals_only else state)
         if not self.per_row:

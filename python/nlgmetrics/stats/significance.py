@@ -18,6 +18,8 @@ True
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
@@ -229,14 +231,24 @@ def _inert_cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _metric_list(metrics: MetricsArg) -> list[ResamplableMetric]:
+def _metric_list(metrics: MetricsArg, sources: Optional[Sequence[str]] = None) -> list[ResamplableMetric]:
     """The metrics to score and test; a ROUGE of several variants (``rouge``: rouge1, rouge2, rougeL and
     rougeLsum) is one column per variant, each labelled with its F (``rouge1 F`` …)."""
     if isinstance(metrics, str):
         metrics = [metrics]
     named = list(metrics.items()) if isinstance(metrics, Mapping) else [(name, {}) for name in metrics]
-    return [resamplable(name, options) for given, given_options in named
+    return [_with_sources(resamplable(name, options), sources) for given, given_options in named
             for name, options in _one_per_variant(given, dict(given_options or {}))]
+
+
+def _with_sources(metric: ResamplableMetric, sources: Optional[Sequence[str]]) -> ResamplableMetric:
+    """The metric with ``sources`` bound where it reads them (COMET); a clear error where it needs them."""
+    if not getattr(metric.compute, "needs_sources", False):
+        return metric
+    if sources is None:
+        raise TypeError(f"{metric.name} needs the source of every segment: pass sources=[...]")
+    lines = _validate.hypotheses_list(sources, "sources")
+    return dataclasses.replace(metric, compute=functools.partial(metric.compute, sources=lines))
 
 
 def _one_per_variant(name: str, options: Dict[str, Any]) -> list:
@@ -299,7 +311,8 @@ def _check_n_samples(n_samples) -> None:
 def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
                 metrics: MetricsArg = ("bleu",), test: str = "bs", n_samples: Optional[int] = None,
                 seed: Optional[int] = 12345, n_ar_confidence: int = -1,
-                progress: Optional[Callable[[int, int, str], None]] = None) -> PairedTestResult:
+                progress: Optional[Callable[[int, int, str], None]] = None,
+                sources: Optional[Sequence[str]] = None) -> PairedTestResult:
     """Paired bootstrap (``test="bs"``, Koehn 2004) or approximate randomization (``"ar"``, Riezler &
     Maxwell 2005) of every system against the first (the baseline), as sacreBLEU's ``PairedTest``.
 
@@ -312,6 +325,8 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     :param seed: NumPy ``default_rng`` seed (sacreBLEU's default 12345); ``None`` is not reproducible.
     :param n_ar_confidence: bootstrap resamples for the AR test's intervals (-1: none, 0: 1000).
     :param progress: called as ``progress(done, total, label)`` after each metric × system step.
+    :param sources: the source of every segment, for metrics that read it (``comet``: WMT compares systems
+        with COMET and the paired bootstrap).
     """
     if test not in DEFAULT_SAMPLES:
         raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), got {test!r}")
@@ -331,7 +346,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union
     if n_segments == 0:
         raise ValueError("paired tests need at least one segment")
 
-    bound = _metric_list(metrics)
+    bound = _metric_list(metrics, sources)
     total_steps, done = len(bound) * (2 * len(names) - 1), 0
 
     def step(label: str) -> None:
@@ -455,7 +470,8 @@ class ConfidenceInterval(SummaryResult):
 
 def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[str, Sequence[str]]], metric: str = "bleu",
                         n_samples: int = 1000, seed: Optional[int] = 12345, confidence: float = 0.95,
-                        method: str = "percentile", **options: Any) -> ConfidenceInterval:
+                        method: str = "percentile", sources: Optional[Sequence[str]] = None,
+                        **options: Any) -> ConfidenceInterval:
     """Bootstrap confidence interval of one system's corpus score.
 
     ``method="percentile"``: the ``confidence`` percentile interval of scores recomputed in full precision
@@ -471,7 +487,7 @@ def confidence_interval(hypotheses: Sequence[str], references: Sequence[Union[st
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
     _check_n_samples(n_samples)
-    bound = resamplable(metric, options)
+    bound = _with_sources(resamplable(metric, options), sources)
     hyps = _validate.hypotheses_list(hypotheses)
     refs = _validate.references_lists(references, len(hyps))
     if not hyps:

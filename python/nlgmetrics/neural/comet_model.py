@@ -1,0 +1,300 @@
+"""A COMET checkpoint without PyTorch or Lightning: the encoder, the layer mix, pooling and the estimator head.
+
+Reads Unbabel's layout — ``<folder>/checkpoints/model.ckpt`` and ``<folder>/hparams.yaml`` (its
+``class_identifier``) — as unbabel-comet 2.2.7's ``load_from_checkpoint`` does: the weights and
+hyper-parameters come from the checkpoint; the encoder's configuration and tokenizer from the folder named
+by ``pretrained_model`` (found like any model: a path, ``$NLGMETRICS_MODELS``, the Hugging Face cache; or
+``encoder=`` given by the caller). What decides the numbers (``comet/models/base.py``,
+``regression/regression_metric.py``, ``multitask/unified_metric.py``, ``modules/layerwise_attention.py``):
+
+* each text tokenized alone, truncated to ``max_position_embeddings − 4`` tokens (``max_positions − 2``);
+* ``layer: mix``: every hidden state (embeddings and each block) mixed with weights ``softmax(w)`` — or
+  ``sparsemax(w)`` only when the checkpoint says exactly ``sparsemax`` — times ``gamma``; with
+  ``layer_norm`` each layer first normalised over all unpadded tokens × dimensions of the sentence
+  (``eps`` 1e-12); an integer ``layer`` takes that hidden state;
+* pooling ``avg`` (mean over tokens that are not padding, special tokens included), ``cls``, ``max``;
+* regression: the head on ``[mt, ref, mt⊙ref, |mt−ref|, mt⊙src, |mt−src|]``; reference-free regression on
+  ``[mt, src, mt⊙src, |mt−src|]``; unified (CometKiwi): ``<s> mt </s></s> src </s>`` encoded together
+  (cut to ``max_positions`` tokens when too long) and the head on the first token of the mix.
+
+Sentence vectors are cached per text (``nlgmetrics.neural.cache``), so a source or reference shared by
+several systems is encoded once, and the head — a few small matrix products — runs on any pairing.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+__all__ = ["CometModel", "load_comet", "sparsemax", "CLASSES"]
+
+#: class_identifier → what the model takes.
+CLASSES = {"regression_metric": "regression", "referenceless_regression_metric": "referenceless",
+           "unified_metric": "unified"}
+#: Segments scored per chunk (memory follows a chunk's sentence vectors, not the corpus).
+CHUNK_SEGMENTS = 8192
+ACTIVATIONS = {"tanh": np.tanh, "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "relu": lambda x: np.maximum(x, 0)}
+
+
+def sparsemax(weights: np.ndarray) -> np.ndarray:
+    """Sparsemax (Martins & Astudillo 2016) of a vector, as entmax's ``sparsemax(w, dim=0)``.
+
+    >>> sparsemax(np.array([1.0, 0.0, -1.0], dtype=np.float32)).tolist()
+    [1.0, 0.0, 0.0]
+    >>> [round(float(w), 6) for w in sparsemax(np.array([0.5, 0.4], dtype=np.float32))]
+    [0.55, 0.45]
+    """
+    z = np.asarray(weights, dtype=np.float32)
+    ordered = np.sort(z)[::-1]
+    cumulative = np.cumsum(ordered, dtype=np.float32)
+    k = np.arange(1, len(z) + 1, dtype=np.float32)
+    support = (np.float32(1) + k * ordered) > cumulative
+    size = int(np.nonzero(support)[0][-1]) + 1
+    tau = (cumulative[size - 1] - np.float32(1)) / np.float32(size)
+    return np.maximum(z - tau, np.float32(0)).astype(np.float32)
+
+
+def softmax(weights: np.ndarray) -> np.ndarray:
+    z = np.asarray(weights, dtype=np.float32)
+    e = np.exp(z - z.max())
+    return (e / e.sum()).astype(np.float32)
+
+
+def class_identifier(hparams_file: Path) -> str:
+    """``class_identifier`` from ``hparams.yaml`` (a one-line key; PyYAML is not needed for it)."""
+    text = hparams_file.read_text(encoding="utf-8")
+    found = re.search(r"^class_identifier:\s*['\"]?([A-Za-z_]+)['\"]?\s*$", text, re.MULTILINE)
+    if not found:
+        raise ValueError(f"{hparams_file}: no class_identifier line")
+    return found.group(1)
+
+
+@dataclass
+class Head:
+    """The estimator: Linear → activation (→ Linear → activation)* → Linear (→ final activation)."""
+
+    layers: List[Tuple[np.ndarray, np.ndarray]]
+    activation: Any
+    final_activation: Any
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        x = np.asarray(features, dtype=np.float64)
+        for index, (weight, bias) in enumerate(self.layers):
+            x = x @ weight.T.astype(np.float64) + bias
+            if index < len(self.layers) - 1:
+                x = self.activation(x)
+        if self.final_activation is not None:
+            x = self.final_activation(x)
+        return x.reshape(-1)
+
+
+def _activation(name: Optional[str], what: str) -> Any:
+    if name is None:
+        return None
+    found = ACTIVATIONS.get(str(name).lower())
+    if found is None:
+        raise ValueError(f"COMET {what} {name!r} is not supported (supported: {', '.join(ACTIVATIONS)})")
+    return found
+
+
+def _head(state: Dict[str, np.ndarray], hparams: Dict[str, Any]) -> Head:
+    indices = sorted({int(match.group(1)) for key in state
+                      if (match := re.fullmatch(r"estimator\.ff\.(\d+)\.weight", key))})
+    if not indices:
+        raise ValueError("the checkpoint has no estimator.ff.*.weight (not a COMET regression/unified model)")
+    layers = [(state[f"estimator.ff.{i}.weight"].astype(np.float32), state[f"estimator.ff.{i}.bias"].astype(np.float32))
+              for i in indices]
+    return Head(layers, _activation(hparams.get("activations", "Tanh"), "activation"),
+                _activation(hparams.get("final_activation"), "final_activation"))
+
+
+class CometModel:
+    """A loaded COMET checkpoint (see the module docstring); ``score(...)`` gives one number per segment."""
+
+    def __init__(self, folder: Path, *, encoder_folder: Optional[Path] = None, backend: str = "onnx",
+                 threads: Optional[int] = None, allow_download: bool = False, max_tokens: int = 16384):
+        from nlgmetrics.neural import weights as weights_module
+        from nlgmetrics.neural.loaded import encoder_model, read_config
+        from nlgmetrics.neural.models import find_model, weights_fingerprint
+
+        folder = Path(folder)
+        checkpoint = folder / "checkpoints" / "model.ckpt"
+        hparams_file = folder / "hparams.yaml"
+        missing = [str(path) for path in (checkpoint, hparams_file) if not path.is_file()]
+        if missing:
+            raise FileNotFoundError(f"{folder}: not a COMET checkpoint folder (missing {', '.join(missing)}; "
+                                    "expected checkpoints/model.ckpt and hparams.yaml)")
+        identifier = class_identifier(hparams_file)
+        if identifier not in CLASSES:
+            raise ValueError(f"{hparams_file}: class_identifier {identifier!r} is not supported (supported: "
+                             f"{', '.join(CLASSES)})")
+        self.kind = CLASSES[identifier]
+        state, hparams = weights_module.read_checkpoint(checkpoint)
+        self.hparams = hparams
+        pretrained = hparams.get("pretrained_model")
+        if encoder_folder is None:
+            if not isinstance(pretrained, str):
+                raise ValueError(f"{checkpoint}: hyper-parameters name no pretrained_model")
+            encoder_folder = find_model(pretrained, allow_download=allow_download,
+                                        what=f"COMET encoder (pretrained_model of {folder.name})")
+        encoder_folder = Path(encoder_folder)
+        self.config = read_config(encoder_folder)
+        depth = int(self.config["num_hidden_layers"])
+        layer = hparams.get("layer" if self.kind != "unified" else "sent_layer", "mix")
+        self.mix = layer == "mix"
+        if not self.mix and not (isinstance(layer, int) and 0 <= layer <= depth):
+            raise ValueError(f"{checkpoint}: layer {layer!r} is not 'mix' or a layer 0–{depth}")
+        self.layers = list(range(depth + 1)) if self.mix else [int(layer)]
+        encoder_state = {key[len("encoder."):]: value for key, value in state.items() if key.startswith("encoder.model.")}
+        self.fingerprint = weights_fingerprint(checkpoint)
+        self.loaded = encoder_model(encoder_folder, layers_needed=max(self.layers), add_prefix_space=None,
+                                    backend=backend, threads=threads, weights=encoder_state, weights_path=checkpoint,
+                                    purpose=f"comet:{self.fingerprint}", max_tokens=max_tokens)
+        self.pool = hparams.get("pool", "avg") if self.kind != "unified" else "cls"
+        if self.pool not in ("avg", "cls", "max"):
+            raise ValueError(f"{checkpoint}: pool {self.pool!r} is not supported (avg, cls, max)")
+        if self.mix:
+            count = len(self.layers)
+            try:
+                scalars = np.concatenate([state[f"layerwise_attention.scalar_parameters.{k}"].reshape(-1)
+                                          for k in range(count)]).astype(np.float32)
+                self.gamma = np.float32(state["layerwise_attention.gamma"].reshape(-1)[0])
+            except KeyError as error:
+                raise ValueError(f"{checkpoint}: layer mix weights missing ({error.args[0]})") from None
+            transform = hparams.get("layer_transformation", "softmax")
+            self.layer_weights = sparsemax(scalars) if transform == "sparsemax" else softmax(scalars)
+            self.layer_norm = bool(hparams.get("layer_norm", False))
+        self.head = _head(state, hparams)
+        self.input_segments = list(hparams.get("input_segments", ["mt", "src", "ref"]))
+        self.max_positions = int(self.config["max_position_embeddings"]) - 2
+        self.folder = folder
+        self.encoder_folder = encoder_folder
+
+    @property
+    def needs_references(self) -> bool:
+        return self.kind == "regression"
+
+    # ------------------------------------------------------------------ sentence vectors
+
+    def _mix(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``[B, L, H]`` mixed layers (LayerwiseAttention.forward), accumulated in float64: the anchor's float32
+        sums over a sentence's tokens × dimensions carry its own rounding, which float64 keeps out of ours."""
+        weights = self.layer_weights.astype(np.float64) if self.mix else None
+        if not self.mix:
+            return hidden[0].astype(np.float64)
+        if not self.layer_norm:
+            mixed = sum(weights[k] * hidden[k].astype(np.float64) for k in range(len(self.layers)))
+            return float(self.gamma) * mixed
+        maskf = mask.astype(np.float64)[:, :, None]
+        count = mask.sum(axis=1).astype(np.float64) * hidden.shape[-1]
+        mixed = np.zeros(hidden.shape[1:], dtype=np.float64)
+        for k in range(len(self.layers)):
+            tensor = hidden[k].astype(np.float64)
+            masked = tensor * maskf
+            mean = (masked.reshape(len(mask), -1).sum(axis=1) / count)[:, None, None]
+            variance = (((masked - mean) * maskf) ** 2).reshape(len(mask), -1).sum(axis=1) / count
+            mixed += weights[k] * ((tensor - mean) / np.sqrt(variance + 1e-12)[:, None, None])
+        return float(self.gamma) * mixed
+
+    def _pooled(self, hidden: np.ndarray, mask: np.ndarray, ids: np.ndarray) -> List[np.ndarray]:
+        mixed = self._mix(hidden, mask)
+        pad = int(self.loaded.tokenizer.pad_id)
+        if self.pool == "cls":
+            vectors = mixed[:, 0, :]
+        elif self.pool == "max":
+            filled = np.where((ids == pad)[:, :, None], -np.inf, mixed)  # comet's mask_fill(-inf)
+            vectors = filled.max(axis=1)
+        else:
+            kept = np.where((ids == pad)[:, :, None], 0.0, mixed)
+            vectors = kept.sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return [vectors[row] for row in range(len(vectors))]
+
+    def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
+        """Each text's ids as the anchor's ``tokenizer(..., truncation=True, max_length=max_positions − 2)``."""
+        tokenizer = self.loaded.tokenizer
+        limit = self.max_positions - 2
+        texts = [str(text) for text in texts]
+        encoded = tokenizer.encode(texts, max_length=limit)
+        if any(len(ids) == limit for ids in encoded):
+            cut = tokenizer.count_truncated(texts, max_length=limit)
+            if cut:
+                warnings.warn(f"comet: {cut} text(s) longer than {limit} tokens were truncated, as unbabel-comet "
+                              "truncates them", stacklevel=5)
+        return [tuple(ids) for ids in encoded]
+
+    def sentence_vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """``[n, H]`` pooled vectors of texts (each distinct text encoded once; cached)."""
+        ids = self.token_ids(texts)
+        items = {row: row for row in dict.fromkeys(ids)}
+        found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:sent", items, self.layers, self._pooled)
+        width = int(self.config["hidden_size"])
+        return np.stack([found[row] for row in ids]) if ids else np.zeros((0, width))
+
+    def joint_vectors(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+        """``[n, H]`` first-token vectors of ``<s> a </s></s> b </s>`` (unified models), cut as the anchor cuts."""
+        tokenizer = self.loaded.tokenizer
+        joined = [tuple(tokenizer.join(a, b, max_positions=self.max_positions))
+                  for a, b in zip(self.token_ids(first), self.token_ids(second))]
+        items = {row: row for row in dict.fromkeys(joined)}
+        found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:joint", items, self.layers, self._pooled)
+        width = int(self.config["hidden_size"])
+        return np.stack([found[row] for row in joined]) if joined else np.zeros((0, width))
+
+    # ------------------------------------------------------------------ scores
+
+    def head_scores(self, mt: np.ndarray, ref: Optional[np.ndarray], src: np.ndarray) -> np.ndarray:
+        """The regression head on sentence vectors (rows aligned)."""
+        if self.kind == "regression":
+            features = np.concatenate([mt, ref, mt * ref, np.abs(mt - ref), mt * src, np.abs(mt - src)], axis=1)
+        else:
+            features = np.concatenate([mt, src, mt * src, np.abs(mt - src)], axis=1)
+        return self.head(features)
+
+    def score(self, hypotheses: Sequence[str], references: Optional[Sequence[str]],
+              sources: Sequence[str]) -> np.ndarray:
+        """One score per segment, as ``predict(...).scores``; ``CHUNK_SEGMENTS`` at a time, so memory follows
+        the chunk, not the corpus."""
+        parts = []
+        for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
+            stop = start + CHUNK_SEGMENTS
+            parts.append(self._score_chunk(hypotheses[start:stop], None if references is None else references[start:stop],
+                                           sources[start:stop]))
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _score_chunk(self, hypotheses: Sequence[str], references: Optional[Sequence[str]],
+                     sources: Sequence[str]) -> np.ndarray:
+        if self.kind == "unified":
+            segments = [segment for segment in self.input_segments if segment != "mt"]
+            inputs = []
+            if "src" in segments:
+                inputs.append(self.joint_vectors(hypotheses, sources))
+            if "ref" in segments and references is not None:
+                inputs.append(self.joint_vectors(hypotheses, references))
+            if len(inputs) == 2:
+                raise ValueError("unified COMET with both sources and references (XCOMET-style averaging) is "
+                                 "not supported; pass references=None")
+            return self.head(inputs[0])
+        mt = self.sentence_vectors(hypotheses)
+        src = self.sentence_vectors(sources)
+        ref = self.sentence_vectors(references) if self.kind == "regression" else None
+        return self.head_scores(mt, ref, src)
+
+
+def load_comet(model: str, *, encoder: Optional[str] = None, backend: str = "onnx", threads: Optional[int] = None,
+               allow_download: bool = False, max_tokens: int = 16384) -> CometModel:
+    """The COMET model ``model`` (a folder or hub name), loaded once per process."""
+    from nlgmetrics.neural.loaded import remembered
+    from nlgmetrics.neural.models import find_model
+
+    folder = find_model(model, allow_download=allow_download, what="COMET checkpoint")
+    encoder_folder = find_model(encoder, what="COMET encoder") if encoder is not None else None
+    key = ("comet", str(folder.resolve()), str(encoder_folder) if encoder_folder else None, backend, threads)
+    loaded = remembered(key, lambda: CometModel(folder, encoder_folder=encoder_folder, backend=backend,
+                                                threads=threads, allow_download=allow_download, max_tokens=max_tokens))
+    loaded.loaded.text_encoder.max_tokens = max_tokens
+    return loaded

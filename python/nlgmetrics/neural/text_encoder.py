@@ -1,0 +1,100 @@
+"""Texts → token ids → hidden states, in length-sorted batches filled by a token budget, each text once.
+
+``TextEncoder`` joins a tokenizer and an encoder backend (``nlgmetrics.neural.encoder``). ``encode`` takes
+the texts of a call, drops duplicates and those already in the process cache
+(``nlgmetrics.neural.cache``), sorts the rest by token count, fills each batch until ``max_tokens``
+padded tokens (longest × rows) would be passed, runs the backend once per batch and lets a ``reduce``
+function keep what the metric needs of each row (BERTScore: normalised token vectors; COMET: one pooled
+vector). Right padding with an attention mask is what the anchors do; a row's numbers do not depend on
+what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is free to differ from theirs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from nlgmetrics.neural.cache import EncodingCache, shared_cache
+
+__all__ = ["TextEncoder", "plan_batches", "pad_ids"]
+
+#: reduce(hidden [n_layers, B, L, H] float32, mask [B, L] int64, ids [B, L] int64) -> one array per row
+Reducer = Callable[[np.ndarray, np.ndarray, np.ndarray], List[np.ndarray]]
+
+
+def plan_batches(lengths: Sequence[int], max_tokens: int, max_rows: int = 256) -> List[List[int]]:
+    """Indices grouped into batches: longest first, each batch's rows × longest row ≤ ``max_tokens``
+    (a row longer than the budget gets a batch of its own).
+
+    >>> plan_batches([3, 10, 4, 9], max_tokens=20)
+    [[1, 3], [2, 0]]
+    """
+    order = sorted(range(len(lengths)), key=lambda index: (-lengths[index], index))
+    batches: List[List[int]] = []
+    current: List[int] = []
+    for index in order:
+        longest = lengths[current[0]] if current else lengths[index]
+        if current and ((len(current) + 1) * longest > max_tokens or len(current) >= max_rows):
+            batches.append(current)
+            current = []
+        current.append(index)
+    if current:
+        batches.append(current)
+    return batches
+
+
+def pad_ids(rows: Sequence[Sequence[int]], pad_id: int) -> Tuple[np.ndarray, np.ndarray]:
+    """``(input_ids, attention_mask)`` int64 arrays, rows padded on the right with ``pad_id``.
+
+    >>> ids, mask = pad_ids([[5, 6, 7], [8]], pad_id=1)
+    >>> ids.tolist(), mask.tolist()
+    ([[5, 6, 7], [8, 1, 1]], [[1, 1, 1], [1, 0, 0]])
+    """
+    longest = max((len(row) for row in rows), default=0)
+    ids = np.full((len(rows), longest), pad_id, dtype=np.int64)
+    mask = np.zeros((len(rows), longest), dtype=np.int64)
+    for index, row in enumerate(rows):
+        ids[index, :len(row)] = row
+        mask[index, :len(row)] = 1
+    return ids, mask
+
+
+class TextEncoder:
+    """A tokenizer and an encoder backend with the process cache (see the module docstring)."""
+
+    def __init__(self, tokenizer: Any, encoder: Any, fingerprint: str, *, max_tokens: int = 16384,
+                 cache: Optional[EncodingCache] = None):
+        self.tokenizer = tokenizer
+        self.encoder = encoder
+        self.fingerprint = fingerprint
+        self.max_tokens = max_tokens
+        self.cache = cache if cache is not None else shared_cache()
+        self.encoded_rows = 0  # rows passed to the backend so far (what "never encode twice" is measured by)
+
+    @property
+    def pad_id(self) -> int:
+        return int(self.tokenizer.pad_id)
+
+    def encode(self, purpose: str, items: Dict[Hashable, Sequence[int]], layers: Sequence[int],
+               reduce: Reducer) -> Dict[Hashable, np.ndarray]:
+        """``{key: reduce(...)}`` for every key of ``items`` (key → token ids); cached under ``purpose``."""
+        results: Dict[Hashable, np.ndarray] = {}
+        missing: List[Hashable] = []
+        for key in items:
+            cached = self.cache.get((self.fingerprint, purpose, key))
+            if cached is None:
+                missing.append(key)
+            else:
+                results[key] = cached
+        lengths = [len(items[key]) for key in missing]
+        for batch in plan_batches(lengths, self.max_tokens):
+            keys = [missing[index] for index in batch]
+            ids, mask = pad_ids([items[key] for key in keys], self.pad_id)
+            hidden = self.encoder.hidden_states(ids, mask, list(layers))
+            self.encoded_rows += len(keys)
+            for key, value in zip(keys, reduce(hidden, mask, ids)):
+                value = np.ascontiguousarray(value)
+                self.cache.put((self.fingerprint, purpose, key), value)
+                results[key] = value
+        return results

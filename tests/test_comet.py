@@ -1,0 +1,206 @@
+"""COMET against unbabel-comet 2.2.7's predict (recorded: tests/_neural.py), segment by segment, and its surfaces."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import nlgmetrics
+from nlgmetrics.core.state import MetricState
+from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle
+
+pytest.importorskip("onnxruntime")
+pytest.importorskip("tokenizers")
+
+CALLS = [call for call in oracle("comet")["calls"] if (COMET_MODELS / call["checkpoint"]).is_dir()]
+
+
+@pytest.fixture(autouse=True)
+def models_folder(monkeypatch):
+    """The checkpoints name their encoder ``tiny-xlmr``: found in the models folder, as a hub name would be."""
+    monkeypatch.setenv("NLGMETRICS_MODELS", str(MODELS))
+
+
+def _inputs(call):
+    data = input_set(call["set"])
+    return data["hyps"], (None if call["reference_free"] else data["refs"]), data["srcs"]
+
+
+@pytest.mark.parametrize("call", CALLS, ids=[call["id"] for call in CALLS])
+def test_equals_unbabel_comet_per_segment(call):
+    hyps, refs, srcs = _inputs(call)
+    result = nlgmetrics.comet(hyps, refs, sources=srcs, model=str(COMET_MODELS / call["checkpoint"]))
+    assert result.segment_scores.shape == (len(hyps),)
+    assert np.abs(result.segment_scores - np.array(call["scores"])).max() <= TOLERANCE
+    assert result.score == pytest.approx(call["system_score"], abs=TOLERANCE)
+
+
+def test_numpy_backend_equals_unbabel_comet():
+    call = next(c for c in CALLS if c["id"] == "tiny-da-softmax/wmt22_zh_en")
+    hyps, refs, srcs = _inputs(call)
+    result = nlgmetrics.comet(hyps, refs, sources=srcs, model=str(COMET_MODELS / "tiny-da-softmax"), backend="numpy")
+    assert np.abs(result.segment_scores - np.array(call["scores"])).max() <= TOLERANCE
+
+
+def test_sources_and_references_of_many_systems_are_encoded_once():
+    data = input_set("wmt22_en_de")
+    metric = nlgmetrics.metric("comet", model=str(COMET_MODELS / "tiny-da-sparsemax"))
+    metric(data["hyps"], data["refs"], sources=data["srcs"])
+    encoder = metric.model().loaded.text_encoder
+    before = encoder.encoded_rows
+    metric(data["refs_b"], data["refs"], sources=data["srcs"])   # a second "system"
+    assert encoder.encoded_rows - before <= len(set(data["refs_b"]))
+
+
+def test_metric_object_takes_sources_and_merges():
+    data = input_set("wmt22_zh_en")
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    whole = nlgmetrics.comet(data["hyps"], data["refs"], sources=data["srcs"], model=folder)
+    first = nlgmetrics.metric("comet", model=folder).update(data["hyps"][:40], data["refs"][:40],
+                                                            sources=data["srcs"][:40])
+    second = nlgmetrics.metric("comet", model=folder).update(data["hyps"][40:], data["refs"][40:],
+                                                             sources=data["srcs"][40:])
+    merged = first.merge(MetricState.from_bytes(second.state().to_bytes())).compute()
+    assert np.abs(merged.segment_scores - whole.segment_scores).max() <= 1e-6
+    assert merged.score == pytest.approx(whole.score, abs=1e-9)
+
+
+def test_reference_free_model_needs_no_references():
+    call = next(c for c in CALLS if c["id"] == "tiny-kiwi/wmt22_en_de")
+    hyps, _, srcs = _inputs(call)
+    metric = nlgmetrics.metric("comet", model=str(COMET_MODELS / "tiny-kiwi")).update(hyps, sources=srcs)
+    assert np.abs(metric.compute().segment_scores - np.array(call["scores"])).max() <= TOLERANCE
+
+
+def test_pairwise_is_comet_with_each_candidate_as_the_reference():
+    data = input_set("wmt22_en_de")
+    candidates, source = data["hyps"][:5], data["srcs"][0]
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    matrix = nlgmetrics.comet_pairwise(candidates, source, model=folder)
+    assert matrix.shape == (5, 5)
+    pairs = [(i, j) for i in range(5) for j in range(5)]
+    direct = nlgmetrics.comet([candidates[i] for i, _ in pairs], [candidates[j] for _, j in pairs],
+                              sources=[source] * len(pairs), model=folder)
+    assert np.abs(matrix.reshape(-1) - direct.segment_scores).max() <= 1e-9
+    with pytest.raises(ValueError, match="reference-based"):
+        nlgmetrics.comet_pairwise(candidates, source, model=str(COMET_MODELS / "tiny-kiwi"))
+
+
+def test_paired_bootstrap_with_comet():
+    data = input_set("wmt22_en_de")
+    result = nlgmetrics.paired_test({"A": data["hyps"], "B": data["refs_b"]}, data["refs"],
+                                    metrics={"comet": {"model": str(COMET_MODELS / "tiny-da-sparsemax")}},
+                                    n_samples=100, sources=data["srcs"])
+    assert "COMET" in str(result) or "comet" in str(result)
+    with pytest.raises(TypeError, match="sources"):
+        nlgmetrics.paired_test({"A": data["hyps"], "B": data["refs_b"]}, data["refs"],
+                               metrics={"comet": {"model": str(COMET_MODELS / "tiny-da-sparsemax")}}, n_samples=10)
+
+
+def test_command_line(tmp_path):
+    data = input_set("wmt22_en_de")
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    for name in ("hyps", "refs", "srcs"):
+        (tmp_path / name).write_text("\n".join(data[name]) + "\n", encoding="utf-8")
+    command = [sys.executable, "-m", "nlgmetrics", "comet", "-s", str(tmp_path / "srcs"), "-r", str(tmp_path / "refs"),
+               "-i", str(tmp_path / "hyps"), "--model", str(COMET_MODELS / "tiny-da-sparsemax"), "-f", "json"]
+    env = {**__import__("os").environ, "NLGMETRICS_MODELS": str(MODELS)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
+    (tmp_path / "short").write_text("one line\n", encoding="utf-8")
+    bad = subprocess.run(command[:5] + [str(tmp_path / "short")] + command[6:], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert bad.returncode == 1 and "source file" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_checkpoint_errors_name_the_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="checkpoints/model.ckpt"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=str(tmp_path))
+    copy = tmp_path / "copy"
+    shutil.copytree(COMET_MODELS / "tiny-da-sparsemax", copy)
+    (copy / "hparams.yaml").write_text("class_identifier: ranking_metric\n")
+    with pytest.raises(ValueError, match="ranking_metric"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=str(copy))
+    (copy / "hparams.yaml").write_text("nothing: here\n")
+    with pytest.raises(ValueError, match="class_identifier"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=str(copy))
+
+
+def test_missing_encoder_is_one_clear_error(monkeypatch):
+    monkeypatch.delenv("NLGMETRICS_MODELS")
+    with pytest.raises(FileNotFoundError, match="tiny-xlmr"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=str(COMET_MODELS / "tiny-da-softmax"))
+
+
+def test_bad_inputs_are_clear_errors():
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    with pytest.raises(TypeError, match="sources"):
+        nlgmetrics.metric("comet", model=folder).update(["a"], ["b"])
+    with pytest.raises(ValueError, match="sources has 2"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c", "d"], model=folder)
+    with pytest.raises(TypeError, match="needs references"):
+        nlgmetrics.comet(["a"], None, sources=["c"], model=folder)
+    with pytest.raises(ValueError, match="one reference"):
+        nlgmetrics.comet(["a"], [["b", "c"]], sources=["c"], model=folder)
+    with pytest.raises(ValueError, match="model="):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=None)
+
+
+def test_hostile_texts_get_a_result():
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    long_line = " ".join(["Wort"] * 10000)    # synthetic: 10,000 words, cut at 510 tokens as unbabel-comet cuts
+    texts = [long_line, "\x00\x07\u202e", "", "   ", "日本語の文章です。"]
+    with pytest.warns(UserWarning, match="truncated"):
+        result = nlgmetrics.comet(texts, texts[::-1], sources=texts, model=folder)
+    assert np.isfinite(result.segment_scores).all() and result.segment_scores.shape == (5,)
+
+
+@pytest.mark.dask
+def test_dask_scores_comet_with_a_source_column():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    import nlgmetrics.dask
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    hyps, refs, srcs = _inputs(call)
+    frame = dd.from_pandas(pd.DataFrame({"mt": hyps, "ref": refs, "src": srcs}), npartitions=3)
+    folder = str(COMET_MODELS / "tiny-da-sparsemax")
+    result = nlgmetrics.dask.score(frame, "comet", hyp="mt", refs="ref", src="src", model=folder)
+    assert result.score == pytest.approx(call["system_score"], abs=TOLERANCE)
+    with pytest.raises(TypeError, match="src="):
+        nlgmetrics.dask.score(frame, "comet", hyp="mt", refs="ref", model=folder)
+
+
+def test_score_command_reads_a_source_column(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    hyps, refs, srcs = _inputs(call)
+    pq.write_table(pa.table({"mt": hyps, "ref": refs, "src": srcs}), tmp_path / "data.parquet")
+    folder = str(COMET_MODELS / "tiny-da-sparsemax")
+    env = {**__import__("os").environ, "NLGMETRICS_MODELS": str(MODELS)}
+    command = [sys.executable, "-m", "nlgmetrics", "score", str(tmp_path / "data.parquet"), "-m", "comet", "--hyp", "mt",
+               "--ref", "ref", "-o", f"comet.model={folder}", "-f", "json"]
+    done = subprocess.run(command + ["--src", "src"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["comet"]["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
+    missing = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert missing.returncode == 1 and "--src" in missing.stderr
+
+
+def test_chunked_scoring_equals_one_pass(monkeypatch):
+    import nlgmetrics.neural.comet_model as module
+
+    call = next(c for c in CALLS if c["id"] == "tiny-da-softmax/wmt22_zh_en")
+    hyps, refs, srcs = _inputs(call)
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    monkeypatch.setattr(module, "CHUNK_SEGMENTS", 10)
+    result = nlgmetrics.comet(hyps, refs, sources=srcs, model=folder)
+    assert np.abs(result.segment_scores - np.array(call["scores"])).max() <= TOLERANCE
