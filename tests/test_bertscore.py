@@ -197,7 +197,7 @@ def test_command_line(tmp_path):
                "--model", str(model_folder("tiny-roberta")), "--num-layers", "2", "-f", "json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=dict(os.environ))
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["score"] == pytest.approx(float(np.mean(call["F"])), abs=TOLERANCE)
+    assert json.loads(done.stdout)[0]["score"] == pytest.approx(float(np.mean(call["F"])), abs=TOLERANCE)
     missing = subprocess.run(command[:-6] + ["--model", str(tmp_path / "nowhere"), "-f", "json"], capture_output=True,
                              text=True, timeout=300)
     assert missing.returncode == 1 and "not found" in missing.stderr and "Traceback" not in missing.stderr

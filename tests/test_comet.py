@@ -112,7 +112,7 @@ def test_command_line(tmp_path):
     env = {**__import__("os").environ, "NLGMETRICS_MODELS": str(MODELS)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
+    assert json.loads(done.stdout)[0]["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
     (tmp_path / "short").write_text("one line\n", encoding="utf-8")
     bad = subprocess.run(command[:5] + [str(tmp_path / "short")] + command[6:], capture_output=True, text=True,
                          env=env, timeout=300)
@@ -187,7 +187,7 @@ def test_score_command_reads_a_source_column(tmp_path):
     folder = str(COMET_MODELS / "tiny-da-sparsemax")
     env = {**__import__("os").environ, "NLGMETRICS_MODELS": str(MODELS)}
     command = [sys.executable, "-m", "nlgmetrics", "score", str(tmp_path / "data.parquet"), "-m", "comet", "--hyp", "mt",
-               "--ref", "ref", "-o", f"comet.model={folder}", "-f", "json"]
+               "--ref", "ref", "--option", f"comet.model={folder}", "-f", "json"]
     done = subprocess.run(command + ["--src", "src"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["comet"]["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)

@@ -351,24 +351,21 @@ class BERTScore(Metric):
             self._scorer = _Scorer(self.options, self.threads, self.allow_download, self.max_tokens)
         return self._scorer
 
-    def __getstate__(self) -> Dict[str, Any]:
-        saved = super().__getstate__()
-        saved.update(allow_download=self.allow_download, max_tokens=self.max_tokens)
-        return saved
+    def check_state(self, state) -> None:
+        """A state's scores may be negative (a regression head, a rescaled score) — what can be checked: every
+        row ``[scores…, 1]`` and ``segment_scores`` the same numbers."""
+        state.validate()
+        stats, scores = state.arrays.get("segment_stats"), state.arrays.get("segment_scores")
+        if stats is None or scores is None:
+            return
+        if stats.ndim != 2 or stats.shape[1] != 4 or not np.all(stats[:, -1] == 1):
+            raise ValueError(f"{self.name} state is inconsistent: segment_stats rows are not [score…, 1]")
+        if not np.array_equal(np.asarray(scores, dtype=np.float64).reshape(len(stats), -1), stats[:, :-1],
+                              equal_nan=True):
+            raise ValueError(f"{self.name} state is inconsistent: segment_scores differ from segment_stats")
 
-    def __setstate__(self, saved: Dict[str, Any]) -> None:
-        from nlgmetrics.core.state import MetricState
-
-        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"],
-                                        allow_download=saved.get("allow_download", False),
-                                        max_tokens=saved.get("max_tokens", 16384))
-        self.__dict__.update(fresh.__dict__)
-        self._load(MetricState.from_bytes(saved["state"]))
-
-    def __copy__(self) -> "BERTScore":
-        clone = type(self).__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        return clone
+    def restore_hints(self) -> Dict[str, Any]:
+        return {"allow_download": self.allow_download, "max_tokens": self.max_tokens}
 
     def batch_arrays(self, hypotheses, references):
         if self.idf_mode:
@@ -439,7 +436,7 @@ def bertscore(hypotheses: Sequence[str], references: Sequence[Any], *, model: Op
                        baseline_path=baseline_path, lang=lang, batch_size=batch_size,
                        use_fast_tokenizer=use_fast_tokenizer, backend=backend,
                        allow_download=allow_download, max_tokens=max_tokens, threads=threads)
-    return metric(hypotheses, references)
+    return metric._score_batch(hypotheses, references)
 
 
 def bertscore_pairwise(candidates: Sequence[str], *, model: Optional[str] = None, num_layers: Optional[int] = None,

@@ -20,6 +20,7 @@ Usage (a checkpoint in the Hugging Face cache, or any folder in Unbabel's layout
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
@@ -109,24 +110,21 @@ class COMET(Metric):
                                      allow_download=self.allow_download, max_tokens=self.max_tokens)
         return self._model
 
-    def __copy__(self) -> "COMET":
-        clone = type(self).__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        return clone
+    def check_state(self, state) -> None:
+        """A state's scores may be negative (a regression head, a rescaled score) — what can be checked: every
+        row ``[scores…, 1]`` and ``segment_scores`` the same numbers."""
+        state.validate()
+        stats, scores = state.arrays.get("segment_stats"), state.arrays.get("segment_scores")
+        if stats is None or scores is None:
+            return
+        if stats.ndim != 2 or stats.shape[1] != 2 or not np.all(stats[:, -1] == 1):
+            raise ValueError(f"{self.name} state is inconsistent: segment_stats rows are not [score…, 1]")
+        if not np.array_equal(np.asarray(scores, dtype=np.float64).reshape(len(stats), -1), stats[:, :-1],
+                              equal_nan=True):
+            raise ValueError(f"{self.name} state is inconsistent: segment_scores differ from segment_stats")
 
-    def __getstate__(self) -> Dict[str, Any]:
-        saved = super().__getstate__()
-        saved.update(allow_download=self.allow_download, max_tokens=self.max_tokens)
-        return saved
-
-    def __setstate__(self, saved: Dict[str, Any]) -> None:
-        from nlgmetrics.core.state import MetricState
-
-        fresh = type(self).from_options(saved["options"], threads=saved["threads"], segments=saved["segments"],
-                                        allow_download=saved.get("allow_download", False),
-                                        max_tokens=saved.get("max_tokens", 16384))
-        self.__dict__.update(fresh.__dict__)
-        self._load(MetricState.from_bytes(saved["state"]))
+    def restore_hints(self) -> Dict[str, Any]:
+        return {"allow_download": self.allow_download, "max_tokens": self.max_tokens}
 
     def update(self, hypotheses: Any, references: Any = None, *, sources: Any = None, nulls: str = "error") -> "COMET":
         """Add a batch: ``sources`` (one per hypothesis) are required; ``references`` for reference-based models."""
@@ -140,9 +138,20 @@ class COMET(Metric):
         return self
 
     def __call__(self, hypotheses: Any, references: Any = None, *, sources: Any = None) -> "COMETResult":
-        fresh = self.__copy__()
-        fresh.reset()
-        return fresh.update(hypotheses, references, sources=sources).compute()
+        """torchmetrics' forward, as every metric: add the batch (with its sources) and return its own result."""
+        batch = self._batch_metric(hypotheses, references, sources)
+        result = self._batch_result(batch)
+        self._add_state(batch.state())
+        self._index_parts[-1] = batch._index_parts[0]
+        self.last_kept_rows = batch.last_kept_rows
+        return result
+
+    def _score_batch(self, hypotheses: Any, references: Any = None, *, sources: Any = None) -> "COMETResult":
+        return self._batch_result(self._batch_metric(hypotheses, references, sources))
+
+    def _batch_metric(self, hypotheses: Any, references: Any, sources: Any = None) -> "COMET":
+        fresh = copy.copy(self)
+        return fresh.reset().update(hypotheses, references, sources=sources)
 
     @staticmethod
     def _source_list(sources: Any) -> List[str]:
@@ -212,7 +221,7 @@ def comet(hypotheses: Sequence[str], references: Optional[Sequence[Any]] = None,
     ``comet.load_from_checkpoint(model/checkpoints/model.ckpt).predict(...)`` of unbabel-comet 2.2.7."""
     metric = COMET(model=model, encoder=encoder, backend=backend, allow_download=allow_download,
                    max_tokens=max_tokens, threads=threads)
-    return metric(hypotheses, references, sources=sources)
+    return metric._score_batch(hypotheses, references, sources=sources)
 
 
 def comet_pairwise(candidates: Sequence[str], source: str, *, model: str, encoder: Optional[str] = None,

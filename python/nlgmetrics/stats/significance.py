@@ -243,7 +243,7 @@ def _metric_list(metrics: MetricsArg, sources: Optional[Sequence[str]] = None) -
 
 def _with_sources(metric: ResamplableMetric, sources: Optional[Sequence[str]]) -> ResamplableMetric:
     """The metric with ``sources`` bound where it reads them (COMET); a clear error where it needs them."""
-    if not getattr(metric.compute, "needs_sources", False):
+    if not getattr(getattr(metric.compute, "__self__", metric.compute), "needs_sources", False):
         return metric
     if sources is None:
         raise TypeError(f"{metric.name} needs the source of every segment: pass sources=[...]")
