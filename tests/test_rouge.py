@@ -296,7 +296,7 @@ def test_cli_rouge_command(tmp_path, capsys):
     (tmp_path / "ref.txt").write_text("the cat was under the bed\npolice killed the gunman\n")
     hyp, ref = str(tmp_path / "hyp.txt"), str(tmp_path / "ref.txt")
     assert main(["rouge", "-i", hyp, "-r", ref, "-f", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)[0]  # one entry per -i file
     expected = nlgmetrics.rouge(["the cat was found under the bed\nit slept", "police kill the gunman"],
                                 ["the cat was under the bed", "police killed the gunman"])
     assert out["rouge1"] == expected.rouge1._asdict()

@@ -329,7 +329,8 @@ class BERTScore(Metric):
                              "or baseline_path=")
         self.idf_mode = check_bool(idf, "idf")
         self.reduction = "rows" if self.idf_mode else "mean"
-        self.text_arrays = ("hypotheses", "references") if self.idf_mode else ()
+        # per instance (as ROUGE's reduction): with idf the texts are kept, since the weights need every reference
+        self.text_arrays = ("hypotheses", "references") if self.idf_mode else ()  # type: ignore[misc]
         options = {"model": os.fspath(model), "num_layers": num_layers, "idf": self.idf_mode,
                    "rescale_with_baseline": rescale,
                    "baseline_path": os.fspath(baseline_path) if baseline_path is not None else None,

@@ -151,7 +151,8 @@ class COMET(Metric):
 
     def _batch_metric(self, hypotheses: Any, references: Any, sources: Any = None) -> "COMET":
         fresh = copy.copy(self)
-        return fresh.reset().update(hypotheses, references, sources=sources)
+        fresh.reset()
+        return fresh.update(hypotheses, references, sources=sources)
 
     @staticmethod
     def _source_list(sources: Any) -> List[str]:

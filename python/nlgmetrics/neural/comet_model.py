@@ -184,15 +184,16 @@ class CometModel:
     def _mix(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """``[B, L, H]`` mixed layers (LayerwiseAttention.forward), accumulated in float64: the anchor's float32
         sums over a sentence's tokens × dimensions carry its own rounding, which float64 keeps out of ours."""
-        weights = self.layer_weights.astype(np.float64) if self.mix else None
         if not self.mix:
             return hidden[0].astype(np.float64)
+        weights = self.layer_weights.astype(np.float64)
+        mixed = np.zeros(hidden.shape[1:], dtype=np.float64)
         if not self.layer_norm:
-            mixed = sum(weights[k] * hidden[k].astype(np.float64) for k in range(len(self.layers)))
+            for k in range(len(self.layers)):
+                mixed += weights[k] * hidden[k].astype(np.float64)
             return float(self.gamma) * mixed
         maskf = mask.astype(np.float64)[:, :, None]
         count = mask.sum(axis=1).astype(np.float64) * hidden.shape[-1]
-        mixed = np.zeros(hidden.shape[1:], dtype=np.float64)
         for k in range(len(self.layers)):
             tensor = hidden[k].astype(np.float64)
             masked = tensor * maskf
@@ -281,7 +282,11 @@ class CometModel:
             return self.head(inputs[0])
         mt = self.sentence_vectors(hypotheses)
         src = self.sentence_vectors(sources)
-        ref = self.sentence_vectors(references) if self.kind == "regression" else None
+        ref = None
+        if self.kind == "regression":
+            if references is None:
+                raise ValueError("this COMET model needs references")
+            ref = self.sentence_vectors(references)
         return self.head_scores(mt, ref, src)
 
 

@@ -11,7 +11,7 @@ what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -76,11 +76,11 @@ class TextEncoder:
     def pad_id(self) -> int:
         return int(self.tokenizer.pad_id)
 
-    def encode(self, purpose: str, items: Dict[Hashable, Sequence[int]], layers: Sequence[int],
-               reduce: Reducer) -> Dict[Hashable, np.ndarray]:
+    def encode(self, purpose: str, items: Mapping[Any, Sequence[int]], layers: Sequence[int],
+               reduce: Reducer) -> Dict[Any, np.ndarray]:
         """``{key: reduce(...)}`` for every key of ``items`` (key → token ids); cached under ``purpose``."""
-        results: Dict[Hashable, np.ndarray] = {}
-        missing: List[Hashable] = []
+        results: Dict[Any, np.ndarray] = {}
+        missing: List[Any] = []
         for key in items:
             cached = self.cache.get((self.fingerprint, purpose, key))
             if cached is None:

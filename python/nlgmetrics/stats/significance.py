@@ -248,7 +248,8 @@ def _with_sources(metric: ResamplableMetric, sources: Optional[Sequence[str]]) -
     if sources is None:
         raise TypeError(f"{metric.name} needs the source of every segment: pass sources=[...]")
     lines = _validate.hypotheses_list(sources, "sources")
-    return dataclasses.replace(metric, compute=functools.partial(metric.compute, sources=lines))
+    compute: Any = metric.compute  # COMET's _score_batch, which takes sources=
+    return dataclasses.replace(metric, compute=functools.partial(compute, sources=lines))
 
 
 def _one_per_variant(name: str, options: Dict[str, Any]) -> list:
