@@ -137,6 +137,7 @@ def worker(args) -> dict:
     minilm = args.minilm_dir
     comet_dir = args.comet_dir
     sample: list[float] = []
+    per_call: list[float] = []  # seconds of each per-system call (the first one pays any warm-up)
     if contender.startswith("nlgmetrics"):
         import numpy as np
 
@@ -155,10 +156,12 @@ def worker(args) -> dict:
                     sample = [float(x) for x in np.asarray(matrix).ravel()]
         else:
             for k, (hyps, refs, srcs) in enumerate(work["systems"].values()):
+                t_call = time.perf_counter()
                 if contender == "nlgmetrics.comet":
                     result = nlgmetrics.comet(hyps, refs, sources=srcs, model=comet_dir)
                 else:
                     result = nlgmetrics.bertscore(hyps, refs, model=minilm, num_layers=NUM_LAYERS)
+                per_call.append(round(time.perf_counter() - t_call, 3))
                 if k == 0:
                     seg = np.asarray(result.segment_scores)
                     sample = [float(x) for x in (seg[:, 2] if seg.ndim == 2 else seg)]
@@ -189,7 +192,9 @@ def worker(args) -> dict:
                         sample = [float(x) for x in f]
             else:
                 for k, (hyps, refs, _srcs) in enumerate(work["systems"].values()):
+                    t_call = time.perf_counter()
                     _, _, f = scorer.score(hyps, refs, batch_size=64)
+                    per_call.append(round(time.perf_counter() - t_call, 3))
                     if k == 0:
                         sample = [float(x) for x in f]
             t_run = time.perf_counter() - t1
@@ -210,7 +215,9 @@ def worker(args) -> dict:
             else:
                 for k, (hyps, refs, srcs) in enumerate(work["systems"].values()):
                     data = [{"src": s, "mt": h, "ref": r} for h, r, s in zip(hyps, refs, srcs)]
+                    t_call = time.perf_counter()
                     pred = model.predict(data, batch_size=16, gpus=0, progress_bar=False)
+                    per_call.append(round(time.perf_counter() - t_call, 3))
                     if k == 0:
                         sample = [float(x) for x in pred.scores]
             t_run = time.perf_counter() - t1
@@ -247,6 +254,7 @@ def worker(args) -> dict:
         "cpu_s": round(cpu_seconds() - cpu0, 3),  # imports included
         "load_avg": round(os.getloadavg()[0], 1),
         "peak_rss_mb": round(peak_rss_mb(), 1),
+        "per_call_s": per_call,
         "sample": sample,
     }
 
@@ -349,6 +357,8 @@ def main() -> None:
                     line += (f"  -> ours {ratio:.2f}x faster wall, {cpu_ratio:.2f}x CPU "
                              f"(max |d| of first-system scores {delta:.2e})")
                 print(line, flush=True)
+                if len(res.get("per_call_s", [])) > 1:
+                    print(f"  {'':28s} per call: {res['per_call_s']}", flush=True)
                 results.append({k: v for k, v in res.items() if k != "sample"} | {"data": describe(args, case)})
     finally:
         if tmp:
