@@ -204,3 +204,20 @@ def test_chunked_scoring_equals_one_pass(monkeypatch):
     monkeypatch.setattr(module, "CHUNK_SEGMENTS", 10)
     result = nlgmetrics.comet(hyps, refs, sources=srcs, model=folder)
     assert np.abs(result.segment_scores - np.array(call["scores"])).max() <= TOLERANCE
+
+
+def test_report_with_comet_and_bertscore(tmp_path):
+    call = next(c for c in CALLS if c["id"] == "tiny-da-sparsemax/wmt22_en_de")
+    hyps, refs, srcs = _inputs(call)
+    metrics = {"bleu": {}, "comet": {"model": str(COMET_MODELS / "tiny-da-sparsemax")},
+               "bertscore": {"model": str(MODELS / "tiny-roberta"), "num_layers": 2}}
+    systems = {"A": hyps, "B": input_set("wmt22_en_de")["refs_b"]}
+    page = nlgmetrics.report(systems, refs, metrics=metrics, sources=srcs, n_samples=50, progress=False)
+    assert "COMET" in page and "BERTScore F1" in page
+    built = __import__("nlgmetrics.report.build", fromlist=["build"]).build(
+        systems, refs, metrics, n_samples=50, sources=srcs, progress=False)
+    comet_row = next(m for m in built["table"]["metrics"] if m["key"] == "comet")["rows"][0]
+    assert comet_row["score"] == pytest.approx(call["system_score"], abs=TOLERANCE)
+    with pytest.raises(TypeError, match="sources"):
+        nlgmetrics.report(systems, refs, metrics={"comet": {"model": str(COMET_MODELS / "tiny-da-sparsemax")}},
+                          n_samples=10, progress=False)

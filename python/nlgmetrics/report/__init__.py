@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from nlgmetrics.report.analyses import DEFAULT_METRICS
 from nlgmetrics.report.build import EXAMPLES, SystemsArg, build
@@ -33,17 +33,20 @@ __all__ = ["report", "DEFAULT_METRICS"]
 
 
 def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
-           metrics: Union[str, Sequence[str]] = DEFAULT_METRICS, path: Optional[str] = None,
+           metrics: Union[str, Sequence[str], Mapping[str, Any]] = DEFAULT_METRICS, path: Optional[str] = None,
            language: Optional[str] = None, n_samples: int = 1000, seed: Optional[int] = 12345,
            alpha: float = 0.05, examples: int = EXAMPLES, title: str = "nlgmetrics report",
-           sentence_separator: Optional[str] = None, progress: Optional[bool] = None) -> str:
+           sentence_separator: Optional[str] = None, progress: Optional[bool] = None,
+           sources: Optional[Sequence[str]] = None) -> str:
     """Write (``path``) or return (``path=None``) the HTML report comparing ``systems`` on ``references``.
 
     :param systems: ordered mapping name → hypotheses (the first is the baseline), or a list of hypothesis lists
         (named ``sys1``, ``sys2`` …).
     :param references: per segment a reference string or a list of them.
-    :param metrics: any of ``bleu chrf chrf++ ter rouge rouge1 rouge2 rougeL rougeLsum meteor`` (a list or a
-        comma-separated string); the first one drives the scatter plots and the choice of examples.
+    :param metrics: any of ``bleu chrf chrf++ ter rouge rouge1 rouge2 rougeL rougeLsum meteor bertscore comet``
+        (a list or a comma-separated string, or a mapping name → options, e.g. ``{"bleu": {}, "comet": {"model":
+        "Unbabel/wmt22-comet-da"}}``); the first one drives the scatter plots and the choice of examples.
+    :param sources: the source of every segment, for COMET.
     :param language: the target language (``zh``, ``ja``, ``ko`` pick sacreBLEU's tokenizer for BLEU and the word
         analyses, as its command line does; it also sets the ``lang`` of text cells).
     :param n_samples: paired bootstrap resamples (sacreBLEU's default 1000); ``seed`` makes them reproducible.
@@ -67,7 +70,7 @@ def report(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
         raise TypeError(f"language must be a str or None, got {type(language).__name__}")
     page = render(build(systems, references, metrics, language=language, n_samples=n_samples, seed=seed,
                         alpha=alpha, examples=examples, title=title, sentence_separator=sentence_separator,
-                        progress=progress))
+                        progress=progress, sources=sources))
     if path is not None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)

@@ -25,8 +25,8 @@ as compare-mt reads one tokenized reference file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -45,6 +45,7 @@ class MetricSpec:
     label: str               # column header
     higher_is_better: bool
     top: float               # the scale's maximum (100 or 1)
+    options: Tuple[Tuple[str, Any], ...] = ()  # given in ``metrics={name: options}`` (a model-based metric's model)
 
 
 METRIC_SPECS: Dict[str, MetricSpec] = {
@@ -57,6 +58,8 @@ METRIC_SPECS: Dict[str, MetricSpec] = {
     "rougel": MetricSpec("rougeL", "ROUGE-L F", True, 1.0),
     "rougelsum": MetricSpec("rougeLsum", "ROUGE-Lsum F", True, 1.0),
     "meteor": MetricSpec("meteor", "METEOR", True, 1.0),
+    "bertscore": MetricSpec("bertscore", "BERTScore F1", True, 1.0),
+    "comet": MetricSpec("comet", "COMET", True, 1.0),
 }
 # ``rouge`` in ``metrics=`` stands for these three.
 ROUGE_DEFAULT = ("rouge1", "rouge2", "rougel")
@@ -66,25 +69,34 @@ DEFAULT_METRICS = ("bleu", "chrf", "ter")
 _LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
-def metric_specs(metrics: Sequence[str]) -> List[MetricSpec]:
-    """The specs of ``metrics`` in order (``rouge`` expands to ROUGE-1, -2 and -L).
+def metric_specs(metrics: Union[str, Sequence[str], Mapping[str, Any]]) -> List[MetricSpec]:
+    """The specs of ``metrics`` in order (``rouge`` expands to ROUGE-1, -2 and -L); a mapping gives each metric
+    its options (``{"bleu": {}, "bertscore": {"model": path, "num_layers": 6}}``).
 
     >>> [spec.label for spec in metric_specs(["bleu", "rouge"])]
     ['BLEU', 'ROUGE-1 F', 'ROUGE-2 F', 'ROUGE-L F']
+    >>> metric_specs({"comet": {"model": "m"}})[0].options
+    (('model', 'm'),)
     """
     if isinstance(metrics, str):
         metrics = [part for part in metrics.split(",") if part]
+    named = list(metrics.items()) if isinstance(metrics, Mapping) else [(name, None) for name in metrics]
     specs: List[MetricSpec] = []
-    for index, name in enumerate(metrics):
+    for index, (name, options) in enumerate(named):
         if not isinstance(name, str):
             raise TypeError(f"metrics[{index}] must be a str, got {type(name).__name__}")
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"metrics[{name!r}] must be a dict of options, got {type(options).__name__}")
         keys = ROUGE_DEFAULT if name.lower() == "rouge" else (name.lower(),)
         for key in keys:
             if key not in METRIC_SPECS:
                 raise ValueError(f"metrics[{index}]: unknown metric {name!r}; expected one of "
                                  f"{', '.join(['rouge', *(spec.key for spec in METRIC_SPECS.values())])}")
-            if METRIC_SPECS[key] not in specs:
-                specs.append(METRIC_SPECS[key])
+            spec = METRIC_SPECS[key]
+            if options:
+                spec = replace(spec, options=tuple(sorted(dict(options).items())))
+            if spec not in specs:
+                specs.append(spec)
     if not specs:
         raise ValueError("metrics must name at least one metric")
     return specs
@@ -104,6 +116,10 @@ def word_tokenizer_for(language: Optional[str]) -> str:
 def metric_options(spec: MetricSpec, language: Optional[str], sentence_separator: Optional[str] = None) -> Dict[str, Any]:
     """Options passed to the metric: BLEU's tokenizer follows the target language, as sacreBLEU's CLI; ROUGE
     reads ``sentence_separator`` as a sentence break."""
+    return {**_language_options(spec, language, sentence_separator), **dict(spec.options)}
+
+
+def _language_options(spec: MetricSpec, language: Optional[str], sentence_separator: Optional[str]) -> Dict[str, Any]:
     if spec.key.startswith("rouge") and sentence_separator:
         return {"sentence_separator": sentence_separator}
     if spec.key == "bleu":
@@ -127,21 +143,29 @@ class Scored:
 
 
 def score_systems(spec: MetricSpec, systems: Mapping[str, List[str]], references: List[List[str]],
-                  options: Mapping[str, Any], step: Any = None) -> Dict[str, Scored]:
+                  options: Mapping[str, Any], step: Any = None,
+                  sources: Optional[Sequence[str]] = None) -> Dict[str, Scored]:
     """Every system scored once with the registered metric ``spec.key`` (its result's additive rows are what
     the bootstrap resamples). BLEU per segment is sentence BLEU with effective order, as sacreBLEU's
-    sentence_bleu; ROUGE per segment is the variant's F."""
+    sentence_bleu; ROUGE per segment is the variant's F; BERTScore's is its F1. COMET reads ``sources``."""
     import nlgmetrics
 
     metric = nlgmetrics.metric(spec.key, **options)
     sentence_metric = nlgmetrics.metric("bleu", **{**options, "effective_order": True}) if spec.key == "bleu" else None
+    extra: Dict[str, Any] = {}
+    if getattr(metric, "needs_sources", False):
+        if sources is None:
+            raise TypeError(f"{spec.key} needs the source of every segment: report(..., sources=[...])")
+        extra["sources"] = list(sources)
     scored = {}
     for name, hypotheses in systems.items():
-        result = metric._score_batch(hypotheses, references)
+        result = metric._score_batch(hypotheses, references, **extra)
         per_segment = sentence_metric._score_batch(hypotheses, references) if sentence_metric is not None else result
         values = np.asarray(per_segment.segment_scores, dtype=np.float64)
         if values.ndim == 3:  # ROUGE: (segments, variants, precision/recall/F)
             values = values[:, 0, 2]
+        elif values.ndim == 2:  # BERTScore: (segments, precision/recall/F1)
+            values = values[:, 2]
         scored[name] = Scored(float(result.score), result.segment_stats, values, str(result.signature),
                               str(per_segment.signature))
         if step is not None:

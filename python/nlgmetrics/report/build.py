@@ -51,7 +51,8 @@ def check_inputs(systems: SystemsArg, references: Sequence[Union[str, Sequence[s
 def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], metrics: Sequence[str],
           language: Optional[str] = None, n_samples: int = 1000, seed: Optional[int] = 12345, alpha: float = 0.05,
           examples: int = EXAMPLES, title: str = "nlgmetrics report",
-          sentence_separator: Optional[str] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
+          sentence_separator: Optional[str] = None, progress: Optional[bool] = None,
+          sources: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     """Every analysis of the report, as plain data. ``progress``: a tqdm bar of the steps (every system
     scored with every metric, the bootstrap table, the word and n-gram analyses, the examples) with an ETA
     (None: when standard error is a terminal)."""
@@ -71,17 +72,20 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], 
     bar = progress_bar(len(specs) * len(names) + 3, "report", enabled=progress)
     try:
         return _build(named, refs, specs, names, baseline, n_segments, tokenizer, language, n_samples, seed, alpha,
-                      examples, title, sentence_separator, lambda: bar.update(1))
+                      examples, title, sentence_separator, lambda: bar.update(1), sources)
     finally:
         bar.close()
 
 
 def _build(named, refs, specs, names, baseline, n_segments, tokenizer, language, n_samples, seed, alpha, examples,
-           title, sentence_separator, step) -> Dict[str, Any]:
+           title, sentence_separator, step, sources=None) -> Dict[str, Any]:
     import nlgmetrics
 
+    if sources is not None and len(sources) != n_segments:
+        raise ValueError(f"sources has {len(sources)} lines but the systems have {n_segments} segments")
     scored = {spec.key: analyses.score_systems(spec, named, refs,
-                                               analyses.metric_options(spec, language, sentence_separator), step)
+                                               analyses.metric_options(spec, language, sentence_separator), step,
+                                               sources)
               for spec in specs}
     table = analyses.score_table(specs, scored, language, n_samples, seed, alpha)
     step()

@@ -238,6 +238,9 @@ class OnnxBackend:
             options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
             options.graph_optimization_level = self.ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
+            # ORT's pool threads otherwise spin after every run, taking the cores from the matching (NumPy) and
+            # from the caller's own work between batches
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             if builder.external:
                 names = list(builder.external)
                 values = [self.ort.OrtValue.ortvalue_from_numpy(builder.external[n]) for n in names]
