@@ -44,9 +44,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from nlgmetrics.core.metric import Metric, counted_rows
+from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.options import CliOption, check_bool, check_int
 from nlgmetrics.core.registry import register
+from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.neural.greedy import greedy_match, unit_rows
@@ -278,7 +279,7 @@ class _Scorer:
 
 
 @register
-class BERTScore(Metric):
+class BERTScore(ModelBasedMetric):
     """BERTScore as a registered, mergeable metric (options as ``bertscore``).
 
     With ``idf=False`` a segment's P/R/F depend on it alone: the state keeps ``[P, R, F, 1]`` rows (a mean).
@@ -337,8 +338,7 @@ class BERTScore(Metric):
                    "lang": lang, "batch_size": check_int(batch_size, "batch_size", 1, 1 << 20),
                    "use_fast_tokenizer": check_bool(use_fast_tokenizer, "use_fast_tokenizer"),
                    "backend": check_backend(backend)}
-        self.allow_download = check_bool(allow_download, "allow_download")
-        self.max_tokens = check_int(max_tokens, "max_tokens", 1, 1 << 24)
+        self._settings(allow_download, max_tokens)
         self._scorer: Optional[_Scorer] = None
         super().__init__(options, threads=threads, segments=segments)
 
@@ -351,22 +351,6 @@ class BERTScore(Metric):
         if self._scorer is None:
             self._scorer = _Scorer(self.options, self.threads, self.allow_download, self.max_tokens)
         return self._scorer
-
-    def check_state(self, state) -> None:
-        """A state's scores may be negative (a regression head, a rescaled score) — what can be checked: every
-        row ``[scores…, 1]`` and ``segment_scores`` the same numbers."""
-        state.validate()
-        stats, scores = state.arrays.get("segment_stats"), state.arrays.get("segment_scores")
-        if stats is None or scores is None:
-            return
-        if stats.ndim != 2 or stats.shape[1] != 4 or not np.all(stats[:, -1] == 1):
-            raise ValueError(f"{self.name} state is inconsistent: segment_stats rows are not [score…, 1]")
-        if not np.array_equal(np.asarray(scores, dtype=np.float64).reshape(len(stats), -1), stats[:, :-1],
-                              equal_nan=True):
-            raise ValueError(f"{self.name} state is inconsistent: segment_scores differ from segment_stats")
-
-    def restore_hints(self) -> Dict[str, Any]:
-        return {"allow_download": self.allow_download, "max_tokens": self.max_tokens}
 
     def batch_arrays(self, hypotheses, references):
         if self.idf_mode:

@@ -23,14 +23,15 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
 from nlgmetrics.core import inputs
-from nlgmetrics.core.metric import Metric, counted_rows
-from nlgmetrics.core.options import CliOption, check_bool, check_int
+from nlgmetrics.core.metric import counted_rows
+from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
+from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 
@@ -65,7 +66,7 @@ class COMETResult(Result):
 
 
 @register
-class COMET(Metric):
+class COMET(ModelBasedMetric):
     """COMET as a registered, mergeable metric: ``metric("comet", model=…).update(hyps, refs, sources=srcs)``
     (``references`` may be None for reference-free models). The state keeps ``[score, 1]`` per segment."""
 
@@ -94,8 +95,7 @@ class COMET(Metric):
             raise TypeError(f"encoder must be a path or a model name (str), got {type(encoder).__name__}")
         options = {"model": os.fspath(model), "encoder": os.fspath(encoder) if encoder is not None else None,
                    "backend": check_backend(backend)}
-        self.allow_download = check_bool(allow_download, "allow_download")
-        self.max_tokens = check_int(max_tokens, "max_tokens", 1, 1 << 24)
+        self._settings(allow_download, max_tokens)
         self._model: Any = None
         self._sources: Optional[List[str]] = None
         super().__init__(options, threads=threads, segments=segments)
@@ -109,22 +109,6 @@ class COMET(Metric):
                                      backend=self.options["backend"], threads=self.threads,
                                      allow_download=self.allow_download, max_tokens=self.max_tokens)
         return self._model
-
-    def check_state(self, state) -> None:
-        """A state's scores may be negative (a regression head, a rescaled score) — what can be checked: every
-        row ``[scores…, 1]`` and ``segment_scores`` the same numbers."""
-        state.validate()
-        stats, scores = state.arrays.get("segment_stats"), state.arrays.get("segment_scores")
-        if stats is None or scores is None:
-            return
-        if stats.ndim != 2 or stats.shape[1] != 2 or not np.all(stats[:, -1] == 1):
-            raise ValueError(f"{self.name} state is inconsistent: segment_stats rows are not [score…, 1]")
-        if not np.array_equal(np.asarray(scores, dtype=np.float64).reshape(len(stats), -1), stats[:, :-1],
-                              equal_nan=True):
-            raise ValueError(f"{self.name} state is inconsistent: segment_scores differ from segment_stats")
-
-    def restore_hints(self) -> Dict[str, Any]:
-        return {"allow_download": self.allow_download, "max_tokens": self.max_tokens}
 
     def update(self, hypotheses: Any, references: Any = None, *, sources: Any = None, nulls: str = "error") -> "COMET":
         """Add a batch: ``sources`` (one per hypothesis) are required; ``references`` for reference-based models."""

@@ -48,7 +48,8 @@ def check_inputs(systems: SystemsArg, references: Sequence[Union[str, Sequence[s
     return named, references_lists(references, n_segments)
 
 
-def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]], metrics: Sequence[str],
+def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
+          metrics: Union[str, Sequence[str], Mapping[str, Any]],
           language: Optional[str] = None, n_samples: int = 1000, seed: Optional[int] = 12345, alpha: float = 0.05,
           examples: int = EXAMPLES, title: str = "nlgmetrics report",
           sentence_separator: Optional[str] = None, progress: Optional[bool] = None,
