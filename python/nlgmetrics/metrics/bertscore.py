@@ -51,6 +51,7 @@ from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.neural.greedy import greedy_match, unit_rows
+from nlgmetrics.neural.text_encoder import truncated_ids
 
 __all__ = ["BERTScore", "BERTScoreResult", "bertscore", "bertscore_pairwise"]
 
@@ -206,15 +207,8 @@ class _Scorer:
                                      "pass baseline_path= (bert_score's CSV format) or another lang/model")
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
-        stripped = [text.strip() for text in texts]
-        tokenizer = self.loaded.tokenizer
-        encoded = tokenizer.encode(stripped, max_length=self.max_length)
-        cut = sum(1 for ids in encoded if len(ids) == self.max_length)
-        if cut and tokenizer.count_truncated(stripped, max_length=self.max_length):
-            warnings.warn(f"bertscore: {tokenizer.count_truncated(stripped, max_length=self.max_length)} text(s) "
-                          f"longer than {self.max_length} tokens were truncated, as bert_score truncates them",
-                          stacklevel=4)
-        return [tuple(ids) for ids in encoded]
+        return truncated_ids(self.loaded.tokenizer, [text.strip() for text in texts], self.max_length,
+                             "bertscore", "bert_score")
 
     def vectors(self, id_rows: Sequence[Tuple[int, ...]]) -> Dict[Tuple[int, ...], np.ndarray]:
         layer = self.num_layers

@@ -24,12 +24,13 @@ several systems is encoded once, and the head — a few small matrix products �
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+from nlgmetrics.neural.text_encoder import truncated_ids
 
 __all__ = ["CometModel", "load_comet", "sparsemax", "CLASSES"]
 
@@ -120,7 +121,7 @@ class CometModel:
                  threads: Optional[int] = None, allow_download: bool = False, max_tokens: int = 16384):
         from nlgmetrics.neural import weights as weights_module
         from nlgmetrics.neural.loaded import encoder_model, read_config
-        from nlgmetrics.neural.models import find_model, weights_fingerprint
+        from nlgmetrics.neural.models import find_model
 
         folder = Path(folder)
         checkpoint = folder / "checkpoints" / "model.ckpt"
@@ -151,10 +152,10 @@ class CometModel:
             raise ValueError(f"{checkpoint}: layer {layer!r} is not 'mix' or a layer 0–{depth}")
         self.layers = list(range(depth + 1)) if self.mix else [int(layer)]
         encoder_state = {key[len("encoder."):]: value for key, value in state.items() if key.startswith("encoder.model.")}
-        self.fingerprint = weights_fingerprint(checkpoint)
         self.loaded = encoder_model(encoder_folder, layers_needed=max(self.layers), add_prefix_space=None,
                                     backend=backend, threads=threads, weights=encoder_state, weights_path=checkpoint,
-                                    purpose=f"comet:{self.fingerprint}", max_tokens=max_tokens)
+                                    max_tokens=max_tokens)
+        self.fingerprint = self.loaded.fingerprint  # the checkpoint's and the encoder config's hash
         self.pool = hparams.get("pool", "avg") if self.kind != "unified" else "cls"
         if self.pool not in ("avg", "cls", "max"):
             raise ValueError(f"{checkpoint}: pool {self.pool!r} is not supported (avg, cls, max)")
@@ -217,34 +218,25 @@ class CometModel:
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
         """Each text's ids as the anchor's ``tokenizer(..., truncation=True, max_length=max_positions − 2)``."""
-        tokenizer = self.loaded.tokenizer
-        limit = self.max_positions - 2
-        texts = [str(text) for text in texts]
-        encoded = tokenizer.encode(texts, max_length=limit)
-        if any(len(ids) == limit for ids in encoded):
-            cut = tokenizer.count_truncated(texts, max_length=limit)
-            if cut:
-                warnings.warn(f"comet: {cut} text(s) longer than {limit} tokens were truncated, as unbabel-comet "
-                              "truncates them", stacklevel=5)
-        return [tuple(ids) for ids in encoded]
+        return truncated_ids(self.loaded.tokenizer, [str(text) for text in texts], self.max_positions - 2,
+                             "comet", "unbabel-comet")
 
     def sentence_vectors(self, texts: Sequence[str]) -> np.ndarray:
         """``[n, H]`` pooled vectors of texts (each distinct text encoded once; cached)."""
-        ids = self.token_ids(texts)
-        items = {row: row for row in dict.fromkeys(ids)}
-        found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:sent", items, self.layers, self._pooled)
-        width = int(self.config["hidden_size"])
-        return np.stack([found[row] for row in ids]) if ids else np.zeros((0, width))
+        return self._pooled_rows("sent", self.token_ids(texts))
 
     def joint_vectors(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
         """``[n, H]`` first-token vectors of ``<s> a </s></s> b </s>`` (unified models), cut as the anchor cuts."""
         tokenizer = self.loaded.tokenizer
-        joined = [tuple(tokenizer.join(a, b, max_positions=self.max_positions))
-                  for a, b in zip(self.token_ids(first), self.token_ids(second))]
-        items = {row: row for row in dict.fromkeys(joined)}
-        found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:joint", items, self.layers, self._pooled)
+        return self._pooled_rows("joint", [tuple(tokenizer.join(a, b, max_positions=self.max_positions))
+                                           for a, b in zip(self.token_ids(first), self.token_ids(second))])
+
+    def _pooled_rows(self, kind: str, rows: List[Tuple[int, ...]]) -> np.ndarray:
+        """``[n, H]``: the pooled vector of each id row (each distinct row encoded once; cached)."""
+        found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:{kind}", {row: row for row in rows},
+                                                self.layers, self._pooled)
         width = int(self.config["hidden_size"])
-        return np.stack([found[row] for row in joined]) if joined else np.zeros((0, width))
+        return np.stack([found[row] for row in rows]) if rows else np.zeros((0, width))
 
     # ------------------------------------------------------------------ scores
 

@@ -103,7 +103,7 @@ def weights_file(folder: Path) -> Path:
 
 def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optional[bool], backend: str,
                   threads: Optional[int], weights: Optional[Dict[str, np.ndarray]] = None,
-                  weights_path: Optional[Path] = None, purpose: str = "", max_tokens: int = 16384,
+                  weights_path: Optional[Path] = None, max_tokens: int = 16384,
                   slow_tokenizer: bool = False) -> LoadedModel:
     """Load (or find loaded) the encoder in ``folder`` with blocks up to ``layers_needed``.
 
@@ -120,7 +120,7 @@ def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optiona
     source = Path(weights_path) if weights_path is not None else weights_file(folder)
     fingerprint = weights_fingerprint(source, folder / "config.json")
     key = ("encoder", str(folder.resolve()), str(source.resolve()), layers_needed, add_prefix_space, backend,
-           threads, purpose, slow_tokenizer)
+           threads, slow_tokenizer)
 
     def build() -> LoadedModel:
         tensors = weights if weights is not None else weights_module.read_weights(source)

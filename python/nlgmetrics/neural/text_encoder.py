@@ -11,13 +11,15 @@ what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is
 
 from __future__ import annotations
 
+import warnings
+
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from nlgmetrics.neural.cache import EncodingCache, shared_cache
 
-__all__ = ["TextEncoder", "plan_batches", "pad_ids"]
+__all__ = ["TextEncoder", "plan_batches", "pad_ids", "truncated_ids"]
 
 #: reduce(hidden [n_layers, B, L, H] float32, mask [B, L] int64, ids [B, L] int64) -> one array per row
 Reducer = Callable[[np.ndarray, np.ndarray, np.ndarray], List[np.ndarray]]
@@ -58,6 +60,32 @@ def pad_ids(rows: Sequence[Sequence[int]], pad_id: int) -> Tuple[np.ndarray, np.
         ids[index, :len(row)] = row
         mask[index, :len(row)] = 1
     return ids, mask
+
+
+def truncated_ids(tokenizer: Any, texts: List[str], max_length: int, metric: str,
+                  anchor: str) -> List[Tuple[int, ...]]:
+    """Each text's ids cut to ``max_length`` as the anchor cuts them, with a warning counting the texts cut.
+
+    >>> class Words:  # a stand-in tokenizer: one id per word, between [CLS] 0 and [SEP] 1
+    ...     def encode(self, texts, max_length):
+    ...         return [[0] + list(range(2, 2 + len(t.split())))[:max_length - 2] + [1] for t in texts]
+    ...     def count_truncated(self, texts, max_length):
+    ...         return sum(len(t.split()) + 2 > max_length for t in texts)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     truncated_ids(Words(), ["a b", "a b c d e"], 4, "bertscore", "bert_score")
+    [(0, 2, 3, 1), (0, 2, 3, 1)]
+    >>> str(caught[0].message)
+    'bertscore: 1 text(s) longer than 4 tokens were truncated, as bert_score truncates them'
+    """
+    encoded = tokenizer.encode(texts, max_length=max_length)
+    if any(len(ids) == max_length for ids in encoded):  # only then can a text have been cut: count them
+        cut = tokenizer.count_truncated(texts, max_length=max_length)
+        if cut:
+            warnings.warn(f"{metric}: {cut} text(s) longer than {max_length} tokens were truncated, as {anchor} "
+                          "truncates them", UserWarning, stacklevel=2)
+    return [tuple(ids) for ids in encoded]
 
 
 class TextEncoder:
