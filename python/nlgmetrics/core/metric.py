@@ -256,10 +256,11 @@ class Metric:
             object.__setattr__(result, "_index", index)
         return result
 
-    def __call__(self, hypotheses: Any, references: Any = None) -> Any:
+    def __call__(self, hypotheses: Any, references: Any = None, **inputs: Any) -> Any:
         """torchmetrics' ``forward``: add the batch to this object's state (as ``update``) and return the result
         of this batch alone. So ``m(preds, target)`` per batch, then ``m.compute()``, gives the corpus result
-        of every batch; the functions (``nlgmetrics.bleu`` …) are stateless (``_score_batch``).
+        of every batch; the functions (``nlgmetrics.bleu`` …) are stateless (``_score_batch``). ``inputs``: the
+        batch's other inputs of metrics whose ``update`` takes them (COMET's ``sources=``).
 
         >>> import nlgmetrics
         >>> m = nlgmetrics.metric("bleu")
@@ -270,7 +271,7 @@ class Metric:
         ...                                       ["the cat sat on the mat", "a cat"]).score
         True
         """
-        batch = self._batch_metric(hypotheses, references)
+        batch = self._batch_metric(hypotheses, references, **inputs)
         result = self._batch_result(batch)
         self._add_state(batch.state())
         self._index_parts[-1] = batch._index_parts[0]  # _add_state appended None: the batch's own index
@@ -283,14 +284,14 @@ class Metric:
         self._n_updates += 1
         return self
 
-    def _score_batch(self, hypotheses: Any, references: Any = None) -> Any:
+    def _score_batch(self, hypotheses: Any, references: Any = None, **inputs: Any) -> Any:
         """The result of this batch alone; this object's own state is not touched (the functions use it)."""
-        return self._batch_result(self._batch_metric(hypotheses, references))
+        return self._batch_result(self._batch_metric(hypotheses, references, **inputs))
 
-    def _batch_metric(self, hypotheses: Any, references: Any) -> "Metric":
+    def _batch_metric(self, hypotheses: Any, references: Any, **inputs: Any) -> "Metric":
         """A fresh object of these options holding this batch alone (invalid input raises, nothing changes)."""
         fresh = copy.copy(self)
-        return fresh.reset().update(hypotheses, references)
+        return fresh.reset().update(hypotheses, references, **inputs)
 
     def _batch_result(self, batch: "Metric") -> Any:
         return batch.compute()

@@ -20,7 +20,6 @@ Usage (a checkpoint in the Hugging Face cache, or any folder in Unbabel's layout
 
 from __future__ import annotations
 
-import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
@@ -120,23 +119,6 @@ class COMET(ModelBasedMetric):
         finally:
             self._sources = None
         return self
-
-    def __call__(self, hypotheses: Any, references: Any = None, *, sources: Any = None) -> "COMETResult":
-        """torchmetrics' forward, as every metric: add the batch (with its sources) and return its own result."""
-        batch = self._batch_metric(hypotheses, references, sources)
-        result = self._batch_result(batch)
-        self._add_state(batch.state())
-        self._index_parts[-1] = batch._index_parts[0]
-        self.last_kept_rows = batch.last_kept_rows
-        return result
-
-    def _score_batch(self, hypotheses: Any, references: Any = None, *, sources: Any = None) -> "COMETResult":
-        return self._batch_result(self._batch_metric(hypotheses, references, sources))
-
-    def _batch_metric(self, hypotheses: Any, references: Any, sources: Any = None) -> "COMET":
-        fresh = copy.copy(self)
-        fresh.reset()
-        return fresh.update(hypotheses, references, sources=sources)
 
     @staticmethod
     def _source_list(sources: Any) -> List[str]:

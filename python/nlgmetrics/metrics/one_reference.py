@@ -58,11 +58,11 @@ class OneReference(_MetricBase):
     def no_texts(self) -> tuple:
         return ([], [])
 
-    def _batch_metric(self, hypotheses: Any, references: Any) -> Any:
+    def _batch_metric(self, hypotheses: Any, references: Any, **inputs: Any) -> Any:
         fresh = copy.copy(self)
         fresh.reset()
         fresh._keep_texts = True
-        return fresh.update(hypotheses, references)
+        return fresh.update(hypotheses, references, **inputs)
 
     def _batch_result(self, batch: Any) -> Any:
         result = batch.compute()
