@@ -45,7 +45,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = Path(os.environ.get("NLGMETRICS_SHARED_DATA", "/work/shared/data"))
 DEFAULT_ORACLE_PYTHON = os.environ.get("NLGMETRICS_ORACLE_PYTHON", "/work/oracle-venv/bin/python")
 
 CASES = ["bertscore_1sys", "bertscore_8sys", "comet_1sys", "comet_8sys", "comet_pairwise", "bertscore_pairwise"]
@@ -292,7 +291,7 @@ def spawn(python: str, args, case: str, contender: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--oracle-python", default=DEFAULT_ORACLE_PYTHON)
     parser.add_argument("--ours-python", default=sys.executable)
     parser.add_argument("--cases", default=",".join(CASES))
@@ -309,6 +308,11 @@ def main() -> None:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--case", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.data is None:  # the tests' evaluation data (tests/data/evaluation, unpacked once)
+        sys.path.insert(0, str(REPO / "tests"))
+        from _test_data import data_root
+
+        args.data = data_root()
 
     if args.worker:
         print("RESULT " + json.dumps(worker(args)), flush=True)

@@ -21,6 +21,8 @@ import time
 import types
 from pathlib import Path
 
+from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[2]
 
@@ -68,7 +70,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--shared-data", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--shared-data", default=None, help="evaluation data (default: the tests' copy)")
     args = parser.parse_args()
     import numpy as np
     import torch
@@ -86,7 +88,7 @@ def main() -> None:
     layers = list(range(model.config.num_hidden_layers + 1))
     print(f"torch {torch.__version__} ({args.threads} threads), onnxruntime "
           f"{__import__('onnxruntime').__version__}, model all-MiniLM-L6-v2")
-    for name, (ids, mask) in batches(tokenizer, Path(args.shared_data)).items():
+    for name, (ids, mask) in batches(tokenizer, Path(args.shared_data) if args.shared_data else evaluation_data()).items():
         t_ids, t_mask = torch.from_numpy(ids), torch.from_numpy(mask)
 
         def run_torch(hidden=False):

@@ -3,7 +3,7 @@
 Run with the oracle venv (it has torch, transformers, tokenizers, sentencepiece)::
 
     HF_HUB_OFFLINE=1 /work/oracle-venv/bin/python tools/neural/make_tiny_models.py \
-        --data /work/shared/data --out tests/data/neural/models
+        --out tests/data/neural/models
 
 Writes, deterministically from ``--seed``:
 
@@ -34,6 +34,8 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+
+from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -279,10 +281,11 @@ def check_folder(folder: Path, slow_cls, fast_cls, probe: list[str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--data", type=Path, default=None, help="evaluation data (default: the tests' copy)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "tests/data/neural/models")
     parser.add_argument("--seed", type=int, default=21)
     args = parser.parse_args()
+    args.data = args.data if args.data is not None else evaluation_data()
     torch.use_deterministic_algorithms(True)
     args.out.mkdir(parents=True, exist_ok=True)
     build_tiny_roberta(args.data, args.out, args.seed, vocab_size=1500)

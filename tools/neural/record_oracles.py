@@ -15,7 +15,7 @@ Our package's tests cannot import torch; they read what this script writes under
 Every file carries the oracle versions.  Floats are written with Python's repr (the
 float32 values bert_score returns are exact in a double).  Run::
 
-    HF_HUB_OFFLINE=1 /work/oracle-venv/bin/python tools/neural/record_oracles.py [--data /work/shared/data]
+    HF_HUB_OFFLINE=1 /work/oracle-venv/bin/python tools/neural/record_oracles.py [--data DIR]
 
 It needs the tiny models and checkpoints (make_tiny_models.py, make_comet_checkpoints.py)
 and builds the 91 MB MiniLM COMET checkpoint in a temporary directory (not committed).
@@ -35,6 +35,8 @@ import tempfile
 import time
 from importlib import metadata
 from pathlib import Path
+
+from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -411,9 +413,10 @@ def dump(path: Path, payload: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--data", type=Path, default=None, help="evaluation data (default: the tests' copy)")
     parser.add_argument("--skip-minilm-comet", action="store_true", help="do not build the 91 MB MiniLM checkpoint")
     args = parser.parse_args()
+    args.data = args.data if args.data is not None else evaluation_data()
     torch.set_num_threads(2)
     ORACLE.mkdir(parents=True, exist_ok=True)
     header = {"versions": versions(), "generated_by": "tools/neural/record_oracles.py"}
