@@ -6,8 +6,8 @@ tree — its path, the SHA-256 and size of its content, the stored parts (``<nam
 ``.01``, … whose bytes joined in order make one xz stream). A path ending in ``.gz`` is stored gunzipped and
 gzipped again when unpacked (the tests open it with ``gzip``; its content, not its gzip bytes, is checked).
 
-``data_root()`` is the folder the tests read: ``NLGMETRICS_SHARED_DATA`` when it names a folder (a checkout
-beside ``../shared/data`` may point there), else the unpacked store, in ``<repo>/.cache/test-data/<key>``
+``data_root()`` is the folder the tests read: ``NLGMETRICS_SHARED_DATA`` when it names a folder (an uncompressed
+copy of the same files, set by whoever has one), else the unpacked store, in ``<repo>/.cache/test-data/<key>``
 (``key``: the index's hash, so a changed store unpacks afresh). Unpacking goes to a temporary folder renamed
 into place, so parallel pytest workers starting together never see half a tree.
 
