@@ -2,22 +2,22 @@
 //! metric checked on the result.
 
 use super::{assert_in_range, FuzzInput};
+use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::metrics::bleu::{BleuScoring, Smoothing, StatsOptions, Summation};
 use crate::metrics::chrf::{self, ChrfConfig};
 use crate::metrics::cider::{cider_scores, CiderOptions};
+use crate::metrics::pairwise;
 use crate::metrics::qa::{score_answer, MlqaLanguage, QaNormalizer};
+use crate::metrics::rouge::coco::rouge_l_coco;
 use crate::metrics::rouge::rouge155::{rouge155_segment, Measure155, MultiRef, Rouge155Options};
 use crate::metrics::rouge::{
     lcs_length, rouge_score_batch, rouge_score_segment, rouge_score_segment_tokens, summary_lcs_hits_rouge_score,
     RougeScoreOptions, TokenizedText, Variant,
 };
-use crate::metrics::rouge::coco::rouge_l_coco;
 use crate::metrics::ter::{self, translation_edit_rate, TerNormalizer};
-use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
-use crate::metrics::pairwise;
+use crate::text::pystr::split_tokens;
 use crate::text::rouge::rouge155::Rouge155TextOptions;
 use crate::text::rouge::RougeTokenizer;
-use crate::text::pystr::split_tokens;
 use crate::text::sacrebleu::BleuTokenizer;
 
 /// At most this many references per input (the rest of the input stays in the last one).
@@ -40,10 +40,15 @@ pub fn bleu(data: &[u8]) {
         assert!((0..=total).contains(&matches), "order {} matches {matches} > {total} on {input:?}", n + 1);
     }
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
-    assert_eq!(stats, options.segment_stats(hyp, &reversed).unwrap(), "reference order changes BLEU stats on {input:?}");
+    assert_eq!(
+        stats,
+        options.segment_stats(hyp, &reversed).unwrap(),
+        "reference order changes BLEU stats on {input:?}"
+    );
     for smoothing in [Smoothing::None, Smoothing::Floor, Smoothing::AddK, Smoothing::Exp] {
         for effective_order in [false, true] {
-            let scoring = BleuScoring::new(max_order, smoothing, None, effective_order, None, Summation::Sequential).unwrap();
+            let scoring =
+                BleuScoring::new(max_order, smoothing, None, effective_order, None, Summation::Sequential).unwrap();
             let score = scoring.score(&stats).unwrap();
             assert_in_range("BLEU", score.score, 0.0, 100.0 + 1e-9, &input);
             assert_in_range("BLEU BP", score.bp, 0.0, 1.0, &input);
@@ -67,13 +72,16 @@ pub fn bleu(data: &[u8]) {
     // NLTK and COCO BLEU: their rows and scores stay in range.
     let split = |t: &str| -> Vec<String> { split_tokens(t).map(str::to_string).collect() };
     let nltk_rows = bleu_nltk::batch_stats(&[split(hyp)], &[refs.iter().map(|r| split(r)).collect()], 4).unwrap();
-    let smoothing = bleu_nltk::FloatSmoothing::parse(["method0", "method1", "method3", "method4"][input.bits(6, 2)], 0.1, 5.0).unwrap();
+    let smoothing =
+        bleu_nltk::FloatSmoothing::parse(["method0", "method1", "method3", "method4"][input.bits(6, 2)], 0.1, 5.0)
+            .unwrap();
     for score in bleu_nltk::float_scores(&nltk_rows, 4, &[0.25; 4], smoothing, input.bits(8, 1) == 1, true) {
         assert_in_range("NLTK BLEU", score, 0.0, 1.0, &input);
     }
     let coco_row = bleu_coco::image_stats(hyp, &refs).unwrap();
     for option in ["closest", "shortest", "average"] {
-        let (corpus, per_image) = bleu_coco::scores(&[coco_row], 4, bleu_coco::RefLength::parse(option).unwrap()).unwrap();
+        let (corpus, per_image) =
+            bleu_coco::scores(&[coco_row], 4, bleu_coco::RefLength::parse(option).unwrap()).unwrap();
         for score in corpus.iter().chain(per_image.iter().flatten()) {
             assert_in_range("COCO BLEU", *score, 0.0, 1.0 + 1e-9, &input);
         }
@@ -109,7 +117,8 @@ pub fn chrf(data: &[u8]) {
         assert_eq!(*pair, single, "chrf_matrix vs sentence chrF against {reference:?} on {input:?}");
     }
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
-    let score_reversed = chrf::f_score(&chrf::segment_stats(hyp, &reversed, &config), config.beta, config.eps_smoothing);
+    let score_reversed =
+        chrf::f_score(&chrf::segment_stats(hyp, &reversed, &config), config.beta, config.eps_smoothing);
     assert_eq!(score, score_reversed, "reference order changes chrF on {input:?}");
     // Identity: 100 when the text has a character n-gram of every order and a word n-gram of every order.
     let own = chrf::f_score(&chrf::segment_stats(hyp, &[hyp], &config), config.beta, config.eps_smoothing);
@@ -180,12 +189,17 @@ pub fn lcs(data: &[u8]) {
     assert_eq!(length, naive_lcs(&a, &b), "LCS on {a:?} / {b:?}");
     assert_eq!(length, lcs_length(&b, &a), "LCS not symmetric on {a:?} / {b:?}");
     // Sentences: split the id streams at the largest id.
-    let sentences = |ids: &[u32]| -> Vec<Vec<u32>> { ids.split(|&x| x == alphabet as u32 - 1).map(<[u32]>::to_vec).collect() };
+    let sentences =
+        |ids: &[u32]| -> Vec<Vec<u32>> { ids.split(|&x| x == alphabet as u32 - 1).map(<[u32]>::to_vec).collect() };
     let (reference, candidate) = (sentences(&a), sentences(&b));
     let hits = summary_lcs_hits_rouge_score(&reference, &candidate);
     let reference_total: usize = reference.iter().map(Vec::len).sum();
     assert!(hits <= reference_total, "union LCS {hits} > {reference_total} on {a:?} / {b:?}");
-    assert_eq!(summary_lcs_hits_rouge_score(&reference, &reference), reference_total, "union LCS of a text with itself");
+    assert_eq!(
+        summary_lcs_hits_rouge_score(&reference, &reference),
+        reference_total,
+        "union LCS of a text with itself"
+    );
 }
 
 /// rouge_score preset: range, identity, symmetry (N, L), reference-order invariance, and the interner
@@ -193,13 +207,18 @@ pub fn lcs(data: &[u8]) {
 pub fn rouge(data: &[u8]) {
     let input = FuzzInput::decode(data, 1 + MAX_REFS);
     let (hyp, refs) = input.hypothesis_and_references();
-    let tokenizer = [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords][input.bits(0, 2) % 3];
+    let tokenizer =
+        [RougeTokenizer::RougeScore, RougeTokenizer::Unicode, RougeTokenizer::UnicodeWords][input.bits(0, 2) % 3];
     let stem = input.bits(2, 1) == 1;
-    let variants = vec![Variant::Ngram(1), Variant::Ngram(2), Variant::Ngram(1 + input.bits(3, 3)), Variant::L, Variant::Lsum];
+    let variants =
+        vec![Variant::Ngram(1), Variant::Ngram(2), Variant::Ngram(1 + input.bits(3, 3)), Variant::L, Variant::Lsum];
     let options = RougeScoreOptions { variants: variants.clone(), tokenizer, stem };
     let scores = rouge_score_segment(&options, hyp, &refs).unwrap();
     for (counts, prf) in &scores {
-        assert!(counts.hits <= counts.candidate_total.min(counts.reference_total) || counts.hits == 0.0, "{counts:?} on {input:?}");
+        assert!(
+            counts.hits <= counts.candidate_total.min(counts.reference_total) || counts.hits == 0.0,
+            "{counts:?} on {input:?}"
+        );
         for x in prf {
             assert_in_range("ROUGE", *x, 0.0, 1.0, &input);
         }
@@ -263,7 +282,11 @@ pub fn rouge155(data: &[u8]) {
             assert_in_range("ROUGE-1.5.5", *x, 0.0, 1.0 + 1e-9, &input);
         }
     }
-    assert_eq!(scores, rouge155_segment(&measures, &options, hyp, &models).unwrap(), "ROUGE-1.5.5 not deterministic on {input:?}");
+    assert_eq!(
+        scores,
+        rouge155_segment(&measures, &options, hyp, &models).unwrap(),
+        "ROUGE-1.5.5 not deterministic on {input:?}"
+    );
 }
 
 /// CIDEr-D and CIDEr: finite, non-negative, CIDEr-D at most 10 per image.
@@ -303,12 +326,18 @@ pub fn qa(data: &[u8]) {
         0 => QaNormalizer::Squad,
         1 => QaNormalizer::SquadV2,
         2 => QaNormalizer::Cmrc,
-        k => QaNormalizer::Mlqa([MlqaLanguage::En, MlqaLanguage::Es, MlqaLanguage::Hi, MlqaLanguage::Vi, MlqaLanguage::Zh][k - 3]),
+        k => QaNormalizer::Mlqa(
+            [MlqaLanguage::En, MlqaLanguage::Es, MlqaLanguage::Hi, MlqaLanguage::Vi, MlqaLanguage::Zh][k - 3],
+        ),
     };
     let score = score_answer(prediction, &golds, normalizer).unwrap();
     assert!(score.exact == 0.0 || score.exact == 1.0, "EM {} on {input:?}", score.exact);
     assert_in_range("F1", score.f1, 0.0, 1.0, &input);
-    assert_eq!(score_answer(prediction, &[prediction], normalizer).unwrap().exact, 1.0, "EM of an answer with itself on {input:?}");
+    assert_eq!(
+        score_answer(prediction, &[prediction], normalizer).unwrap().exact,
+        1.0,
+        "EM of an answer with itself on {input:?}"
+    );
     let direct = score_answer(prediction, &golds[..1], normalizer).unwrap().f1;
     let swapped = score_answer(golds[0], &[prediction], normalizer).unwrap().f1;
     assert!((direct - swapped).abs() < 1e-12, "F1 not symmetric ({direct} vs {swapped}) on {input:?}");

@@ -84,11 +84,16 @@ fn scorers() -> &'static Vec<Meteor> {
 /// METEOR's normaliser for every language it has one for, with and without punctuation.
 pub fn tok_meteor(data: &[u8]) {
     let line = text_of(data);
-    let languages = [Language::English, Language::Czech, Language::French, Language::Spanish, Language::German, Language::Russian];
+    let languages =
+        [Language::English, Language::Czech, Language::French, Language::Spanish, Language::German, Language::Russian];
     for language in languages {
         for keep_punctuation in [true, false] {
             let normalized = normalize_line(&line, language, &prefixes().1, keep_punctuation);
-            assert_eq!(normalized, normalize_line(&line, language, &prefixes().1, keep_punctuation), "not deterministic");
+            assert_eq!(
+                normalized,
+                normalize_line(&line, language, &prefixes().1, keep_punctuation),
+                "not deterministic"
+            );
             assert!(java_tokens(&normalized).all(|t| !t.is_empty()));
         }
     }
@@ -107,13 +112,26 @@ pub fn meteor(data: &[u8]) {
     assert_eq!(result.stats[TEST_LENGTH] as usize, result.hypothesis_tokens.len(), "METEOR test length on {input:?}");
     let parts = scorer.score(&result.stats);
     // The jar divides by lengths and match counts: NaN parts (as in Java) where one is 0; never out of range.
-    for (name, x) in [("precision", parts.precision), ("recall", parts.recall), ("fmean", parts.fmean), ("penalty", parts.frag_penalty)] {
+    for (name, x) in [
+        ("precision", parts.precision),
+        ("recall", parts.recall),
+        ("fmean", parts.fmean),
+        ("penalty", parts.frag_penalty),
+    ] {
         assert!(x.is_nan() || (0.0..=1.0).contains(&x), "METEOR {name} = {x} on {input:?}");
     }
     let batch = scorer.score_batch(&[hyp], &[refs.clone()]).unwrap();
-    assert_eq!((batch[0].0, batch[0].1, batch[0].2), (result.stats, result.score, result.best_reference), "batch vs segment METEOR on {input:?}");
+    assert_eq!(
+        (batch[0].0, batch[0].1, batch[0].2),
+        (result.stats, result.score, result.best_reference),
+        "batch vs segment METEOR on {input:?}"
+    );
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
-    assert_eq!(scorer.segment(hyp, &reversed).unwrap().score, result.score, "reference order changes METEOR on {input:?}");
+    assert_eq!(
+        scorer.segment(hyp, &reversed).unwrap().score,
+        result.score,
+        "reference order changes METEOR on {input:?}"
+    );
     let own = scorer.segment(hyp, &[hyp]).unwrap();
     if !own.hypothesis_tokens.is_empty() && scorer.formula == Formula::Meteor15 {
         assert_eq!(own.score, 1.0, "METEOR of a text against itself on {input:?}");

@@ -3,15 +3,17 @@
 use std::collections::HashMap;
 
 use super::text_of;
-use crate::metrics::qa::normalize::{normalize_cmrc, normalize_mlqa, normalize_squad, segment_cmrc};
 use crate::metrics::qa::nltk_word::nltk_word_tokenize;
+use crate::metrics::qa::normalize::{normalize_cmrc, normalize_mlqa, normalize_squad, segment_cmrc};
 use crate::metrics::qa::MlqaLanguage;
 use crate::metrics::ter::TerNormalizer;
 use crate::text::porter::porter_stem;
 use crate::text::ptb::{coco_tokenize, coco_tokenize_lines, ptb_tokens};
-use crate::text::rouge::rouge155::{morph_stem, porter155, read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions};
-use crate::text::rouge::{RougeTokenizer, SegmentInterner};
 use crate::text::pystr::{is_python_whitespace, split_tokens};
+use crate::text::rouge::rouge155::{
+    morph_stem, porter155, read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions,
+};
+use crate::text::rouge::{RougeTokenizer, SegmentInterner};
 use crate::text::sacrebleu::{intl, tok_13a, zh, BleuTokenizer};
 
 /// Checks what every space-joined sacreBLEU tokenizer promises, then returns the output.
@@ -95,7 +97,11 @@ pub fn tok_ptb(data: &[u8]) {
         assert_eq!(tokens, ptb_tokens(line, following), "PTB not deterministic on {line:?}");
         assert_eq!(batch[k], coco_tokenize(line, following), "batch vs single PTB on {line:?}");
         // Tokens joined by single spaces (a token may hold other whitespace, e.g. U+000B, as the Java lexer's do).
-        assert!(!batch[k].contains("  ") && batch[k].trim_matches(' ') == batch[k], "coco caption {:?} of {line:?}", batch[k]);
+        assert!(
+            !batch[k].contains("  ") && batch[k].trim_matches(' ') == batch[k],
+            "coco caption {:?} of {line:?}",
+            batch[k]
+        );
     }
 }
 
@@ -107,7 +113,11 @@ pub fn tok_rouge(data: &[u8]) {
             let tokens = tokenizer.tokenize(&text, stem);
             assert_eq!(tokens, tokenizer.tokenize(&text, stem), "not deterministic");
             for token in &tokens {
-                assert!(!token.is_empty() && !token.chars().any(char::is_whitespace), "{:?} token {token:?} of {text:?}", tokenizer.name());
+                assert!(
+                    !token.is_empty() && !token.chars().any(char::is_whitespace),
+                    "{:?} token {token:?} of {text:?}",
+                    tokenizer.name()
+                );
             }
             // The interner (packed short keys, per-segment ids) must give equal ids exactly to equal tokens.
             let mut interner = SegmentInterner::new(stem);
@@ -124,8 +134,18 @@ pub fn tok_rouge(data: &[u8]) {
                 let mut by_id: HashMap<u32, &str> = HashMap::new();
                 let mut by_token: HashMap<&str, u32> = HashMap::new();
                 for (id, token) in ids.iter().zip(&tokens) {
-                    assert_eq!(*by_id.entry(*id).or_insert(token), token.as_str(), "{:?}: one id, two tokens in {text:?}", tokenizer.name());
-                    assert_eq!(*by_token.entry(token).or_insert(*id), *id, "{:?}: one token, two ids in {text:?}", tokenizer.name());
+                    assert_eq!(
+                        *by_id.entry(*id).or_insert(token),
+                        token.as_str(),
+                        "{:?}: one id, two tokens in {text:?}",
+                        tokenizer.name()
+                    );
+                    assert_eq!(
+                        *by_token.entry(token).or_insert(*id),
+                        *id,
+                        "{:?}: one token, two ids in {text:?}",
+                        tokenizer.name()
+                    );
                 }
             }
         }
@@ -161,7 +181,8 @@ pub fn tok_rouge155(data: &[u8]) {
 pub fn tok_ter(data: &[u8]) {
     let line = text_of(data);
     for bits in 0..8u8 {
-        let normalizer = TerNormalizer { normalized: bits & 1 != 0, no_punct: bits & 2 != 0, asian_support: bits & 4 != 0 };
+        let normalizer =
+            TerNormalizer { normalized: bits & 1 != 0, no_punct: bits & 2 != 0, asian_support: bits & 4 != 0 };
         let tokens = normalizer.tokens(&line);
         assert!(tokens.iter().all(|t| !t.is_empty() && !t.chars().any(is_python_whitespace)), "TER tokens {tokens:?}");
         assert_eq!(tokens, normalizer.tokens(&line));
@@ -174,7 +195,15 @@ pub fn tok_qa(data: &[u8]) {
     let text = text_of(data);
     let squad = normalize_squad(&text);
     assert!(!squad.contains("  ") && squad.trim() == squad, "SQuAD normalised {squad:?} of {text:?}");
-    for language in [MlqaLanguage::En, MlqaLanguage::Es, MlqaLanguage::Hi, MlqaLanguage::Vi, MlqaLanguage::De, MlqaLanguage::Ar, MlqaLanguage::Zh] {
+    for language in [
+        MlqaLanguage::En,
+        MlqaLanguage::Es,
+        MlqaLanguage::Hi,
+        MlqaLanguage::Vi,
+        MlqaLanguage::De,
+        MlqaLanguage::Ar,
+        MlqaLanguage::Zh,
+    ] {
         let _ = normalize_mlqa(&text, language);
     }
     let _ = normalize_cmrc(&text);

@@ -160,7 +160,9 @@ impl Buffers {
     /// Drops buffers a very long segment left large (a thread keeps them).
     fn trim(&mut self) {
         const KEEP: usize = 1 << 16;
-        if self.chars.capacity() > KEEP || self.shifted_chars.capacity() > KEEP || self.couples.capacity() > KEEP
+        if self.chars.capacity() > KEEP
+            || self.shifted_chars.capacity() > KEEP
+            || self.couples.capacity() > KEEP
             || self.word_ids.table.capacity() > KEEP
         {
             *self = Self::default();
@@ -221,7 +223,12 @@ impl<'r> ShiftSearch<'r> {
 
     /// `shifter`: the best shift's gain and shifted words (in `best`, reused), or `None` when there is
     /// no candidate; `Err` when the search would go past [`MAX_SHIFT_STEPS`].
-    fn best_shift(&mut self, hypothesis: &[u32], vocabulary: &[&str], pre_score: f64) -> std::result::Result<Option<f64>, ()> {
+    fn best_shift(
+        &mut self,
+        hypothesis: &[u32],
+        vocabulary: &[&str],
+        pre_score: f64,
+    ) -> std::result::Result<Option<f64>, ()> {
         let reference = self.reference;
         let reference_len = self.reference_ids.len();
         let mut best_gain: Option<f64> = None;
@@ -254,7 +261,11 @@ impl<'r> ShiftSearch<'r> {
                 pieces.iter().for_each(|piece| out.extend_from_slice(piece));
             };
             // the words this shift's distance runs through, 64 reference words at a time
-            self.steps += 1 + if columns.is_empty() { hypothesis.len() as u64 * blocks } else { (hypothesis.len() - shared) as u64 };
+            self.steps += 1 + if columns.is_empty() {
+                hypothesis.len() as u64 * blocks
+            } else {
+                (hypothesis.len() - shared) as u64
+            };
             if self.steps > MAX_SHIFT_STEPS {
                 return Err(());
             }
@@ -262,7 +273,9 @@ impl<'r> ShiftSearch<'r> {
                 build(shifted);
                 reference.distance(shifted)
             } else {
-                reference.column_distance(pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)))
+                reference.column_distance(
+                    pieces.iter().fold(columns[shared], |column, piece| reference.advance(column, piece)),
+                )
             };
             let shift_score = distance as f64 / reference_len as f64;
             let gain = pre_score - shift_score;
@@ -445,7 +458,10 @@ mod tests {
         let hyp = "this week the saudis denied information published in the new york times";
         let reference = "saudi arabia denied this week information published in the american new york times";
         assert_eq!(segment_score(hyp, reference).unwrap(), 0.36619718309859156);
-        assert_eq!(segment_score("this is in fact an estimate", "this is actually an estimate").unwrap(), 0.25925925925925924);
+        assert_eq!(
+            segment_score("this is in fact an estimate", "this is actually an estimate").unwrap(),
+            0.25925925925925924
+        );
     }
 
     #[test]

@@ -208,7 +208,8 @@ fn word_tokens<'a>(text: &'a [char], tokens: &mut Tokens<'a>) -> (Vec<u32>, Vec<
     let (mut ids, mut starts) = (Vec::with_capacity(text.len() / 2 + 1), Vec::with_capacity(text.len() / 2 + 1));
     let mut at = 0;
     while at < text.len() {
-        let end = if is_py_word(text[at]) { at + text[at..].iter().take_while(|c| is_py_word(**c)).count() } else { at + 1 };
+        let end =
+            if is_py_word(text[at]) { at + text[at..].iter().take_while(|c| is_py_word(**c)).count() } else { at + 1 };
         ids.push(tokens.id(&text[at..end]));
         starts.push(at);
         at = end;
@@ -244,7 +245,8 @@ fn char_groups(text: &[char], side: u32, char_ids: &mut CharIds) -> (Vec<u32>, V
         pieces
     };
     let capacity = 2 * text.len() + pieces.len();
-    let (mut ids, mut positions, mut starts) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::with_capacity(capacity));
+    let (mut ids, mut positions, mut starts) =
+        (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::with_capacity(capacity));
     for i in (0..pieces.len().saturating_sub(2)).step_by(2) {
         if i > 0 {
             ids.push(side);
@@ -271,28 +273,37 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Result<Ma
     let mut tokens = Tokens::default();
     let (words1, starts1) = word_tokens(cand, &mut tokens);
     let (words2, starts2) = word_tokens(reference, &mut tokens);
-    let token_end = |starts: &[usize], text_len: usize, index: usize| starts.get(index + 1).copied().unwrap_or(text_len);
-    let fits = |found: &Matches, ok1: &[usize], ok2: &[usize]| found.positions.len() + ok1.len() + ok2.len() <= MAX_POSITIONS;
-    let complete = common_substrings(&words1, &words2, tokens.ids.len(), (0..words1.len()).collect(), (0..words2.len()).collect(), |offset, ok1, ok2| {
-        if !fits(&found, ok1, ok2) {
-            return false;
-        }
-        let first = ok1[0];
-        let (from, to) = (starts1[first], token_end(&starts1, cand.len(), first + offset));
-        let len = to - from;
-        let (last1, last2) = (words1.len() as i64 - 1 - offset as i64, words2.len() as i64 - 1 - offset as i64);
-        if len >= min_match {
-            found.push(len, ok1.iter().map(|&p| starts1[p]), ok2.iter().map(|&p| starts2[p]));
-        } else if ok1.contains(&0) && ok2.contains(&0) {
-            found.push(len, [0].into_iter(), [0].into_iter());
-        } else if last1 >= 0 && last2 >= 0 && ok1.contains(&(last1 as usize)) && ok2.contains(&(last2 as usize)) {
-            found.push(len, [starts1[last1 as usize]].into_iter(), [starts2[last2 as usize]].into_iter());
-        } else {
-            return true;
-        }
-        word_match_of.insert(&cand[from..to], found.list.len() - 1);
-        true
-    });
+    let token_end =
+        |starts: &[usize], text_len: usize, index: usize| starts.get(index + 1).copied().unwrap_or(text_len);
+    let fits =
+        |found: &Matches, ok1: &[usize], ok2: &[usize]| found.positions.len() + ok1.len() + ok2.len() <= MAX_POSITIONS;
+    let complete = common_substrings(
+        &words1,
+        &words2,
+        tokens.ids.len(),
+        (0..words1.len()).collect(),
+        (0..words2.len()).collect(),
+        |offset, ok1, ok2| {
+            if !fits(&found, ok1, ok2) {
+                return false;
+            }
+            let first = ok1[0];
+            let (from, to) = (starts1[first], token_end(&starts1, cand.len(), first + offset));
+            let len = to - from;
+            let (last1, last2) = (words1.len() as i64 - 1 - offset as i64, words2.len() as i64 - 1 - offset as i64);
+            if len >= min_match {
+                found.push(len, ok1.iter().map(|&p| starts1[p]), ok2.iter().map(|&p| starts2[p]));
+            } else if ok1.contains(&0) && ok2.contains(&0) {
+                found.push(len, [0].into_iter(), [0].into_iter());
+            } else if last1 >= 0 && last2 >= 0 && ok1.contains(&(last1 as usize)) && ok2.contains(&(last2 as usize)) {
+                found.push(len, [starts1[last1 as usize]].into_iter(), [starts2[last2 as usize]].into_iter());
+            } else {
+                return true;
+            }
+            word_match_of.insert(&cand[from..to], found.list.len() - 1);
+            true
+        },
+    );
     if !complete {
         return Err(too_many_positions(cand, reference));
     }
@@ -303,19 +314,26 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Result<Ma
     let (chars2, origin2, is_start2) = char_groups(reference, 1, &mut char_ids);
     let starts = |flags: &[bool]| flags.iter().enumerate().filter(|(_, s)| **s).map(|(i, _)| i).collect::<Vec<_>>();
     let mut replaced = Vec::new();
-    let complete = common_substrings(&chars1, &chars2, char_ids.count(), starts(&is_start1), starts(&is_start2), |offset, ok1, ok2| {
-        if !fits(&found, ok1, ok2) {
-            return false;
-        }
-        if offset + 1 >= min_match {
-            let from = origin1[ok1[0]];
-            found.push(offset + 1, ok1.iter().map(|&p| origin1[p]), ok2.iter().map(|&p| origin2[p]));
-            if let Some(&word_match) = word_match_of.get(&cand[from..from + offset + 1]) {
-                replaced.push(word_match);
+    let complete = common_substrings(
+        &chars1,
+        &chars2,
+        char_ids.count(),
+        starts(&is_start1),
+        starts(&is_start2),
+        |offset, ok1, ok2| {
+            if !fits(&found, ok1, ok2) {
+                return false;
             }
-        }
-        true
-    });
+            if offset + 1 >= min_match {
+                let from = origin1[ok1[0]];
+                found.push(offset + 1, ok1.iter().map(|&p| origin1[p]), ok2.iter().map(|&p| origin2[p]));
+                if let Some(&word_match) = word_match_of.get(&cand[from..from + offset + 1]) {
+                    replaced.push(word_match);
+                }
+            }
+            true
+        },
+    );
     if !complete {
         return Err(too_many_positions(cand, reference));
     }
@@ -328,7 +346,8 @@ fn all_matches(cand: &[char], reference: &[char], min_match: usize) -> Result<Ma
     // Packed into one integer per match, computed once: 64 bits when every field fits (lengths and
     // counts below 2^15, positions below 2^32), else 128.
     let positions = &found.positions;
-    let fields = |m: &Match| (m.len as u128, u128::from(m.n1 == m.n2), (m.n1 + m.n2) as u128, positions[m.from] as u128);
+    let fields =
+        |m: &Match| (m.len as u128, u128::from(m.n1 == m.n2), (m.n1 + m.n2) as u128, positions[m.from] as u128);
     found.list = if size < 1 << 15 {
         sorted_by_key(&found.list, |m| {
             let (len, unbalanced, count, first) = fields(m);
@@ -448,7 +467,11 @@ fn op_text<'a>(op: &Op, cand: &'a [char], reference: &'a [char]) -> &'a [char] {
 
 /// Python's ordering of `(alo, blo, substring, dist)` tuples.
 fn op_order(x: &Op, y: &Op, cand: &[char], reference: &[char]) -> std::cmp::Ordering {
-    x.alo.cmp(&y.alo).then(x.blo.cmp(&y.blo)).then_with(|| op_text(x, cand, reference).cmp(op_text(y, cand, reference))).then(x.dist.cmp(&y.dist))
+    x.alo
+        .cmp(&y.alo)
+        .then(x.blo.cmp(&y.blo))
+        .then_with(|| op_text(x, cand, reference).cmp(op_text(y, cand, reference)))
+        .then(x.dist.cmp(&y.dist))
 }
 
 /// `find_regular_matches`: the matches touched by difflib's matching blocks between the character
@@ -511,15 +534,23 @@ fn shift_distance(shift: &Op, regular: &[Op], cand: &[char], reference: &[char])
         .collect();
     crossing.sort_by(|x, y| op_order(x, y, cand, reference));
     let (Some(first), Some(last)) = (crossing.first(), crossing.last()) else {
-        return Err(Error::InvalidOption("charcut 1.1.1 raises IndexError on this pair (a shift crosses no regular match)".into()));
+        return Err(Error::InvalidOption(
+            "charcut 1.1.1 raises IndexError on this pair (a shift crosses no regular match)".into(),
+        ));
     };
-    Ok(if first.alo < shift.alo { -(shift.alo - first.alo) } else { last.alo + last.len as i64 - (shift.alo + shift.len as i64) })
+    Ok(if first.alo < shift.alo {
+        -(shift.alo - first.alo)
+    } else {
+        last.alo + last.len as i64 - (shift.alo + shift.len as i64)
+    })
 }
 
 /// `merge_adjacent_diffs`' helper: sorted (start, length) runs, adjacent ones joined.
 fn merge_runs(mut runs: Vec<(i64, usize)>, text: &[char]) -> Vec<(i64, usize)> {
     // sorted((start, substr)): starts are distinct, so the text never decides
-    runs.sort_by(|x, y| x.0.cmp(&y.0).then_with(|| text[x.0 as usize..x.0 as usize + x.1].cmp(&text[y.0 as usize..y.0 as usize + y.1])));
+    runs.sort_by(|x, y| {
+        x.0.cmp(&y.0).then_with(|| text[x.0 as usize..x.0 as usize + x.1].cmp(&text[y.0 as usize..y.0 as usize + y.1]))
+    });
     let mut merged: Vec<(i64, usize)> = Vec::new();
     let (mut prev_start, mut prev_len) = (0i64, 0usize);
     for (start, len) in runs {
@@ -625,7 +656,8 @@ pub fn compare(cand: &str, reference: &str, min_match: usize) -> Result<Comparis
     let mut clean: Vec<Op> = decorated.iter().filter(|op| op.alo != NONE && op.blo != NONE).copied().collect();
     let deletions = decorated.iter().filter(|op| op.blo == NONE).map(|op| (op.alo, op.len)).collect();
     clean.extend(merge_runs(deletions, &cand).into_iter().map(|(alo, len)| Op { alo, blo: NONE, len, dist: 0 }));
-    let insertions: Vec<(i64, usize)> = decorated.iter().filter(|op| op.alo == NONE).map(|op| (op.blo, op.len)).collect();
+    let insertions: Vec<(i64, usize)> =
+        decorated.iter().filter(|op| op.alo == NONE).map(|op| (op.blo, op.len)).collect();
     // an insertion's text is the reference's (a far shift's is the same string)
     clean.extend(merge_runs(insertions, &reference).into_iter().map(|(blo, len)| Op { alo: NONE, blo, len, dist: 0 }));
     let mut cand_ops: Vec<Op> = clean.iter().filter(|op| op.alo != NONE).copied().collect();
@@ -638,8 +670,12 @@ pub fn compare(cand: &str, reference: &str, min_match: usize) -> Result<Comparis
 impl Comparison {
     /// `score_pair`: (cost, normaliser); the cost is bounded by the normaliser.
     pub fn cost(&self, alt_norm: bool) -> (u64, u64) {
-        let total = |ops: &[StyledOp], style: Style| ops.iter().filter(|s| s.style == style).map(|s| s.op.len as u64).sum::<u64>();
-        let cost = total(&self.cand_ops, Style::Deletion) + total(&self.ref_ops, Style::Insertion) + total(&self.cand_ops, Style::Shift);
+        let total = |ops: &[StyledOp], style: Style| {
+            ops.iter().filter(|s| s.style == style).map(|s| s.op.len as u64).sum::<u64>()
+        };
+        let cost = total(&self.cand_ops, Style::Deletion)
+            + total(&self.ref_ops, Style::Insertion)
+            + total(&self.cand_ops, Style::Shift);
         let div = if alt_norm { 2 * self.cand.len() } else { self.cand.len() + self.reference.len() } as u64;
         (cost.min(div), div)
     }
@@ -674,8 +710,12 @@ mod tests {
     #[test]
     fn hf_evaluate_docstring_example() {
         // HF evaluate `charcut_mt` docstring: 0.1971153846153846 over these two pairs
-        let hyps = ["this week the saudis denied information published in the new york times", "this is in fact an estimate"];
-        let refs = ["saudi arabia denied this week information published in the american new york times", "this is actually an estimate"];
+        let hyps =
+            ["this week the saudis denied information published in the new york times", "this is in fact an estimate"];
+        let refs = [
+            "saudi arabia denied this week information published in the american new york times",
+            "this is actually an estimate",
+        ];
         let stats = corpus_stats(&hyps, &refs, 3, false).unwrap();
         let (cost, div) = (stats[0] + stats[2], stats[1] + stats[3]);
         assert_eq!(cost as f64 / div as f64, 0.1971153846153846);

@@ -213,7 +213,11 @@ pub fn word_ids<'a>(text: &'a str, vocab: &mut FxHashMap<&'a str, u32>, config: 
 
 /// The n-gram ids of one segment's strings (hypothesis first), characters then words, each
 /// order's ids dense within the segment.
-fn segment_ngrams<S: AsRef<str>>(hypothesis: &str, references: &[S], config: &ChrfConfig) -> (GroupNgrams, GroupNgrams) {
+fn segment_ngrams<S: AsRef<str>>(
+    hypothesis: &str,
+    references: &[S],
+    config: &ChrfConfig,
+) -> (GroupNgrams, GroupNgrams) {
     let texts: Vec<&str> = std::iter::once(hypothesis).chain(references.iter().map(|r| r.as_ref())).collect();
     let chars: Vec<Vec<u32>> = texts.iter().map(|t| char_units(t, config.whitespace)).collect();
     let mut vocab = FxHashMap::default();
@@ -350,7 +354,11 @@ where
     let rows: Vec<Vec<u64>> = if hypotheses.len() < PARALLEL_THRESHOLD {
         hypotheses.iter().zip(references).map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config)).collect()
     } else {
-        hypotheses.par_iter().zip(references.par_iter()).map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config)).collect()
+        hypotheses
+            .par_iter()
+            .zip(references.par_iter())
+            .map(|(hyp, refs)| segment_stats(hyp.as_ref(), refs, config))
+            .collect()
     };
     Ok(rows.concat())
 }

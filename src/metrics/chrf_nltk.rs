@@ -36,12 +36,21 @@ pub fn f_score(tp: u64, tpfp: u64, tpfn: u64, beta: f64) -> f64 {
 }
 
 /// Per segment, the F-score of each order `min_len..=max_len` (row-major, `max_len - min_len + 1` wide).
-pub fn f_scores(hyps: &[String], refs: &[String], min_len: usize, max_len: usize, beta: f64, ignore_whitespace: bool) -> Result<Vec<f64>> {
+pub fn f_scores(
+    hyps: &[String],
+    refs: &[String],
+    min_len: usize,
+    max_len: usize,
+    beta: f64,
+    ignore_whitespace: bool,
+) -> Result<Vec<f64>> {
     if hyps.len() != refs.len() {
         return Err(Error::ShapeMismatch(format!("{} hypotheses but {} references", hyps.len(), refs.len())));
     }
     if min_len == 0 || max_len < min_len {
-        return Err(Error::InvalidOption(format!("need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")));
+        return Err(Error::InvalidOption(format!(
+            "need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}"
+        )));
     }
     let rows: Vec<Vec<f64>> = hyps
         .par_iter()
@@ -52,7 +61,14 @@ pub fn f_scores(hyps: &[String], refs: &[String], min_len: usize, max_len: usize
             let mut matches = vec![0u64; max_len];
             matcher.clipped_matches_all_orders(&hyp, &reference, max_len, &mut matches);
             (min_len..=max_len)
-                .map(|n| f_score(matches[n - 1], ngram_total(hyp.len(), n) as u64, ngram_total(reference[0].len(), n) as u64, beta))
+                .map(|n| {
+                    f_score(
+                        matches[n - 1],
+                        ngram_total(hyp.len(), n) as u64,
+                        ngram_total(reference[0].len(), n) as u64,
+                        beta,
+                    )
+                })
                 .collect()
         })
         .collect();

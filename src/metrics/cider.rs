@@ -131,7 +131,11 @@ fn similarity(hyp: &Vector, reference: &Vector, options: &CiderOptions) -> Vec<f
 
 /// Per-image CIDEr(-D) scores of `hypotheses[i]` against `references[i]` (already tokenized text;
 /// split on whitespace). Document frequencies come from all of `references`.
-pub fn cider_scores<S: AsRef<str> + Sync>(hypotheses: &[S], references: &[Vec<S>], options: &CiderOptions) -> Result<Vec<f64>> {
+pub fn cider_scores<S: AsRef<str> + Sync>(
+    hypotheses: &[S],
+    references: &[Vec<S>],
+    options: &CiderOptions,
+) -> Result<Vec<f64>> {
     if hypotheses.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} hypotheses but {} reference lists",

@@ -141,7 +141,13 @@ fn closest_other_length(lengths: &BTreeMap<usize, usize>, own: usize) -> usize {
     let below = lengths.range(..own).next_back().map(|(&len, _)| len);
     let above = lengths.range(own + 1..).next().map(|(&len, _)| len);
     match (below, above) {
-        (Some(b), Some(a)) => if own - b <= a - own { b } else { a },
+        (Some(b), Some(a)) => {
+            if own - b <= a - own {
+                b
+            } else {
+                a
+            }
+        }
         (Some(b), None) => b,
         (None, Some(a)) => a,
         (None, None) => own, // unreachable with two or more outputs
@@ -158,16 +164,22 @@ mod tests {
         let mut next = crate::test_random::lcg(0xdead_beef_cafe_f00du64);
         for _ in 0..300 {
             let alphabet = 1 + next(5);
-            let outputs: Vec<Vec<u32>> = (0..2 + next(6)).map(|_| (0..next(10)).map(|_| next(alphabet) as u32).collect()).collect();
+            let outputs: Vec<Vec<u32>> =
+                (0..2 + next(6)).map(|_| (0..next(10)).map(|_| next(alphabet) as u32).collect()).collect();
             let max_order = 1 + next(4) as usize;
             let rows = self_bleu_stats(&outputs, max_order).unwrap();
             for (i, row) in rows.chunks(2 + 2 * max_order).enumerate() {
-                let others: Vec<Vec<u32>> = outputs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, o)| o.clone()).collect();
+                let others: Vec<Vec<u32>> =
+                    outputs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, o)| o.clone()).collect();
                 let mut matches = vec![0u64; max_order];
                 clipped_matches_all_orders(&outputs[i], &others, max_order, &mut matches);
                 let closest = others.iter().map(Vec::len).min_by_key(|&l| (l.abs_diff(outputs[i].len()), l)).unwrap();
                 assert_eq!(row[1] as usize, closest);
-                assert_eq!(row[2..2 + max_order].iter().map(|&m| m as u64).collect::<Vec<_>>(), matches, "{outputs:?} {i}");
+                assert_eq!(
+                    row[2..2 + max_order].iter().map(|&m| m as u64).collect::<Vec<_>>(),
+                    matches,
+                    "{outputs:?} {i}"
+                );
             }
         }
     }

@@ -327,7 +327,15 @@ pub fn editops(s1: &[u32], s2: &[u32], alphabet: usize) -> Vec<EditOp> {
 
 /// rapidfuzz `levenshtein_align_hirschberg`: direct back-trace below 1 MiB of matrix, else split `s2` in
 /// half and recurse; `max` bounds the distance (it sets the band and so the size rule).
-fn align_hirschberg(s1: &[u32], s2: &[u32], alphabet: usize, src: usize, dest: usize, max: usize, ops: &mut Vec<EditOp>) {
+fn align_hirschberg(
+    s1: &[u32],
+    s2: &[u32],
+    alphabet: usize,
+    src: usize,
+    dest: usize,
+    max: usize,
+    ops: &mut Vec<EditOp>,
+) {
     let (prefix, (s1, s2)) = strip_common_affix(s1, s2);
     let (src, dest) = (src + prefix, dest + prefix);
     let max = max.min(s1.len().max(s2.len()));
@@ -407,7 +415,13 @@ pub fn opcodes(ops: &[EditOp], src_len: usize, dest_len: usize) -> Vec<Opcode> {
     let mut i = 0;
     while i < ops.len() {
         if src < ops[i].src_pos || dest < ops[i].dest_pos {
-            blocks.push(Opcode { kind: None, src_start: src, src_end: ops[i].src_pos, dest_start: dest, dest_end: ops[i].dest_pos });
+            blocks.push(Opcode {
+                kind: None,
+                src_start: src,
+                src_end: ops[i].src_pos,
+                dest_start: dest,
+                dest_end: ops[i].dest_pos,
+            });
             src = ops[i].src_pos;
             dest = ops[i].dest_pos;
         }

@@ -35,9 +35,7 @@ impl GleuOrders {
     /// Number of n-grams `everygrams(seq, min_len, max_len)` yields for a sequence of `len` tokens.
     /// Order 0 (min_len = 0) is one empty n-gram per position, as `everygrams` yields `()` once a step.
     pub fn total(&self, len: usize) -> u64 {
-        (self.min_len..=self.max_len)
-            .map(|n| if n == 0 { len } else { ngram_total(len, n) } as u64)
-            .sum::<u64>()
+        (self.min_len..=self.max_len).map(|n| if n == 0 { len } else { ngram_total(len, n) } as u64).sum::<u64>()
             * u64::from(self.max_len > 0) // max_len 0: `everygrams` yields nothing at all
     }
 }
@@ -60,7 +58,12 @@ pub struct GleuScratch {
 /// let row = segment_stats(&[0, 1, 2], &[vec![0, 1, 3]], orders, &mut GleuScratch::default());
 /// assert_eq!(row, [3, 6]);
 /// ```
-pub fn segment_stats(hyp: &[u32], refs: &[Vec<u32>], orders: GleuOrders, scratch: &mut GleuScratch) -> [u64; ROW_WIDTH] {
+pub fn segment_stats(
+    hyp: &[u32],
+    refs: &[Vec<u32>],
+    orders: GleuOrders,
+    scratch: &mut GleuScratch,
+) -> [u64; ROW_WIDTH] {
     let tpfp = orders.total(hyp.len());
     let mut best: Option<(u64, u64)> = None;
     for reference in refs {
@@ -106,7 +109,9 @@ pub fn batch_stats(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], orders: GleuOrders
     let rows: Vec<[u64; ROW_WIDTH]> = hyps
         .par_iter()
         .zip(refs.par_iter())
-        .map_init(GleuScratch::default, |scratch, (hyp, segment_refs)| segment_stats(hyp, segment_refs, orders, scratch))
+        .map_init(GleuScratch::default, |scratch, (hyp, segment_refs)| {
+            segment_stats(hyp, segment_refs, orders, scratch)
+        })
         .collect();
     Ok(rows.into_iter().flatten().collect())
 }
@@ -185,8 +190,12 @@ mod tests {
     fn nltk_docstring_examples() {
         // gleu_score.py: sentence_gleu([ref1a, ref1b, ref1c], hyp1) = 0.4393..., "the the the" = 0.0909...
         let mut vocab = Vocab::default();
-        let hyp1 = ids(&mut vocab, "It is a guide to action which ensures that the military always obeys the commands of the party");
-        let ref1a = ids(&mut vocab, "It is a guide to action that ensures that the military will forever heed Party commands");
+        let hyp1 = ids(
+            &mut vocab,
+            "It is a guide to action which ensures that the military always obeys the commands of the party",
+        );
+        let ref1a =
+            ids(&mut vocab, "It is a guide to action that ensures that the military will forever heed Party commands");
         let row = segment_stats(&hyp1, &[ref1a], GleuOrders::new(1, 4).unwrap(), &mut GleuScratch::default());
         assert!((score(row[0], row[1]) - 0.4393).abs() < 1e-4, "{row:?}");
         let the = ids(&mut vocab, "the the the the the the the");
@@ -201,13 +210,18 @@ mod tests {
         let mut scratch = GleuScratch::default();
         for _ in 0..3000 {
             let alphabet = 1 + next(5);
-            let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> { (0..next(12)).map(|_| next(alphabet) as u32).collect() };
+            let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> {
+                (0..next(12)).map(|_| next(alphabet) as u32).collect()
+            };
             let hyp = seq(&mut next);
             let refs: Vec<Vec<u32>> = (0..next(4)).map(|_| seq(&mut next)).collect();
             let (min_len, max_len) = (next(4) as usize, next(6) as usize);
             let orders = GleuOrders::new(min_len, max_len).unwrap();
-            assert_eq!(segment_stats(&hyp, &refs, orders, &mut scratch), literal(&hyp, &refs, min_len, max_len),
-                "{hyp:?} {refs:?} {min_len} {max_len}");
+            assert_eq!(
+                segment_stats(&hyp, &refs, orders, &mut scratch),
+                literal(&hyp, &refs, min_len, max_len),
+                "{hyp:?} {refs:?} {min_len} {max_len}"
+            );
         }
     }
 

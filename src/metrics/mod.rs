@@ -23,7 +23,12 @@ pub mod wer;
 
 /// `score(hypothesis, reference)` of every pair (one reference per hypothesis), on rayon's threads
 /// from `parallel_from` pairs on (small batches stay on the calling thread).
-pub(crate) fn map_pairs<H, R, T, F>(hypotheses: &[H], references: &[R], parallel_from: usize, score: F) -> crate::error::Result<Vec<T>>
+pub(crate) fn map_pairs<H, R, T, F>(
+    hypotheses: &[H],
+    references: &[R],
+    parallel_from: usize,
+    score: F,
+) -> crate::error::Result<Vec<T>>
 where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,

@@ -16,8 +16,8 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::error::{Error, Result};
 use super::nist_corpus::{information, MatchedCounts, SegmentMatches};
+use crate::error::{Error, Result};
 use crate::ngram::{ngram_total, NgramIndex, NO_NGRAM};
 
 /// How Python's built-in `sum()` adds floats: one by one (CPython ≤ 3.11) or with Neumaier's
@@ -37,7 +37,8 @@ impl PythonSum {
                 let (mut total, mut compensation) = (0.0f64, 0.0f64);
                 for value in values {
                     let next = total + value;
-                    compensation += if total.abs() >= value.abs() { (total - next) + value } else { (value - next) + total };
+                    compensation +=
+                        if total.abs() >= value.abs() { (total - next) + value } else { (value - next) + total };
                     total = next;
                 }
                 // CPython: "don't let adding the compensation convert an infinite sum to a NaN".
@@ -69,8 +70,14 @@ impl NistWeights {
     }
 
     /// [`new`](Self::new), calling `on_ngram` as [`recount_with`](Self::recount_with) does.
-    fn counted<'a>(references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, max_order: usize, on_ngram: impl FnMut(usize, usize, u32)) -> Self {
-        let mut weights = Self { max_order, index: NgramIndex::new(vocab_size), counts: Vec::new(), total_reference_words: 0 };
+    fn counted<'a>(
+        references: impl IntoIterator<Item = &'a [u32]>,
+        vocab_size: u32,
+        max_order: usize,
+        on_ngram: impl FnMut(usize, usize, u32),
+    ) -> Self {
+        let mut weights =
+            Self { max_order, index: NgramIndex::new(vocab_size), counts: Vec::new(), total_reference_words: 0 };
         weights.recount_with(references, vocab_size, on_ngram);
         weights
     }
@@ -82,7 +89,12 @@ impl NistWeights {
 
     /// [`recount`](Self::recount), calling `on_ngram(reference, order, id)` for every reference n-gram
     /// in [`NgramIndex::insert_all`]'s order (position by position, order by order).
-    fn recount_with<'a>(&mut self, references: impl IntoIterator<Item = &'a [u32]>, vocab_size: u32, mut on_ngram: impl FnMut(usize, usize, u32)) {
+    fn recount_with<'a>(
+        &mut self,
+        references: impl IntoIterator<Item = &'a [u32]>,
+        vocab_size: u32,
+        mut on_ngram: impl FnMut(usize, usize, u32),
+    ) {
         let Self { max_order, index, counts, total_reference_words } = self;
         index.reset(vocab_size);
         counts.clear();
@@ -112,7 +124,12 @@ impl NistWeights {
         out.resize(self.max_order, Vec::new());
         out.iter_mut().for_each(Vec::clear);
         let counts = &self.counts;
-        self.index.lookup_all(tokens, self.max_order, |token| counts[token as usize] > 0, |_, order, id| out[order - 1].push(id));
+        self.index.lookup_all(
+            tokens,
+            self.max_order,
+            |token| counts[token as usize] > 0,
+            |_, order, id| out[order - 1].push(id),
+        );
     }
 }
 
@@ -187,7 +204,8 @@ fn segment_pass(
     sentence_row: &mut [f64],
     matches: &mut SegmentMatches,
 ) {
-    let SegmentScratch { local, weights, hyp_ids, ref_ids, distinct, hyp_count, ref_count, matched, entry_of, built } = scratch;
+    let SegmentScratch { local, weights, hyp_ids, ref_ids, distinct, hyp_count, ref_count, matched, entry_of, built } =
+        scratch;
     let max_order = weights.max_order;
     // The segment's words renumbered densely: its weights need no corpus-sized tables.
     local.renumber(hyp, refs);
@@ -237,7 +255,8 @@ fn segment_pass(
                 ids[order].iter().for_each(|&id| ref_count[id as usize] = 0);
             }
             if sentence {
-                let information = sum.sum(matched.iter().map(|&(id, count, _)| weights.information(id) * f64::from(count)));
+                let information =
+                    sum.sum(matched.iter().map(|&(id, count, _)| weights.information(id) * f64::from(count)));
                 keep_best(&mut best_sentence, (precision(information), information, reference.len() as u64));
             }
             if corpus {
@@ -265,7 +284,15 @@ fn segment_pass(
 }
 
 /// One segment's row under the corpus weights, from its [`segment_pass`] matches.
-fn corpus_row(hyp_len: usize, refs: &[Vec<u32>], matches: &SegmentMatches, counts: &MatchedCounts, max_order: usize, sum: PythonSum, row: &mut [f64]) {
+fn corpus_row(
+    hyp_len: usize,
+    refs: &[Vec<u32>],
+    matches: &SegmentMatches,
+    counts: &MatchedCounts,
+    max_order: usize,
+    sum: PythonSum,
+    row: &mut [f64],
+) {
     row[3 * max_order] = hyp_len as f64;
     let mut start = 0;
     let mut ends = matches.ends.iter();
@@ -276,7 +303,10 @@ fn corpus_row(hyp_len: usize, refs: &[Vec<u32>], matches: &SegmentMatches, count
             let end = *ends.next().expect("one list per order and reference") as usize;
             let list = &matches.matches[start..end];
             start = end;
-            let information = sum.sum(list.iter().map(|&(entry, count)| counts.information(matches.entries[entry as usize].0) * f64::from(count)));
+            let information = sum.sum(
+                list.iter()
+                    .map(|&(entry, count)| counts.information(matches.entries[entry as usize].0) * f64::from(count)),
+            );
             let precision = if denominator == 0 { 0.0 } else { information / denominator as f64 };
             keep_best(&mut best, (precision, information, reference.len() as u64));
         }
@@ -287,12 +317,21 @@ fn corpus_row(hyp_len: usize, refs: &[Vec<u32>], matches: &SegmentMatches, count
 /// Rows of a whole corpus (`hyps[i]` against `refs[i]`, in parallel): with corpus-wide weights
 /// (`corpus_nist`; when `corpus`) and each segment's own (`sentence_nist`; when `sentence`). A row
 /// not asked for is empty.
-pub fn rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: PythonSum, corpus: bool, sentence: bool) -> Result<(Vec<f64>, Vec<f64>)> {
+pub fn rows(
+    hyps: &[Vec<u32>],
+    refs: &[Vec<Vec<u32>>],
+    max_order: usize,
+    sum: PythonSum,
+    corpus: bool,
+    sentence: bool,
+) -> Result<(Vec<f64>, Vec<f64>)> {
     check(hyps.len(), refs.len(), max_order)?;
     let width = row_width(max_order);
     let mut sentence_rows = vec![0.0; if sentence { hyps.len() * width } else { 0 }];
-    let mut matches: Vec<SegmentMatches> = (0..if corpus { hyps.len() } else { 0 }).map(|_| SegmentMatches::default()).collect();
-    let pass = |scratch: &mut SegmentScratch, (at, sentence_row, segment_matches): (usize, &mut [f64], &mut SegmentMatches)| {
+    let mut matches: Vec<SegmentMatches> =
+        (0..if corpus { hyps.len() } else { 0 }).map(|_| SegmentMatches::default()).collect();
+    let pass = |scratch: &mut SegmentScratch,
+                (at, sentence_row, segment_matches): (usize, &mut [f64], &mut SegmentMatches)| {
         segment_pass(&hyps[at], &refs[at], corpus, sentence, sum, scratch, sentence_row, segment_matches);
     };
     match (corpus, sentence) {
@@ -301,14 +340,14 @@ pub fn rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], max_order: usize, sum: Py
             .zip(matches.par_iter_mut())
             .enumerate()
             .for_each_init(|| SegmentScratch::new(max_order), |scratch, (at, (row, m))| pass(scratch, (at, row, m))),
-        (true, false) => matches
-            .par_iter_mut()
-            .enumerate()
-            .for_each_init(|| (SegmentScratch::new(max_order), vec![0.0; width]), |(scratch, row), (at, m)| pass(scratch, (at, row, m))),
-        (false, true) => sentence_rows
-            .par_chunks_mut(width)
-            .enumerate()
-            .for_each_init(|| (SegmentScratch::new(max_order), SegmentMatches::default()), |(scratch, m), (at, row)| pass(scratch, (at, row, m))),
+        (true, false) => matches.par_iter_mut().enumerate().for_each_init(
+            || (SegmentScratch::new(max_order), vec![0.0; width]),
+            |(scratch, row), (at, m)| pass(scratch, (at, row, m)),
+        ),
+        (false, true) => sentence_rows.par_chunks_mut(width).enumerate().for_each_init(
+            || (SegmentScratch::new(max_order), SegmentMatches::default()),
+            |(scratch, m), (at, row)| pass(scratch, (at, row, m)),
+        ),
         (false, false) => {}
     }
     let mut corpus_rows = Vec::new();
@@ -431,7 +470,11 @@ mod tests {
     use super::*;
     use crate::ngram::Vocab;
 
-    fn corpus<'a>(vocab: &mut Vocab<'a>, hyps: &[&'a str], refs: &[Vec<&'a str>]) -> (Vec<Vec<u32>>, Vec<Vec<Vec<u32>>>) {
+    fn corpus<'a>(
+        vocab: &mut Vocab<'a>,
+        hyps: &[&'a str],
+        refs: &[Vec<&'a str>],
+    ) -> (Vec<Vec<u32>>, Vec<Vec<Vec<u32>>>) {
         let hyps = hyps.iter().map(|h| vocab.ids(h.split_whitespace())).collect();
         let refs = refs.iter().map(|rs| rs.iter().map(|r| vocab.ids(r.split_whitespace())).collect()).collect();
         (hyps, refs)
@@ -492,7 +535,13 @@ mod tests {
     /// corpus weights, or with each segment's own (`sentence`).
     fn literal_rows(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], n: usize, sentence: bool) -> Vec<f64> {
         use std::collections::HashMap;
-        let grams = |seq: &[u32], k: usize| -> Vec<Vec<u32>> { if seq.len() < k { vec![] } else { seq.windows(k).map(<[u32]>::to_vec).collect() } };
+        let grams = |seq: &[u32], k: usize| -> Vec<Vec<u32>> {
+            if seq.len() < k {
+                vec![]
+            } else {
+                seq.windows(k).map(<[u32]>::to_vec).collect()
+            }
+        };
         let weights_of = |refs: &[&Vec<u32>]| {
             let mut freq: HashMap<Vec<u32>, u64> = HashMap::new();
             for reference in refs {
@@ -516,7 +565,8 @@ mod tests {
         let corpus_info = weights_of(&refs.iter().flatten().collect::<Vec<_>>());
         let mut out = vec![];
         for (hyp, segment_refs) in hyps.iter().zip(refs) {
-            let info = if sentence { weights_of(&segment_refs.iter().collect::<Vec<_>>()) } else { corpus_info.clone() };
+            let info =
+                if sentence { weights_of(&segment_refs.iter().collect::<Vec<_>>()) } else { corpus_info.clone() };
             let mut row = vec![0.0; row_width(n)];
             row[3 * n] = hyp.len() as f64;
             for k in 1..=n {
@@ -531,7 +581,11 @@ mod tests {
                             continue; // Counter & Counter: each distinct n-gram once, first occurrence first
                         }
                         seen.push(gram.clone());
-                        let count = hyp_grams.iter().filter(|g| *g == gram).count().min(ref_grams.iter().filter(|g| *g == gram).count());
+                        let count = hyp_grams
+                            .iter()
+                            .filter(|g| *g == gram)
+                            .count()
+                            .min(ref_grams.iter().filter(|g| *g == gram).count());
                         if count > 0 {
                             numerator += info[gram] * count as f64;
                         }
@@ -556,9 +610,12 @@ mod tests {
             let alphabet = 1 + next(6);
             let n = 1 + next(5) as usize;
             let segments = next(6) as usize;
-            let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> { (0..next(10)).map(|_| 1000 * next(alphabet) as u32).collect() };
+            let seq = |next: &mut dyn FnMut(u64) -> u64| -> Vec<u32> {
+                (0..next(10)).map(|_| 1000 * next(alphabet) as u32).collect()
+            };
             let hyps: Vec<Vec<u32>> = (0..segments).map(|_| seq(&mut next)).collect();
-            let refs: Vec<Vec<Vec<u32>>> = (0..segments).map(|_| (0..next(4)).map(|_| seq(&mut next)).collect()).collect();
+            let refs: Vec<Vec<Vec<u32>>> =
+                (0..segments).map(|_| (0..next(4)).map(|_| seq(&mut next)).collect()).collect();
             // The corpus counts are sharded by thread count: every count gives the same rows.
             let threads = 1 + next(3) as usize;
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();

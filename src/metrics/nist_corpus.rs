@@ -36,7 +36,12 @@ pub(crate) struct MatchedCounts {
 impl MatchedCounts {
     /// Numbers the segments' matched n-grams (rewriting each segment's `entries`) and counts them in
     /// `references` (token ids `< vocab_size`; in the calling thread pool).
-    pub(crate) fn new(segments: &mut [SegmentMatches], references: &[&[u32]], vocab_size: u32, max_order: usize) -> Self {
+    pub(crate) fn new(
+        segments: &mut [SegmentMatches],
+        references: &[&[u32]],
+        vocab_size: u32,
+        max_order: usize,
+    ) -> Self {
         let mut index = NgramIndex::new(vocab_size);
         let mut matched_token = vec![false; vocab_size as usize];
         for segment in segments.iter_mut() {

@@ -4,14 +4,18 @@
 use rayon::prelude::*;
 
 use crate::error::Result;
-use crate::metrics::bleu::{rstrip, row_width, BleuScoring};
-use crate::text::pystr::split_tokens;
+use crate::metrics::bleu::{row_width, rstrip, BleuScoring};
 use crate::metrics::chrf::{f_score, profiles, ChrfConfig, ChrfProfile, GroupNgrams, OrderCounts};
 use crate::ngram::{ngram_total, Vocab};
+use crate::text::pystr::split_tokens;
 use crate::text::BleuTokenizer;
 
 /// Sentence chrF of every candidate against every reference: row-major `[i * n_refs + j]`.
-pub fn chrf_matrix<S: AsRef<str> + Sync>(candidates: &[S], references: Option<&[S]>, config: &ChrfConfig) -> Result<Vec<f64>> {
+pub fn chrf_matrix<S: AsRef<str> + Sync>(
+    candidates: &[S],
+    references: Option<&[S]>,
+    config: &ChrfConfig,
+) -> Result<Vec<f64>> {
     config.validate()?;
     let cand_profiles;
     let ref_profiles_owned;
@@ -61,7 +65,10 @@ fn bleu_profiles(texts: &[&str], tokenizer: BleuTokenizer, max_order: usize) -> 
         .ids
         .par_iter()
         .zip(ids.par_iter())
-        .map(|(orders, tokens)| BleuProfile { length: tokens.len(), orders: orders.iter().map(|o| OrderCounts::new(o)).collect() })
+        .map(|(orders, tokens)| BleuProfile {
+            length: tokens.len(),
+            orders: orders.iter().map(|o| OrderCounts::new(o)).collect(),
+        })
         .collect()
 }
 
@@ -142,5 +149,4 @@ mod tests {
             }
         }
     }
-
 }

@@ -110,7 +110,8 @@ pub struct RibesScratch {
 impl RibesScratch {
     /// Sorts both sentences' occurrences and finds each hypothesis token's runs (one merge pass).
     fn index(&mut self, reference: &[u32], hypothesis: &[u32]) {
-        for (occurrences, sentence) in [(&mut self.ref_occurrences, reference), (&mut self.hyp_occurrences, hypothesis)] {
+        for (occurrences, sentence) in [(&mut self.ref_occurrences, reference), (&mut self.hyp_occurrences, hypothesis)]
+        {
             occurrences.clear();
             occurrences.extend(sentence.iter().enumerate().map(|(at, &token)| (token, at as u32)));
             occurrences.sort_unstable();
@@ -140,7 +141,9 @@ impl RibesScratch {
     /// Forward (right-context) or backward (left-context) common extensions of every hypothesis position.
     fn contexts(&mut self, reference: &[u32], hypothesis: &[u32], backward: bool) {
         let (n, m) = (hypothesis.len(), reference.len());
-        let Self { ref_occurrences, hyp_occurrences, ref_runs, hyp_runs, right, left, in_reference, in_hypothesis, .. } = self;
+        let Self {
+            ref_occurrences, hyp_occurrences, ref_runs, hyp_runs, right, left, in_reference, in_hypothesis, ..
+        } = self;
         let out = if backward { left } else { right };
         out.clear();
         out.resize(n, Context::default());
@@ -277,7 +280,12 @@ pub fn sentence_ribes(references: &[Vec<u32>], hypothesis: &[u32], params: Ribes
 }
 
 /// [`sentence_ribes`] with a thread's reusable work space.
-pub fn sentence_ribes_with(references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams, scratch: &mut RibesScratch) -> Result<f64> {
+pub fn sentence_ribes_with(
+    references: &[Vec<u32>],
+    hypothesis: &[u32],
+    params: RibesParams,
+    scratch: &mut RibesScratch,
+) -> Result<f64> {
     if references.is_empty() || hypothesis.is_empty() {
         return Ok(0.0);
     }
@@ -318,7 +326,9 @@ pub fn batch_scores(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], params: RibesPara
     hyps.par_iter()
         .zip(refs.par_iter())
         .enumerate()
-        .map_init(RibesScratch::default, |scratch, (index, (hyp, segment_refs))| segment_ribes(index, segment_refs, hyp, params, scratch))
+        .map_init(RibesScratch::default, |scratch, (index, (hyp, segment_refs))| {
+            segment_ribes(index, segment_refs, hyp, params, scratch)
+        })
         .collect()
 }
 
@@ -342,12 +352,18 @@ pub fn text_scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     map_segments(hyps, refs, tokenizer, RibesScratch::default, |scratch, index, hyp, segment_refs| {
         segment_ribes(index, segment_refs, hyp, params, scratch)
     })
-        .into_iter()
-        .collect()
+    .into_iter()
+    .collect()
 }
 
 /// [`sentence_ribes`] with the segment named in its error.
-fn segment_ribes(index: usize, references: &[Vec<u32>], hypothesis: &[u32], params: RibesParams, scratch: &mut RibesScratch) -> Result<f64> {
+fn segment_ribes(
+    index: usize,
+    references: &[Vec<u32>],
+    hypothesis: &[u32],
+    params: RibesParams,
+    scratch: &mut RibesScratch,
+) -> Result<f64> {
     sentence_ribes_with(references, hypothesis, params, scratch).map_err(|error| error.at_segment(index))
 }
 
@@ -415,7 +431,9 @@ mod tests {
     #[test]
     fn paper_examples() {
         // (H0, R0) of Isozaki et al. 2010 as in NLTK's docstring: [7, 8, 9, 10, 6, 0, 1, 2, 3, 4, 5].
-        let words = |s: &str| -> Vec<u32> { s.split(' ').map(|w| w.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)))).collect() };
+        let words = |s: &str| -> Vec<u32> {
+            s.split(' ').map(|w| w.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)))).collect()
+        };
         let reference = words("he was interested in world history because he read the book");
         let hypothesis = words("he read the book because he was interested in world history");
         assert_eq!(word_rank_alignment(&reference, &hypothesis), vec![7, 8, 9, 10, 6, 0, 1, 2, 3, 4, 5]);

@@ -168,7 +168,8 @@ where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,
 {
-    let rows = map_pairs(hypotheses, references, PARALLEL_THRESHOLD, |hyp, reference| segment_stats(reference, hyp, config))?;
+    let rows =
+        map_pairs(hypotheses, references, PARALLEL_THRESHOLD, |hyp, reference| segment_stats(reference, hyp, config))?;
     Ok(rows.concat())
 }
 
@@ -177,7 +178,8 @@ mod tests {
     use super::*;
 
     const WORDS: ErrorRateConfig = ErrorRateConfig { unit: Unit::Words, remove_multiple_spaces: true, strip: true };
-    const CHARS: ErrorRateConfig = ErrorRateConfig { unit: Unit::Characters, remove_multiple_spaces: false, strip: true };
+    const CHARS: ErrorRateConfig =
+        ErrorRateConfig { unit: Unit::Characters, remove_multiple_spaces: false, strip: true };
 
     #[test]
     fn words_follow_jiwer_default_transform() {

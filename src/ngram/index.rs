@@ -101,9 +101,16 @@ impl NgramIndex {
 
     /// Like [`insert_all`](Self::insert_all) without adding: n-grams not in the index are [`NO_NGRAM`]
     /// (and so are their extensions); `is_known_token` says which unigrams count as present.
-    pub fn lookup_all(&self, tokens: &[u32], max_order: usize, is_known_token: impl Fn(u32) -> bool, mut on_ngram: impl FnMut(usize, usize, u32)) {
+    pub fn lookup_all(
+        &self,
+        tokens: &[u32],
+        max_order: usize,
+        is_known_token: impl Fn(u32) -> bool,
+        mut on_ngram: impl FnMut(usize, usize, u32),
+    ) {
         for start in 0..tokens.len() {
-            let mut id = if tokens[start] < self.vocab_size && is_known_token(tokens[start]) { tokens[start] } else { NO_NGRAM };
+            let mut id =
+                if tokens[start] < self.vocab_size && is_known_token(tokens[start]) { tokens[start] } else { NO_NGRAM };
             if max_order > 0 {
                 on_ngram(start, 1, id);
             }

@@ -22,7 +22,6 @@ impl<'a> Vocab<'a> {
         Self { ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()) }
     }
 
-
     /// The id of `token`, assigning the next free id on first sight.
     pub fn id(&mut self, token: &'a str) -> u32 {
         let next = self.ids.len() as u32;
@@ -43,7 +42,6 @@ impl<'a> Vocab<'a> {
         self.ids.is_empty()
     }
 }
-
 
 /// Token → id map (ids in order of first appearance) that keeps its allocation from one segment to
 /// the next, since its keys borrow nothing: a token of up to 15 bytes is packed with its length into

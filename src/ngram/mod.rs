@@ -10,8 +10,8 @@ mod table;
 use rustc_hash::FxHashMap;
 
 pub use index::{NgramIndex, NO_NGRAM};
-pub use intern::{TokenInterner, Vocab};
 pub(crate) use intern::packed_key;
+pub use intern::{TokenInterner, Vocab};
 pub(crate) use table::{ProbeKey, ProbeTable};
 
 /// Counts of the n-grams of one order in one sequence; keys borrow the id sequence.
@@ -47,9 +47,7 @@ pub fn merge_max<'a>(into: &mut NgramCounts<'a>, other: &NgramCounts<'a>) {
 
 /// Clipped matches: Σ over hypothesis n-grams of min(hypothesis count, reference count).
 pub fn clipped_matches(hyp: &NgramCounts<'_>, reference: &NgramCounts<'_>) -> u64 {
-    hyp.iter()
-        .map(|(gram, &count)| count.min(reference.get(gram).copied().unwrap_or(0)) as u64)
-        .sum()
+    hyp.iter().map(|(gram, &count)| count.min(reference.get(gram).copied().unwrap_or(0)) as u64).sum()
 }
 
 /// Clipped matches of every order 1..=`max_order` at once, added into `matches[n - 1]`:
@@ -95,7 +93,13 @@ const DEAD: u32 = u32::MAX;
 
 impl NgramMatcher {
     /// See [`clipped_matches_all_orders`].
-    pub fn clipped_matches_all_orders(&mut self, hyp: &[u32], refs: &[Vec<u32>], max_order: usize, matches: &mut [u64]) {
+    pub fn clipped_matches_all_orders(
+        &mut self,
+        hyp: &[u32],
+        refs: &[Vec<u32>],
+        max_order: usize,
+        matches: &mut [u64],
+    ) {
         if max_order == 0 {
             return;
         }
@@ -200,7 +204,8 @@ impl NgramMatcher {
                 }
                 settle_reference(touched, ref_count, ref_max);
             }
-            matches[n - 1] += (first_slot..hyp_count.len()).map(|slot| hyp_count[slot].min(ref_max[slot]) as u64).sum::<u64>();
+            matches[n - 1] +=
+                (first_slot..hyp_count.len()).map(|slot| hyp_count[slot].min(ref_max[slot]) as u64).sum::<u64>();
             for slot in &mut hyp_slot[..=hyp.len() - n] {
                 let current = *slot;
                 let checked = if current == DEAD { 0 } else { current as usize };
@@ -324,7 +329,8 @@ mod tests {
             let alphabet = 1 + next(&mut state, 6);
             let offset = if round % 7 == 0 { 3_000_000 } else { 0 };
             let hyp = sequence(&mut state, alphabet, offset);
-            let refs: Vec<Vec<u32>> = (0..1 + next(&mut state, 3)).map(|_| sequence(&mut state, alphabet, offset)).collect();
+            let refs: Vec<Vec<u32>> =
+                (0..1 + next(&mut state, 3)).map(|_| sequence(&mut state, alphabet, offset)).collect();
             let max_order = 1 + next(&mut state, 7) as usize;
             let mut fast = vec![0u64; max_order];
             matcher.clipped_matches_all_orders(&hyp, &refs, max_order, &mut fast);

@@ -7,5 +7,7 @@ use pyo3::prelude::*;
 /// Row-major `values` as a `(rows, cols)` NumPy array; the kernels fill exactly `rows * cols` values
 /// (a mismatch is a bug: it panics, and the panic becomes Python's RuntimeError).
 pub(crate) fn matrix<T: Element>(py: Python<'_>, rows: usize, cols: usize, values: Vec<T>) -> Bound<'_, PyArray2<T>> {
-    Array2::from_shape_vec((rows, cols), values).expect("row-major values have the declared shape").into_pyarray_bound(py)
+    Array2::from_shape_vec((rows, cols), values)
+        .expect("row-major values have the declared shape")
+        .into_pyarray_bound(py)
 }

@@ -53,11 +53,22 @@ impl<'py> ArrowView<'py> {
             })
         };
         let bounds: Vec<usize> = match &self.offsets {
-            OffsetsView::Int32(o) => contiguous(o, "offsets")?.iter().enumerate().map(|(i, &v)| to_usize(i64::from(v), i)).collect::<PyResult<_>>()?,
-            OffsetsView::Int64(o) => contiguous(o, "offsets")?.iter().enumerate().map(|(i, &v)| to_usize(v, i)).collect::<PyResult<_>>()?,
+            OffsetsView::Int32(o) => contiguous(o, "offsets")?
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| to_usize(i64::from(v), i))
+                .collect::<PyResult<_>>()?,
+            OffsetsView::Int64(o) => {
+                contiguous(o, "offsets")?.iter().enumerate().map(|(i, &v)| to_usize(v, i)).collect::<PyResult<_>>()?
+            }
         };
         if let Some(row) = bounds.windows(2).position(|pair| pair[1] < pair[0]) {
-            return Err(PyValueError::new_err(format!("{}[{row}]: Arrow offsets decrease ({} then {})", self.name, bounds[row], bounds[row + 1])));
+            return Err(PyValueError::new_err(format!(
+                "{}[{row}]: Arrow offsets decrease ({} then {})",
+                self.name,
+                bounds[row],
+                bounds[row + 1]
+            )));
         }
         Ok(bounds)
     }
@@ -73,8 +84,13 @@ impl<'py> ArrowView<'py> {
         let span = std::str::from_utf8(&data[first..last]).map_err(|error| {
             let byte = first + error.valid_up_to();
             // The row holding the first bad byte: the last row starting at or before it.
-            let row = bounds.partition_point(|&start| start <= byte).saturating_sub(1).min(bounds.len().saturating_sub(2));
-            PyValueError::new_err(format!("{}[{row}] is not valid UTF-8 (byte {} of the row)", self.name, byte - bounds[row]))
+            let row =
+                bounds.partition_point(|&start| start <= byte).saturating_sub(1).min(bounds.len().saturating_sub(2));
+            PyValueError::new_err(format!(
+                "{}[{row}] is not valid UTF-8 (byte {} of the row)",
+                self.name,
+                byte - bounds[row]
+            ))
         })?;
         if let Some(row) = bounds.iter().position(|&b| !span.is_char_boundary(b - first)) {
             return Err(PyValueError::new_err(format!("{}[{row}]: Arrow offset splits a UTF-8 character", self.name)));
@@ -160,7 +176,11 @@ impl ArrowReferences {
             .iter()
             .enumerate()
             .map(|(index, column)| {
-                let name = if self.list_offsets.is_some() { "references (list values)".to_owned() } else { format!("references column {index}") };
+                let name = if self.list_offsets.is_some() {
+                    "references (list values)".to_owned()
+                } else {
+                    format!("references column {index}")
+                };
                 column.get().view(py, &name)
             })
             .collect()
@@ -193,7 +213,9 @@ impl ArrowReferences {
         let mut bounds = Vec::with_capacity(list_offsets.len());
         for (index, &offset) in list_offsets.iter().enumerate() {
             let bound = usize::try_from(offset).ok().filter(|&b| b <= n_values).ok_or_else(|| {
-                PyValueError::new_err(format!("references: list offset {index} is {offset}, outside the {n_values} values"))
+                PyValueError::new_err(format!(
+                    "references: list offset {index} is {offset}, outside the {n_values} values"
+                ))
             })?;
             if bounds.last().is_some_and(|&previous| bound < previous) {
                 return Err(PyValueError::new_err(format!("references[{}]: list offsets decrease", index - 1)));
@@ -201,7 +223,9 @@ impl ArrowReferences {
             bounds.push(bound);
         }
         if bounds.is_empty() {
-            return Err(PyValueError::new_err("references: list offsets must have at least one entry (n + 1 for n rows)"));
+            return Err(PyValueError::new_err(
+                "references: list offsets must have at least one entry (n + 1 for n rows)",
+            ));
         }
         let rows = bounds.len() - 1;
         Ok(ArrowReferences { columns: vec![values], list_offsets: Some(bounds), rows })

@@ -17,7 +17,8 @@ fn character_segment_scores<'py>(
     references: &Bound<'py, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (hypotheses, references) = (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
+    let (hypotheses, references) =
+        (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
     let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
     let scores = run_released(py, threads, || segment_scores(&hypotheses, &references))??;
     Ok(scores.into_pyarray_bound(py))

@@ -21,7 +21,8 @@ fn charcut_segment_stats<'py>(
     alt_norm: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let (hypotheses, references) = (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
+    let (hypotheses, references) =
+        (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
     let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
     let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, match_size, alt_norm))??;
     let rows = hypotheses.len();
@@ -47,7 +48,11 @@ fn styled_tuples(comparison: &Comparison, ops: &[StyledOp]) -> Vec<StyledTuple> 
 /// charcut's `compare_segments`: the candidate's and the reference's styled operations
 /// `(alo, blo, substring, distance, css class, css id)`.
 #[pyfunction]
-fn charcut_highlight(hypothesis: &str, reference: &str, match_size: usize) -> PyResult<(Vec<StyledTuple>, Vec<StyledTuple>)> {
+fn charcut_highlight(
+    hypothesis: &str,
+    reference: &str,
+    match_size: usize,
+) -> PyResult<(Vec<StyledTuple>, Vec<StyledTuple>)> {
     guard(|| {
         let comparison = compare(hypothesis, reference, match_size)?;
         Ok((styled_tuples(&comparison, &comparison.cand_ops), styled_tuples(&comparison, &comparison.ref_ops)))

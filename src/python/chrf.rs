@@ -12,7 +12,13 @@ use crate::metrics::chrf::{corpus_stats, f_score, ChrfConfig};
 use super::strings::Lines;
 use super::threads::run_released;
 
-pub(crate) fn config(char_order: usize, word_order: usize, beta: f64, whitespace: bool, eps_smoothing: bool) -> PyResult<ChrfConfig> {
+pub(crate) fn config(
+    char_order: usize,
+    word_order: usize,
+    beta: f64,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> PyResult<ChrfConfig> {
     let config = ChrfConfig { char_order, word_order, beta, whitespace, eps_smoothing };
     config.validate()?;
     Ok(config)
@@ -52,7 +58,11 @@ fn chrf_segment_stats<'py>(
 fn chrf_score(stats: Vec<u64>, beta: f64, eps_smoothing: bool) -> PyResult<f64> {
     guard(|| {
         if stats.is_empty() || !stats.len().is_multiple_of(3) {
-            return Err(Error::ShapeMismatch(format!("chrF statistics must be a non-empty multiple of 3 long, got {}", stats.len())).into());
+            return Err(Error::ShapeMismatch(format!(
+                "chrF statistics must be a non-empty multiple of 3 long, got {}",
+                stats.len()
+            ))
+            .into());
         }
         Ok(f_score(&stats, beta, eps_smoothing))
     })

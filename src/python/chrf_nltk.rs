@@ -22,7 +22,8 @@ fn chrf_nltk_f_scores<'py>(
     ignore_whitespace: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let scores = run_released(py, threads, || f_scores(&hypotheses, &references, min_len, max_len, beta, ignore_whitespace))??;
+    let scores =
+        run_released(py, threads, || f_scores(&hypotheses, &references, min_len, max_len, beta, ignore_whitespace))??;
     let width = max_len + 1 - min_len;
     Ok(matrix(py, hypotheses.len(), width, scores))
 }

@@ -27,11 +27,7 @@ pub struct PySynonyms(Arc<SynonymDictionary>);
 impl PySynonyms {
     #[new]
     fn new(py: Python<'_>, synsets: String, exceptions: String) -> PyResult<Self> {
-        guard(|| {
-            Ok(PySynonyms(Arc::new(
-                released(py, || SynonymDictionary::parse(&synsets, &exceptions))?,
-            )))
-        })
+        guard(|| Ok(PySynonyms(Arc::new(released(py, || SynonymDictionary::parse(&synsets, &exceptions))?))))
     }
 
     /// Read the two gzip'd files (synsets, exceptions) and parse them; with `cache_path`, the
@@ -39,16 +35,18 @@ impl PySynonyms {
     /// written after a parse (a failed cache write is not an error).
     #[staticmethod]
     #[pyo3(signature = (synsets_gz, exceptions_gz, cache_path=None))]
-    fn load(py: Python<'_>, synsets_gz: PathBuf, exceptions_gz: PathBuf, cache_path: Option<PathBuf>) -> PyResult<Self> {
+    fn load(
+        py: Python<'_>,
+        synsets_gz: PathBuf,
+        exceptions_gz: PathBuf,
+        cache_path: Option<PathBuf>,
+    ) -> PyResult<Self> {
         let read = |path: &PathBuf| -> Result<String, Error> {
             let mut text = String::new();
             let file = std::fs::File::open(path)
                 .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
-            std::io::Read::read_to_string(
-                &mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)),
-                &mut text,
-            )
-            .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::io::BufReader::new(file)), &mut text)
+                .map_err(|e| Error::InvalidOption(format!("cannot read {}: {e}", path.display())))?;
             Ok(text)
         };
         let (dictionary, rejected) = released(py, || -> Result<_, Error> {
@@ -179,15 +177,17 @@ fn meteor_task_defaults(
 /// The language's file-name form (e.g. "english" for "en").
 #[pyfunction]
 fn meteor_language_name(language: &str) -> PyResult<String> {
-    guard(|| {
-        Ok(Language::parse(language)?.name().to_string())
-    })
+    guard(|| Ok(Language::parse(language)?.name().to_string()))
 }
 
 /// Stem words as the jar's stem module does (for inspection and parity tests); Arabic needs its table.
 #[pyfunction]
 #[pyo3(signature = (language, words, stem_table=None))]
-fn meteor_stem(language: &str, words: Vec<String>, stem_table: Option<PyRef<'_, PyStemTable>>) -> PyResult<Vec<String>> {
+fn meteor_stem(
+    language: &str,
+    words: Vec<String>,
+    stem_table: Option<PyRef<'_, PyStemTable>>,
+) -> PyResult<Vec<String>> {
     guard(|| {
         let language = Language::parse(language)?;
         let stemmer = crate::metrics::meteor::stemmer_with_table(language, stem_table.as_ref().map(|t| &t.0))
@@ -254,10 +254,7 @@ impl PyMeteorScorer {
                 "norm_nopunct" => Normalization::TokenizeNoPunct,
                 other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
             };
-            let modules = modules
-                .iter()
-                .map(|m| Module::parse(m))
-                .collect::<Result<Vec<_>, _>>()?;
+            let modules = modules.iter().map(|m| Module::parse(m)).collect::<Result<Vec<_>, _>>()?;
             let meteor = Meteor::new(MeteorOptions {
                 formula,
                 language: Language::parse(language)?,
@@ -286,11 +283,7 @@ impl PyMeteorScorer {
         py: Python<'py>,
         hypotheses: &Bound<'py, PyAny>,
         references: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyArray2<f64>>,
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<i64>>,
-    )> {
+    ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>)> {
         let lines = Lines::extract(hypotheses, references)?;
         let (hypotheses, references) = lines.borrow()?;
         if hypotheses.len() != references.len() {
@@ -311,11 +304,7 @@ impl PyMeteorScorer {
         }
         let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
         let best: Vec<i64> = results.iter().map(|r| r.2 as i64).collect();
-        Ok((
-            stats.into_pyarray_bound(py),
-            scores.into_pyarray_bound(py),
-            best.into_pyarray_bound(py),
-        ))
+        Ok((stats.into_pyarray_bound(py), scores.into_pyarray_bound(py), best.into_pyarray_bound(py)))
     }
 
     /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
@@ -342,10 +331,7 @@ impl PyMeteorScorer {
             let results = meteor.score_batch(&hypotheses, &references)?;
             let total = meteor.aggregate(results.iter().map(|r| &r.0));
             let p = meteor.score(&total);
-            Ok((
-                results.iter().map(|r| r.1).collect(),
-                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-            ))
+            Ok((results.iter().map(|r| r.1).collect(), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
         })??)
     }
 
@@ -360,10 +346,7 @@ impl PyMeteorScorer {
             let mut out = Array2::<f64>::zeros((rows.len(), 6));
             for (i, row) in rows.iter().enumerate() {
                 let p = self.0.score(row);
-                for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]
-                    .into_iter()
-                    .enumerate()
-                {
+                for (k, v) in [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score].into_iter().enumerate() {
                     out[[i, k]] = v;
                 }
             }
@@ -382,19 +365,14 @@ impl PyMeteorScorer {
             let rows = stats_rows(&stats)?;
             let total = self.0.aggregate(rows.iter());
             let p = self.0.score(&total);
-            Ok((
-                total.to_vec().into_pyarray_bound(py),
-                [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score],
-            ))
+            Ok((total.to_vec().into_pyarray_bound(py), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
         })
     }
 
     /// The preprocessed tokens of a line.
     fn tokenize(&self, line: &str) -> PyResult<Vec<String>> {
         catch_panics(|| {
-            crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line))
-                .map(str::to_string)
-                .collect()
+            crate::metrics::meteor::normalize::java_tokens(&self.0.preprocess(line)).map(str::to_string).collect()
         })
     }
 
@@ -405,30 +383,13 @@ impl PyMeteorScorer {
         &self,
         hypothesis: &str,
         references: Vec<String>,
-    ) -> PyResult<(
-        Vec<String>,
-        Vec<String>,
-        usize,
-        Vec<(u32, u32, u32, u32, u8)>,
-        Vec<f64>,
-        f64,
-    )> {
+    ) -> PyResult<(Vec<String>, Vec<String>, usize, Vec<(u32, u32, u32, u32, u8)>, Vec<f64>, f64)> {
         guard(|| {
             let refs: Vec<&str> = references.iter().map(String::as_str).collect();
             let r = self.0.segment(hypothesis, &refs)?;
-            let matches = r
-                .matches
-                .iter()
-                .map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage))
-                .collect();
-            Ok((
-                r.hypothesis_tokens,
-                r.reference_tokens,
-                r.best_reference,
-                matches,
-                r.stats.to_vec(),
-                r.score,
-            ))
+            let matches =
+                r.matches.iter().map(|m| (m.match_start, m.match_length, m.start, m.length, m.stage)).collect();
+            Ok((r.hypothesis_tokens, r.reference_tokens, r.best_reference, matches, r.stats.to_vec(), r.score))
         })
     }
 }
@@ -442,11 +403,7 @@ impl PyNltkWordNet {
     /// `files`: (file name, text) of index.*, data.* and *.exc.
     #[new]
     fn new(py: Python<'_>, files: Vec<(String, String)>) -> PyResult<Self> {
-        guard(|| {
-            Ok(PyNltkWordNet(Arc::new(
-                released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?,
-            )))
-        })
+        guard(|| Ok(PyNltkWordNet(Arc::new(released(py, || crate::metrics::meteor::nltk::WordNet::parse(&files))?))))
     }
 
     /// nltk's synonym set of a word (lemma names without "_", plus the word).
@@ -458,7 +415,6 @@ impl PyNltkWordNet {
         })
     }
 }
-
 
 /// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
 /// Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches, chunks).
@@ -492,10 +448,7 @@ fn nltk_meteor_batch<'py>(
                     let (score, matches, chunks) =
                         crate::metrics::meteor::nltk::single_score(&hyp, &reference, &wordnet, parameters);
                     if best.map_or(true, |(b, _)| score > b) {
-                        best = Some((
-                            score,
-                            [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64],
-                        ));
+                        best = Some((score, [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64]));
                     }
                 }
                 best.unwrap_or((0.0, [hyp.len() as f64, 0.0, 0.0, 0.0]))

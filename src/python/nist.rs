@@ -7,8 +7,8 @@ use super::arrays::matrix;
 use super::strings::utf8_pieces;
 use super::threads::run_released;
 use super::words::extract_corpus;
-use crate::text::words::{corpus_ids, IdScope, WordTokenizer};
 use crate::metrics::nist::{corpus_rows, corpus_score, row_width, rows, sentence_rows, NistScore, PythonSum};
+use crate::text::words::{corpus_ids, IdScope, WordTokenizer};
 
 /// NIST statistics rows `[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]` (float64, shape `(segments, 3n+1)`):
 /// with corpus-wide information weights (`weights="corpus"`, `corpus_nist`) or each segment's own
@@ -30,9 +30,19 @@ fn nist_stats<'py>(
     let per_segment = match weights {
         "corpus" => false,
         "segment" => true,
-        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("weights must be 'corpus' or 'segment', got {other:?}"))),
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "weights must be 'corpus' or 'segment', got {other:?}"
+            )))
+        }
     };
-    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, if per_segment { IdScope::Segment } else { IdScope::Corpus })?;
+    let (hyps, refs) = extract_corpus(
+        py,
+        hypotheses,
+        references,
+        tokenize,
+        if per_segment { IdScope::Segment } else { IdScope::Corpus },
+    )?;
     let rows = run_released(py, threads, || {
         if per_segment {
             sentence_rows(&hyps, &refs, n, sum)
@@ -47,14 +57,20 @@ fn nist_stats<'py>(
 /// `ZeroDivisionError`; the score is then mteval-v13a's: such orders add 0). `segments`: the number
 /// of segments summed into each row (0 means an empty corpus).
 #[pyfunction]
-fn nist_row_scores(rows: numpy::PyReadonlyArray2<'_, f64>, n: usize, segments: Vec<usize>) -> PyResult<(Vec<f64>, Vec<bool>)> {
+fn nist_row_scores(
+    rows: numpy::PyReadonlyArray2<'_, f64>,
+    n: usize,
+    segments: Vec<usize>,
+) -> PyResult<(Vec<f64>, Vec<bool>)> {
     let view = rows.as_array();
     if view.ncols() != row_width(n) || segments.len() != view.nrows() {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "NIST rows for n={n} need {} columns and one segment count each", row_width(n)
+            "NIST rows for n={n} need {} columns and one segment count each",
+            row_width(n)
         )));
     }
-    let scored: Vec<NistScore> = view.rows().into_iter().zip(&segments).map(|(row, &count)| corpus_score(&row.to_vec(), n, count)).collect();
+    let scored: Vec<NistScore> =
+        view.rows().into_iter().zip(&segments).map(|(row, &count)| corpus_score(&row.to_vec(), n, count)).collect();
     Ok((scored.iter().map(|s| s.score).collect(), scored.iter().map(|s| s.nltk_divides_by_zero).collect()))
 }
 
@@ -99,12 +115,20 @@ fn nist_utf8_stats<'py>(
 ) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)>> {
     let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
     let tokenizer = WordTokenizer::from_name(tokenize)?;
-    let (Some(hyps), Some(flat_refs)) = (utf8_pieces(hyp_data.as_slice()?, hyp_ends.as_slice()?)?, utf8_pieces(ref_data.as_slice()?, ref_ends.as_slice()?)?) else {
+    let (Some(hyps), Some(flat_refs)) = (
+        utf8_pieces(hyp_data.as_slice()?, hyp_ends.as_slice()?)?,
+        utf8_pieces(ref_data.as_slice()?, ref_ends.as_slice()?)?,
+    ) else {
         return Ok(None);
     };
     let counts = ref_counts.as_slice()?;
-    if counts.len() != hyps.len() || counts.iter().any(|&count| count < 0) || counts.iter().sum::<i64>() != flat_refs.len() as i64 {
-        return Err(pyo3::exceptions::PyValueError::new_err("ref_counts must give each hypothesis's number of references"));
+    if counts.len() != hyps.len()
+        || counts.iter().any(|&count| count < 0)
+        || counts.iter().sum::<i64>() != flat_refs.len() as i64
+    {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "ref_counts must give each hypothesis's number of references",
+        ));
     }
     let mut rest = flat_refs.as_slice();
     let refs: Vec<Vec<&str>> = counts

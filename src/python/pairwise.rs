@@ -4,9 +4,9 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use super::arrays::matrix;
+use super::bleu::scoring;
 use super::chrf::config;
 use super::threads::run_released;
-use super::bleu::scoring;
 use crate::metrics::pairwise::{bleu_matrix, chrf_matrix};
 use crate::text::BleuTokenizer;
 

@@ -18,9 +18,7 @@ fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>) -> PyResult<Vec<String>
 #[pyfunction]
 #[pyo3(signature = (line, following=Vec::new()))]
 fn ptb_tokens(line: &str, following: Vec<String>) -> PyResult<Vec<String>> {
-    catch_panics(|| {
-        ptb::ptb_tokens(line, &following)
-    })
+    catch_panics(|| ptb::ptb_tokens(line, &following))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

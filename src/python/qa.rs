@@ -39,17 +39,24 @@ fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: 
 /// The units F1 counts for each text (tokens, or CMRC's mixed segments).
 #[pyfunction]
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
-fn qa_tokens(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<Vec<String>>> {
+fn qa_tokens(
+    py: Python<'_>,
+    texts: Vec<String>,
+    normalizer: &str,
+    language: Option<&str>,
+) -> PyResult<Vec<Vec<String>>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
     Ok(released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())?)
 }
 
 /// evaluate-v1.1.py's totals: (exact_match, f1) in percent.
 #[pyfunction]
-fn squad_v1_reduce(exact: PyReadonlyArray1<'_, f64>, f1: PyReadonlyArray1<'_, f64>, total: usize) -> PyResult<(f64, f64)> {
-    guard(|| {
-        Ok(squad_v1_totals(exact.as_slice()?, f1.as_slice()?, total)?)
-    })
+fn squad_v1_reduce(
+    exact: PyReadonlyArray1<'_, f64>,
+    f1: PyReadonlyArray1<'_, f64>,
+    total: usize,
+) -> PyResult<(f64, f64)> {
+    guard(|| Ok(squad_v1_totals(exact.as_slice()?, f1.as_slice()?, total)?))
 }
 
 fn put_subset(dict: &Bound<'_, PyDict>, prefix: &str, subset: &V2Subset) -> PyResult<()> {

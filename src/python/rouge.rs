@@ -8,12 +8,10 @@ use super::threads::released;
 use rayon::prelude::*;
 
 use crate::metrics::rouge::rouge155::{
-    rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef,
-    Rouge155Options,
+    rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef, Rouge155Options,
 };
 use crate::metrics::rouge::{
-    rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText,
-    Variant,
+    rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText, Variant,
 };
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
@@ -24,10 +22,7 @@ use super::strings::Lines;
 type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
 
 fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
-    Ok(variants
-        .iter()
-        .map(|name| Variant::parse(name))
-        .collect::<crate::error::Result<Vec<_>>>()?)
+    Ok(variants.iter().map(|name| Variant::parse(name)).collect::<crate::error::Result<Vec<_>>>()?)
 }
 
 /// `rouge_score`-preset statistics of a batch: `(counts, scores)`, both float64 arrays of shape
@@ -91,19 +86,18 @@ fn rouge_score_stats_tokens<'py>(
             references.len()
         )));
     }
-    let to_text =
-        |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
+    let to_text = |(all, sentences): (Vec<String>, Vec<Vec<String>>)| TokenizedText { all, sentences };
     let predictions: Vec<TokenizedText> = predictions.into_iter().map(to_text).collect();
-    let references: Vec<Vec<TokenizedText>> = references
-        .into_iter()
-        .map(|refs| refs.into_iter().map(to_text).collect())
-        .collect();
+    let references: Vec<Vec<TokenizedText>> =
+        references.into_iter().map(|refs| refs.into_iter().map(to_text).collect()).collect();
     let segments: Vec<_> = released(py, || -> crate::error::Result<Vec<_>> {
         let per_segment: Vec<_> = predictions
             .par_iter()
             .zip(references.par_iter())
             .enumerate()
-            .map(|(k, (candidate, refs))| rouge_score_segment_tokens(&variants, candidate, refs).map_err(|e| e.at_segment(k)))
+            .map(|(k, (candidate, refs))| {
+                rouge_score_segment_tokens(&variants, candidate, refs).map_err(|e| e.at_segment(k))
+            })
             .collect::<crate::error::Result<_>>()?;
         Ok(per_segment.into_iter().flatten().collect())
     })??;
@@ -127,10 +121,7 @@ fn rouge155_stats<'py>(
     multi_ref: &str,
     alpha: f64,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
-    let measures = measures
-        .iter()
-        .map(|m| Measure155::parse(m))
-        .collect::<crate::error::Result<Vec<_>>>()?;
+    let measures = measures.iter().map(|m| Measure155::parse(m)).collect::<crate::error::Result<Vec<_>>>()?;
     let multi_ref = match multi_ref {
         "A" => MultiRef::Average,
         "B" => MultiRef::Best,
@@ -149,13 +140,7 @@ fn rouge155_stats<'py>(
         )));
     }
     let options = Rouge155Options {
-        text: Rouge155TextOptions {
-            stem,
-            wordnet_exceptions,
-            remove_stopwords,
-            word_limit,
-            byte_limit,
-        },
+        text: Rouge155TextOptions { stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit },
         multi_ref,
         alpha,
     };
@@ -185,16 +170,10 @@ fn rouge155_bootstrap<'py>(
     let array = scores.as_array();
     let (n_docs, n_measures, width) = array.dim();
     if width != 3 {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "scores must have shape (segments, measures, 3)",
-        ));
+        return Err(pyo3::exceptions::PyValueError::new_err("scores must have shape (segments, measures, 3)"));
     }
     let per_measure: Vec<Vec<[f64; 3]>> = (0..n_measures)
-        .map(|k| {
-            (0..n_docs)
-                .map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]])
-                .collect()
-        })
+        .map(|k| (0..n_docs).map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]]).collect())
         .collect();
     let results: Vec<[[f64; 3]; 3]> = released(py, || {
         per_measure
@@ -209,19 +188,9 @@ fn rouge155_bootstrap<'py>(
 /// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").
 #[pyfunction]
 #[pyo3(signature = (texts, tokenizer, stem))]
-fn rouge_tokenize(
-    py: Python<'_>,
-    texts: Vec<String>,
-    tokenizer: &str,
-    stem: bool,
-) -> PyResult<Vec<Vec<String>>> {
+fn rouge_tokenize(py: Python<'_>, texts: Vec<String>, tokenizer: &str, stem: bool) -> PyResult<Vec<Vec<String>>> {
     let tokenizer = RougeTokenizer::from_name(tokenizer)?;
-    Ok(released(py, || {
-        texts
-            .iter()
-            .map(|text| tokenizer.tokenize(text, stem))
-            .collect()
-    })?)
+    Ok(released(py, || texts.iter().map(|text| tokenizer.tokenize(text, stem)).collect())?)
 }
 
 /// NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each lower-case ASCII word.
@@ -233,17 +202,8 @@ fn porter_stem_words(py: Python<'_>, words: Vec<String>) -> PyResult<Vec<String>
 /// ROUGE-1.5.5's `MorphStem` (WordNet-2.0 exceptions optional, then its Porter stemmer) on each word.
 #[pyfunction]
 #[pyo3(signature = (words, wordnet_exceptions))]
-fn rouge155_stem_words(
-    py: Python<'_>,
-    words: Vec<String>,
-    wordnet_exceptions: bool,
-) -> PyResult<Vec<String>> {
-    released(py, || {
-        words
-            .iter()
-            .map(|word| morph_stem(word, wordnet_exceptions))
-            .collect()
-    })
+fn rouge155_stem_words(py: Python<'_>, words: Vec<String>, wordnet_exceptions: bool) -> PyResult<Vec<String>> {
+    released(py, || words.iter().map(|word| morph_stem(word, wordnet_exceptions)).collect())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -25,9 +25,13 @@ fn sequence_items<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bo
 
 /// The UTF-8 text of a Python str, borrowed: valid while `item` is alive (strs are immutable).
 pub(crate) fn borrow_str<'a>(item: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
-    let text = item
-        .downcast::<PyString>()
-        .map_err(|_| PyTypeError::new_err(format!("{} must be str, got {}", what(), item.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let text = item.downcast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{} must be str, got {}",
+            what(),
+            item.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: `text` is a live str (we hold a reference); the returned buffer lives as long as it does.
     let data = unsafe { PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut size) };
@@ -128,7 +132,11 @@ impl<'py> Texts<'py> {
     }
 
     pub(crate) fn borrow(&self) -> PyResult<Vec<&str>> {
-        self.items.iter().enumerate().map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name))).collect()
+        self.items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name)))
+            .collect()
     }
 }
 
@@ -137,7 +145,9 @@ impl<'py> Texts<'py> {
 /// surrogate), which the caller encodes itself.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
-fn encode_utf8<'py>(texts: &Bound<'py, PyList>) -> PyResult<Option<(Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<i64>>)>> {
+fn encode_utf8<'py>(
+    texts: &Bound<'py, PyList>,
+) -> PyResult<Option<(Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<i64>>)>> {
     let py = texts.py();
     let items: Vec<Bound<'py, PyAny>> = texts.iter().collect();
     let mut pieces = Vec::with_capacity(items.len());

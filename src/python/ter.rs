@@ -25,23 +25,28 @@ fn ter_segment_stats<'py>(
     let normalizer = TerNormalizer { normalized, no_punct, asian_support };
     let lines = Lines::extract(hypotheses, references)?;
     let (hypotheses, references) = lines.borrow()?;
-    let (edits, lengths, scores, total_edits, total_length) = run_released(py, threads, || -> crate::error::Result<_> {
-        let stats = corpus_stats(&hypotheses, &references, &normalizer)?;
-        let (total_edits, total_length) = sum_stats(&stats);
-        let edits: Vec<i64> = stats.iter().map(|s| s.num_edits as i64).collect();
-        let lengths: Vec<f64> = stats.iter().map(|s| s.ref_length).collect();
-        let scores: Vec<f64> = stats.iter().map(|s| score(s.num_edits, s.ref_length)).collect();
-        Ok((edits, lengths, scores, total_edits, total_length))
-    })??;
-    Ok((edits.into_pyarray_bound(py), lengths.into_pyarray_bound(py), scores.into_pyarray_bound(py), total_edits, total_length))
+    let (edits, lengths, scores, total_edits, total_length) =
+        run_released(py, threads, || -> crate::error::Result<_> {
+            let stats = corpus_stats(&hypotheses, &references, &normalizer)?;
+            let (total_edits, total_length) = sum_stats(&stats);
+            let edits: Vec<i64> = stats.iter().map(|s| s.num_edits as i64).collect();
+            let lengths: Vec<f64> = stats.iter().map(|s| s.ref_length).collect();
+            let scores: Vec<f64> = stats.iter().map(|s| score(s.num_edits, s.ref_length)).collect();
+            Ok((edits, lengths, scores, total_edits, total_length))
+        })??;
+    Ok((
+        edits.into_pyarray_bound(py),
+        lengths.into_pyarray_bound(py),
+        scores.into_pyarray_bound(py),
+        total_edits,
+        total_length,
+    ))
 }
 
 /// TER (0–100+) of summed statistics.
 #[pyfunction]
 fn ter_score(total_edits: u64, total_ref_length: f64) -> PyResult<f64> {
-    catch_panics(|| {
-        score(total_edits, total_ref_length)
-    })
+    catch_panics(|| score(total_edits, total_ref_length))
 }
 
 /// Sequential (segment-order) sums of TER statistics, as sacreBLEU adds them.

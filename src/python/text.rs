@@ -18,10 +18,7 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Ve
         if lines.len() < 64 {
             lines.iter().map(|line| tokenizer.tokenize(line)).collect()
         } else {
-            lines
-                .par_iter()
-                .map(|line| tokenizer.tokenize(line))
-                .collect()
+            lines.par_iter().map(|line| tokenizer.tokenize(line)).collect()
         }
     })?)
 }
@@ -30,28 +27,19 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Ve
 #[pyfunction]
 #[pyo3(signature = (line, name))]
 fn tokenize_line(line: &str, name: &str) -> PyResult<String> {
-    guard(|| {
-        Ok(BleuTokenizer::from_name(name)?.tokenize(line))
-    })
+    guard(|| Ok(BleuTokenizer::from_name(name)?.tokenize(line)))
 }
 
 /// Python's `str.split()` as the Rust core does it (exposed so tests can compare the two).
 #[pyfunction]
 fn split_tokens(text: &str) -> PyResult<Vec<&str>> {
-    catch_panics(|| {
-        crate::text::pystr::split_tokens(text).collect()
-    })
+    catch_panics(|| crate::text::pystr::split_tokens(text).collect())
 }
 
 /// The names of the tokenizers implemented in Rust, in display order.
 #[pyfunction]
 fn native_tokenizer_names() -> PyResult<Vec<&'static str>> {
-    catch_panics(|| {
-        BleuTokenizer::ALL
-            .iter()
-            .map(|tokenizer| tokenizer.name())
-            .collect()
-    })
+    catch_panics(|| BleuTokenizer::ALL.iter().map(|tokenizer| tokenizer.name()).collect())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

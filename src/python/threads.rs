@@ -41,7 +41,9 @@ fn shared_pool() -> PyResult<Arc<ThreadPool>> {
         Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
         // Held: by a thread of ours (wait for it), or, in a child forked while a parent's thread
         // held it, by a thread that does not exist here (a private pool does the work).
-        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => return Ok(Arc::new(build_pool(0)?)),
+        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => {
+            return Ok(Arc::new(build_pool(0)?))
+        }
         Err(TryLockError::WouldBlock) => SHARED_POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
     };
     POOL_PID.store(pid, Ordering::Release);
@@ -76,7 +78,9 @@ fn sized_pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     let mut pools = match SIZED_POOLS.try_lock() {
         Ok(pools) => pools,
         Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => return Ok(Arc::new(build_pool(threads)?)),
+        Err(TryLockError::WouldBlock) if POOL_PID.load(Ordering::Acquire) != pid => {
+            return Ok(Arc::new(build_pool(threads)?))
+        }
         Err(TryLockError::WouldBlock) => SIZED_POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
     };
     POOL_PID.store(pid, Ordering::Release);
@@ -99,7 +103,11 @@ fn sized_pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 
 /// Runs `work` with the GIL released, on `threads` threads (`None`: all cores). A panic in `work`
 /// becomes a Python `RuntimeError` (see [`catch_panics`]).
-pub(crate) fn run_released<T: Send>(py: Python<'_>, threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub(crate) fn run_released<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     let pool = match threads {
         None => shared_pool()?,
         Some(n) if n == 0 || n > MAX_THREADS => {

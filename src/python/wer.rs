@@ -16,7 +16,9 @@ fn config(unit: &str, remove_multiple_spaces: bool, strip: bool) -> PyResult<Err
     let unit = match unit {
         "words" => Unit::Words,
         "characters" => Unit::Characters,
-        other => return Err(Error::InvalidOption(format!("unit must be 'words' or 'characters', got {other:?}")).into()),
+        other => {
+            return Err(Error::InvalidOption(format!("unit must be 'words' or 'characters', got {other:?}")).into())
+        }
     };
     Ok(ErrorRateConfig { unit, remove_multiple_spaces, strip })
 }
@@ -45,7 +47,8 @@ fn error_rate_segment_stats<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let config = config(unit, remove_multiple_spaces, strip)?;
-    let (hypotheses, references) = (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
+    let (hypotheses, references) =
+        (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
     let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
     let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, &config))??;
     let rows = hypotheses.len();

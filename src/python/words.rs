@@ -21,7 +21,8 @@ pub(crate) fn extract_corpus(
         "ids" => Ok((hypotheses.extract()?, references.extract()?)),
         "tokens" => {
             // Every token str is kept alive by `items` (one flat list) and borrowed, not copied.
-            let (mut items, mut hyp_ends, mut ref_ends, mut ref_counts) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let (mut items, mut hyp_ends, mut ref_ends, mut ref_counts) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             for hyp in sequence(hypotheses)? {
                 push_items(&hyp, &mut items)?;
                 hyp_ends.push(items.len());

@@ -147,15 +147,7 @@ fn step1a<L: Letter>(word: &mut Vec<L>) {
     if ends_with(word, "ies") && word.len() == 4 {
         return replace_end(word, 3, "ie");
     }
-    apply_rules(
-        word,
-        &[
-            ("sses", "ss", None),
-            ("ies", "i", None),
-            ("ss", "ss", None),
-            ("s", "", None),
-        ],
-    )
+    apply_rules(word, &[("sses", "ss", None), ("ies", "i", None), ("ss", "ss", None), ("s", "", None)])
 }
 
 fn step1b<L: Letter>(word: &mut Vec<L>) {
@@ -252,7 +244,9 @@ fn step3<L: Letter>(word: &mut Vec<L>) {
 
 fn step4<L: Letter>(word: &mut Vec<L>) {
     let gt1 = |stem: &[L], _: &[L]| measure(stem) > 1;
-    let ion = |stem: &[L], _: &[L]| measure(stem) > 1 && matches!(stem.last().map(|letter| letter.get()), Some('s') | Some('t'));
+    let ion = |stem: &[L], _: &[L]| {
+        measure(stem) > 1 && matches!(stem.last().map(|letter| letter.get()), Some('s') | Some('t'))
+    };
     let g: Condition<'_, L> = &gt1;
     apply_rules(
         word,

@@ -37,9 +37,7 @@ pub fn is_python_whitespace(c: char) -> bool {
 pub(crate) fn whitespace_len(bytes: &[u8], index: usize) -> usize {
     let lead = bytes[index];
     if lead < 0x80 {
-        return usize::from(
-            lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead),
-        );
+        return usize::from(lead == b' ' || (b'\t'..=b'\r').contains(&lead) || (0x1c..=0x1f).contains(&lead));
     }
     multibyte_whitespace_len(bytes, index)
 }

@@ -121,7 +121,13 @@ impl SegmentIds {
 /// });
 /// assert_eq!(lengths, vec![(0, vec![0, 1, 0], vec![1]), (1, vec![0], vec![0, 1])]);
 /// ```
-pub fn map_segments<H, R, S, T, I, F>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer, init: I, score: F) -> Vec<T>
+pub fn map_segments<H, R, S, T, I, F>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+    init: I,
+    score: F,
+) -> Vec<T>
 where
     H: AsRef<str> + Sync,
     R: AsRef<str> + Sync,
@@ -162,23 +168,37 @@ pub enum IdScope {
 /// assert_eq!(hyps, vec![vec![0, 1, 2]]);
 /// assert_eq!(refs, vec![vec![vec![1, 0, 2]]]);
 /// ```
-pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer) -> CorpusIds {
+pub fn corpus_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+) -> CorpusIds {
     scoped_ids(hyps, refs, tokenizer, IdScope::Corpus)
 }
 
 /// [`corpus_ids`], or with ids numbered per segment (`IdScope::Segment`, hypotheses and references
 /// of one segment share ids; the segments are done in parallel).
-pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[Vec<R>], tokenizer: WordTokenizer, scope: IdScope) -> CorpusIds {
+pub fn scoped_ids<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tokenizer: WordTokenizer,
+    scope: IdScope,
+) -> CorpusIds {
     if scope == IdScope::Segment && hyps.len() == refs.len() {
-        return map_segments(hyps, refs, tokenizer, || (), |_, _, hyp, refs| (hyp.to_vec(), refs.to_vec())).into_iter().unzip();
+        return map_segments(hyps, refs, tokenizer, || (), |_, _, hyp, refs| (hyp.to_vec(), refs.to_vec()))
+            .into_iter()
+            .unzip();
     }
     let hyp_text: Vec<Cow<str>> = hyps.par_iter().map(|line| tokenizer.tokenized(line.as_ref())).collect();
-    let ref_text: Vec<Vec<Cow<str>>> = refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenized(line.as_ref())).collect()).collect();
+    let ref_text: Vec<Vec<Cow<str>>> =
+        refs.par_iter().map(|lines| lines.iter().map(|line| tokenizer.tokenized(line.as_ref())).collect()).collect();
     // Splitting and packing the words runs in parallel; only the numbering (first sight first) is serial.
     let hyp_keys: Vec<Vec<u128>> = hyp_text.par_iter().map(|text| word_keys(text)).collect();
-    let ref_keys: Vec<Vec<Vec<u128>>> = ref_text.par_iter().map(|texts| texts.iter().map(|text| word_keys(text)).collect()).collect();
+    let ref_keys: Vec<Vec<Vec<u128>>> =
+        ref_text.par_iter().map(|texts| texts.iter().map(|text| word_keys(text)).collect()).collect();
     let mut interner = TokenInterner::default();
-    let mut ids_of = |keys: &[u128], text: &str| -> Vec<u32> { keys.iter().map(|&key| interner.id_of_key(key, text)).collect() };
+    let mut ids_of =
+        |keys: &[u128], text: &str| -> Vec<u32> { keys.iter().map(|&key| interner.id_of_key(key, text)).collect() };
     let hyp_ids = hyp_keys.iter().zip(&hyp_text).map(|(keys, text)| ids_of(keys, text)).collect();
     let ref_ids = ref_keys
         .iter()
@@ -196,7 +216,8 @@ pub fn token_ids<S: AsRef<str> + Sync, H: AsRef<[S]> + Sync>(hyps: &[H], refs: &
             .zip(refs.par_iter())
             .map_init(TokenInterner::default, |interner, (hyp, references)| {
                 interner.clear();
-                let mut ids_of = |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
+                let mut ids_of =
+                    |tokens: &[S]| -> Vec<u32> { tokens.iter().map(|token| interner.id(token.as_ref())).collect() };
                 let hyp_ids = ids_of(hyp.as_ref());
                 let ref_ids = references.iter().map(|tokens| ids_of(tokens.as_ref())).collect();
                 (hyp_ids, ref_ids)

@@ -120,7 +120,9 @@ fn cumulative_scores(correct: &[u64], guess: &[u64], testlen: f64, reflen: f64, 
 /// `n` may be 1..=4 (pycocoevalcap counts only up to 4-grams and fails beyond).
 pub fn scores(rows: &[[u64; ROW_WIDTH]], n: usize, option: RefLength) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
     if n == 0 || n > COOK_ORDER {
-        return Err(Error::InvalidOption(format!("n must be between 1 and {COOK_ORDER} (pycocoevalcap counts up to 4-grams), got {n}")));
+        return Err(Error::InvalidOption(format!(
+            "n must be between 1 and {COOK_ORDER} (pycocoevalcap counts up to 4-grams), got {n}"
+        )));
     }
     let mut per_image = vec![Vec::with_capacity(rows.len()); n];
     let mut total_correct = [0u64; COOK_ORDER];

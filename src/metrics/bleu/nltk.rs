@@ -18,9 +18,7 @@ pub fn row_width(max_order: usize) -> usize {
 
 /// NLTK's `closest_ref_length`: the reference length nearest to `hyp_len`, the shorter one on ties.
 pub fn closest_ref_length(ref_lengths: impl IntoIterator<Item = usize>, hyp_len: usize) -> Option<usize> {
-    ref_lengths
-        .into_iter()
-        .min_by_key(|&ref_len| (ref_len.abs_diff(hyp_len), ref_len))
+    ref_lengths.into_iter().min_by_key(|&ref_len| (ref_len.abs_diff(hyp_len), ref_len))
 }
 
 /// One statistics row for a hypothesis and its references, all as interned token ids.
@@ -43,13 +41,13 @@ pub fn segment_stats(hyp: &[u32], refs: &[Vec<u32>], max_order: usize) -> Result
 /// Statistics rows for a batch of tokenized segments (tokens as strings), computed in parallel.
 ///
 /// `hyps[i]` is scored against `refs[i]`; both are interned per segment (ids never leave it).
-pub fn batch_stats<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], max_order: usize) -> Result<Vec<Vec<u64>>> {
+pub fn batch_stats<S: AsRef<str> + Sync>(
+    hyps: &[Vec<S>],
+    refs: &[Vec<Vec<S>>],
+    max_order: usize,
+) -> Result<Vec<Vec<u64>>> {
     if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "{} hypotheses but {} reference sets",
-            hyps.len(),
-            refs.len()
-        )));
+        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} reference sets", hyps.len(), refs.len())));
     }
     hyps.par_iter()
         .zip(refs.par_iter())
@@ -57,12 +55,12 @@ pub fn batch_stats<S: AsRef<str> + Sync>(hyps: &[Vec<S>], refs: &[Vec<Vec<S>>], 
         .map(|(index, (hyp, segment_refs))| {
             let mut vocab = Vocab::default();
             let hyp_ids = vocab.ids(hyp.iter().map(AsRef::as_ref));
-            let ref_ids: Vec<Vec<u32>> = segment_refs
-                .iter()
-                .map(|reference| vocab.ids(reference.iter().map(AsRef::as_ref)))
-                .collect();
+            let ref_ids: Vec<Vec<u32>> =
+                segment_refs.iter().map(|reference| vocab.ids(reference.iter().map(AsRef::as_ref))).collect();
             segment_stats(&hyp_ids, &ref_ids, max_order).map_err(|_| {
-                Error::ShapeMismatch(format!("references[{index}] is empty: every hypothesis needs at least one reference"))
+                Error::ShapeMismatch(format!(
+                    "references[{index}] is empty: every hypothesis needs at least one reference"
+                ))
             })
         })
         .collect()
@@ -163,8 +161,14 @@ fn brevity_penalty(ref_len: u64, hyp_len: u64) -> f64 {
 ///
 /// Returns `None` where NLTK returns the int 0 (no unigram matches). `weights_are_default` says the
 /// caller's weights equal NLTK's `(0.25, 0.25, 0.25, 0.25)` tuple (the only case `auto_reweigh` touches).
-pub fn float_score(row: &[u64], max_order: usize, weights: &[f64], smoothing: FloatSmoothing,
-                   auto_reweigh: bool, weights_are_default: bool) -> Option<f64> {
+pub fn float_score(
+    row: &[u64],
+    max_order: usize,
+    weights: &[f64],
+    smoothing: FloatSmoothing,
+    auto_reweigh: bool,
+    weights_are_default: bool,
+) -> Option<f64> {
     let (hyp_len, ref_len) = (row[0], row[1]);
     let matches = &row[2..2 + max_order];
     let denominators = &row[2 + max_order..2 + 2 * max_order];
@@ -206,18 +210,20 @@ pub fn float_score(row: &[u64], max_order: usize, weights: &[f64], smoothing: Fl
     } else {
         weights
     };
-    let log_sum = fsum(
-        weights
-            .iter()
-            .zip(&precisions)
-            .filter_map(|(&w, p)| p.filter(|&p| p > 0.0).map(|p| w * p.ln())),
-    );
+    let log_sum =
+        fsum(weights.iter().zip(&precisions).filter_map(|(&w, p)| p.filter(|&p| p > 0.0).map(|p| w * p.ln())));
     Some(brevity_penalty(ref_len, hyp_len) * log_sum.exp())
 }
 
 /// [`float_score`] of every row, in parallel; rows where NLTK returns the int 0 score `0.0`.
-pub fn float_scores(rows: &[Vec<u64>], max_order: usize, weights: &[f64], smoothing: FloatSmoothing,
-                    auto_reweigh: bool, weights_are_default: bool) -> Vec<f64> {
+pub fn float_scores(
+    rows: &[Vec<u64>],
+    max_order: usize,
+    weights: &[f64],
+    smoothing: FloatSmoothing,
+    auto_reweigh: bool,
+    weights_are_default: bool,
+) -> Vec<f64> {
     rows.par_iter()
         .map(|row| float_score(row, max_order, weights, smoothing, auto_reweigh, weights_are_default).unwrap_or(0.0))
         .collect()

@@ -152,9 +152,7 @@ impl BleuScoring {
         check_max_order(max_order)?;
         let smooth_value = smooth_value.or(smoothing.default_value()).unwrap_or(0.0);
         if !smooth_value.is_finite() || smooth_value < 0.0 {
-            return Err(Error::InvalidOption(format!(
-                "smooth_value must be a finite number >= 0, got {smooth_value}"
-            )));
+            return Err(Error::InvalidOption(format!("smooth_value must be a finite number >= 0, got {smooth_value}")));
         }
         if let Some(weights) = &weights {
             if weights.len() != max_order {

@@ -261,7 +261,10 @@ mod tests {
     #[test]
     fn space_joined_tokenizers_split_like_python() {
         let lines = [
-            "", " ", "a", "  Hello,  world!\t\u{a0}x\u{3000}y\u{2028}z \u{85}w\u{1f}v\u{200b}u ",
+            "",
+            " ",
+            "a",
+            "  Hello,  world!\t\u{a0}x\u{3000}y\u{2028}z \u{85}w\u{1f}v\u{200b}u ",
             "Der „Bundesgesundheitsminister“ sagte: 3.5-4,2 % – (nicht) [ok] {x}\u{2009}y\u{202f}",
             "你好，世界。 日本語\u{3000}テキスト 한국어 \u{1680}ｘ",
         ];

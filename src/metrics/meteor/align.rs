@@ -73,13 +73,7 @@ impl Candidates {
 }
 
 fn word_match(stage: u8, j: usize, i: usize) -> Match {
-    Match {
-        start: j as u32,
-        length: 1,
-        match_start: i as u32,
-        match_length: 1,
-        stage,
-    }
+    Match { start: j as u32, length: 1, match_start: i as u32, match_length: 1, stage }
 }
 
 /// Reusable buffers of one aligning thread.
@@ -117,11 +111,7 @@ pub fn align<'s>(
     stage.reset(n1, n2, matchers.max_candidates);
 
     // Identical sentences need only the first module (the jar's guard against beam errors).
-    let modules_used = if keys1 == keys2 {
-        1.min(matchers.modules.len())
-    } else {
-        matchers.modules.len()
-    };
+    let modules_used = if keys1 == keys2 { 1.min(matchers.modules.len()) } else { matchers.modules.len() };
     for (position, module) in matchers.modules[..modules_used].iter().enumerate() {
         let stage_id = position as u8;
         match module {
@@ -252,9 +242,21 @@ fn paraphrase_matches(
                 phrase_occurrences(table, node, within, index, distinct, found);
                 for &(_, at, size) in found.iter() {
                     stage.add(if reverse {
-                        Match { start: at, length: size, match_start: start as u32, match_length: length as u32, stage: stage_id }
+                        Match {
+                            start: at,
+                            length: size,
+                            match_start: start as u32,
+                            match_length: length as u32,
+                            stage: stage_id,
+                        }
                     } else {
-                        Match { start: start as u32, length: length as u32, match_start: at, match_length: size, stage: stage_id }
+                        Match {
+                            start: start as u32,
+                            length: length as u32,
+                            match_start: at,
+                            match_length: size,
+                            stage: stage_id,
+                        }
                     });
                 }
                 if start + length == from.len() {
@@ -270,12 +272,7 @@ fn paraphrase_matches(
 /// Sorted (word id, position) pairs of a line's known words, and per distinct id its range.
 fn index_line(line: &[u32], index: &mut Vec<(u32, u32)>, distinct: &mut Vec<(u32, u32, u32)>) {
     index.clear();
-    index.extend(
-        line.iter()
-            .enumerate()
-            .filter(|(_, &w)| w != UNKNOWN_WORD)
-            .map(|(at, &w)| (w, at as u32)),
-    );
+    index.extend(line.iter().enumerate().filter(|(_, &w)| w != UNKNOWN_WORD).map(|(at, &w)| (w, at as u32)));
     index.sort_unstable();
     distinct.clear();
     for (k, &(word, _)) in index.iter().enumerate() {
@@ -392,12 +389,8 @@ mod tests {
     #[test]
     fn exact_alignment_and_chunks() {
         let modules = [Module::Exact];
-        let matchers = Matchers {
-            modules: &modules,
-            paraphrases: None,
-            beam_size: 40,
-            max_candidates: DEFAULT_MAX_CANDIDATES,
-        };
+        let matchers =
+            Matchers { modules: &modules, paraphrases: None, beam_size: 40, max_candidates: DEFAULT_MAX_CANDIDATES };
         let lines = ["the cat sat on the mat", "on the mat the cat sat"];
         let interned = super::super::features::InternedLines::new(&lines);
         let function_words = Default::default();

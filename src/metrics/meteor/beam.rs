@@ -170,15 +170,7 @@ fn resolve_with<const WIDTH: usize>(
 
     current.clear();
     current.push(
-        State {
-            last: NO_MATCH,
-            matches1: 0,
-            matches2: 0,
-            chunks: 0,
-            idx: 0,
-            last_match_end: -1,
-            distance: 0,
-        },
+        State { last: NO_MATCH, matches1: 0, matches2: 0, chunks: 0, idx: 0, last_match_end: -1, distance: 0 },
         start_bits,
     );
     next.clear();

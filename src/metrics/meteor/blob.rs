@@ -113,11 +113,7 @@ impl Blob {
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
         // SAFETY: the byte view covers the first `bytes.len()` bytes of `words`' allocation.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr() as *mut u8, bytes.len()) };
-        Blob {
-            ptr: words.as_ptr() as *const u8,
-            len: bytes.len(),
-            _owner: Owner::Heap(words),
-        }
+        Blob { ptr: words.as_ptr() as *const u8, len: bytes.len(), _owner: Owner::Heap(words) }
     }
 
     /// Map a file read-only (read it into memory where mapping is not available).
@@ -134,11 +130,7 @@ impl Blob {
             if ptr == libc::MAP_FAILED {
                 return Err(std::io::Error::last_os_error());
             }
-            return Ok(Blob {
-                ptr: ptr as *const u8,
-                len,
-                _owner: Owner::Mapped,
-            });
+            return Ok(Blob { ptr: ptr as *const u8, len, _owner: Owner::Mapped });
         }
         let bytes = std::fs::read(path)?;
         Ok(Blob::from_bytes(&bytes))
@@ -199,10 +191,7 @@ pub struct Raw<T> {
 
 impl<T> Raw<T> {
     pub fn of(slice: &[T]) -> Raw<T> {
-        Raw {
-            ptr: slice.as_ptr(),
-            len: slice.len(),
-        }
+        Raw { ptr: slice.as_ptr(), len: slice.len() }
     }
 
     /// # Safety

@@ -9,8 +9,8 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::normalize::{java_len, java_tokens};
-use super::paraphrase::{ParaphraseTable, UNKNOWN_WORD};
 use super::params::Module;
+use super::paraphrase::{ParaphraseTable, UNKNOWN_WORD};
 use super::synonyms::SynonymDictionary;
 use super::types::java_hash;
 use super::MeteorStemmer;
@@ -105,18 +105,14 @@ impl WordTable {
                 (infos, synsets)
             })
             .collect();
-        let mut table = WordTable {
-            infos: Vec::with_capacity(words.len()),
-            synsets: Vec::new(),
-        };
+        let mut table = WordTable { infos: Vec::with_capacity(words.len()), synsets: Vec::new() };
         for (infos, synsets) in parts {
             let shift = table.synsets.len() as u32;
-            table
-                .infos
-                .extend(infos.into_iter().map(|info| WordInfo {
-                    synsets: (info.synsets.0 + shift, info.synsets.1 + shift),
-                    ..info
-                }));
+            table.infos.extend(
+                infos
+                    .into_iter()
+                    .map(|info| WordInfo { synsets: (info.synsets.0 + shift, info.synsets.1 + shift), ..info }),
+            );
             table.synsets.extend(synsets);
         }
         table

@@ -5,8 +5,8 @@
 //! Pipeline: text → [`normalize`] → tokens → [`align`] → [`SegmentStats`] → [`ScoreParts`].
 
 pub mod align;
-mod blob;
 mod beam;
+mod blob;
 pub mod features;
 pub mod lookup_stemmer;
 pub mod nltk;
@@ -27,9 +27,9 @@ use crate::error::{Error, Result};
 pub use align::Match;
 use align::{align, count_and_chunks, AlignScratch, Matchers};
 use features::{FeatureSources, InternedLines, WordTable};
+pub use lookup_stemmer::LookupStems;
 use normalize::{normalize_line, NonbreakingPrefixes};
 pub use params::{Language, Module, Task};
-pub use lookup_stemmer::LookupStems;
 pub use paraphrase::ParaphraseTable;
 pub use score::{aggregate, score_stats, textbook_score, ScoreParts};
 pub use stemmer::{stemmer_for, stemmer_with_table, MeteorStemmer};
@@ -52,7 +52,10 @@ impl TooManyCandidates {
     /// The error for segment `segment`.
     pub fn error(&self, segment: usize) -> Error {
         let advice = if self.limit < align::MAX_CANDIDATES_LIMIT {
-            format!("Raise max_candidates (at most {}) to score it anyway, or shorten the segment.", align::MAX_CANDIDATES_LIMIT)
+            format!(
+                "Raise max_candidates (at most {}) to score it anyway, or shorten the segment.",
+                align::MAX_CANDIDATES_LIMIT
+            )
         } else {
             "Shorten or split the segment.".to_string()
         };
@@ -156,10 +159,7 @@ impl Meteor {
     pub fn new(options: MeteorOptions) -> Result<Meteor> {
         let invalid = |msg: String| Err(Error::InvalidOption(msg));
         if options.modules.is_empty() || options.modules.len() > MAX_MODULES {
-            return invalid(format!(
-                "METEOR needs 1 to {MAX_MODULES} modules, got {}",
-                options.modules.len()
-            ));
+            return invalid(format!("METEOR needs 1 to {MAX_MODULES} modules, got {}", options.modules.len()));
         }
         for (i, module) in options.modules.iter().enumerate() {
             if options.modules[..i].contains(module) {
@@ -174,7 +174,10 @@ impl Meteor {
             ));
         }
         if options.beam_size == 0 || options.beam_size > MAX_BEAM_SIZE {
-            return invalid(format!("METEOR beam_size must be between 1 and {MAX_BEAM_SIZE}, got {}", options.beam_size));
+            return invalid(format!(
+                "METEOR beam_size must be between 1 and {MAX_BEAM_SIZE}, got {}",
+                options.beam_size
+            ));
         }
         if options.max_candidates == 0 {
             return invalid("METEOR max_candidates must be at least 1".into());
@@ -190,10 +193,7 @@ impl Meteor {
                     None => return invalid(format!("no METEOR stemmer for language {:?}", options.language.name())),
                 },
                 Module::Synonym if options.synonyms.is_none() => {
-                    return invalid(format!(
-                        "no METEOR synonym data for language {:?}",
-                        options.language.name()
-                    ))
+                    return invalid(format!("no METEOR synonym data for language {:?}", options.language.name()))
                 }
                 Module::Paraphrase if options.paraphrases.is_none() => {
                     return invalid("the METEOR paraphrase module needs a paraphrase table".into())
@@ -201,10 +201,8 @@ impl Meteor {
                 _ => {}
             }
         }
-        let needs_normalizer = matches!(
-            options.normalization,
-            Normalization::Tokenize | Normalization::TokenizeNoPunct
-        );
+        let needs_normalizer =
+            matches!(options.normalization, Normalization::Tokenize | Normalization::TokenizeNoPunct);
         if needs_normalizer && !options.language.is_fully_supported() {
             return invalid(format!(
                 "METEOR 1.5 has no normalizer for language {:?} (only en cz fr es de ru): pass norm=False (and lower=True)",
@@ -342,17 +340,20 @@ impl Meteor {
         lines.extend(references.iter().map(|r| self.preprocess(r)));
         let interned = InternedLines::new(&lines);
         let words = WordTable::build(&interned.words, &self.feature_sources());
-        let tokens = |k: usize| -> Vec<String> { interned.line(k).iter().map(|&w| interned.words[w as usize].to_string()).collect() };
+        let tokens = |k: usize| -> Vec<String> {
+            interned.line(k).iter().map(|&w| interned.words[w as usize].to_string()).collect()
+        };
         let mut matches = Vec::new();
-        let best = self.best_reference(
-            interned.line(0),
-            (1..lines.len()).map(|k| interned.line(k)),
-            &words,
-            &self.matchers(),
-            &mut AlignScratch::default(),
-            Some(&mut matches),
-        )
-        .map_err(|e| e.error(0))?;
+        let best = self
+            .best_reference(
+                interned.line(0),
+                (1..lines.len()).map(|k| interned.line(k)),
+                &words,
+                &self.matchers(),
+                &mut AlignScratch::default(),
+                Some(&mut matches),
+            )
+            .map_err(|e| e.error(0))?;
         Ok(match best {
             Some((stats, score, index)) => SegmentResult {
                 stats,

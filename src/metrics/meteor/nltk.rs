@@ -36,16 +36,7 @@ fn morphological_substitutions(pos: usize) -> &'static [(&'static str, &'static 
             ("men", "man"),
             ("ies", "y"),
         ],
-        1 => &[
-            ("s", ""),
-            ("ies", "y"),
-            ("es", "e"),
-            ("es", ""),
-            ("ed", "e"),
-            ("ed", ""),
-            ("ing", "e"),
-            ("ing", ""),
-        ],
+        1 => &[("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
         2 => &[("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
         _ => &[],
     }
@@ -76,11 +67,8 @@ impl WordNet {
                         let n_synsets: usize = tokens.get(2)?.parse().ok()?;
                         let n_pointers: usize = tokens.get(3)?.parse().ok()?;
                         let start = 4 + n_pointers + 2;
-                        let offsets = tokens
-                            .get(start..start + n_synsets)?
-                            .iter()
-                            .filter_map(|t| t.parse().ok())
-                            .collect();
+                        let offsets =
+                            tokens.get(start..start + n_synsets)?.iter().filter_map(|t| t.parse().ok()).collect();
                         Some((lemma, offsets))
                     };
                     if let Some((lemma, offsets)) = parse() {
@@ -196,17 +184,8 @@ fn remainders(
     ref_used: &[bool],
 ) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
     (
-        hyp.iter()
-            .zip(hyp_used)
-            .filter(|(_, &u)| !u)
-            .map(|(p, _)| p.clone())
-            .collect(),
-        reference
-            .iter()
-            .zip(ref_used)
-            .filter(|(_, &u)| !u)
-            .map(|(p, _)| p.clone())
-            .collect(),
+        hyp.iter().zip(hyp_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
+        reference.iter().zip(ref_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
     )
 }
 
@@ -278,4 +257,3 @@ pub fn single_score(hyp: &[String], reference: &[String], wordnet: &WordNet, par
     let penalty = gamma * frag.powf(beta);
     ((1.0 - penalty) * fmean, count, chunks)
 }
-

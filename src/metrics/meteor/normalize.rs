@@ -40,11 +40,7 @@ impl NonbreakingPrefixes {
             if prefix.starts_with('#') {
                 continue;
             }
-            let kind = if tokens.next() == Some("#NUMERIC_ONLY#") {
-                PrefixKind::NumericOnly
-            } else {
-                PrefixKind::Any
-            };
+            let kind = if tokens.next() == Some("#NUMERIC_ONLY#") { PrefixKind::NumericOnly } else { PrefixKind::Any };
             prefixes.insert(prefix.to_string(), kind);
         }
         NonbreakingPrefixes { prefixes }
@@ -57,8 +53,7 @@ impl NonbreakingPrefixes {
 
 /// Java's `StringTokenizer` default delimiters: space, tab, newline, carriage return, form feed.
 pub fn java_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split([' ', '\t', '\n', '\r', '\u{c}'])
-        .filter(|token| !token.is_empty())
+    text.split([' ', '\t', '\n', '\r', '\u{c}']).filter(|token| !token.is_empty())
 }
 
 /// Java's `String.trim()`: strips every char <= U+0020 from both ends.
@@ -243,7 +238,9 @@ fn is_jar_alnum(c: char) -> bool {
 fn separate_other(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if is_jar_alnum(c) || matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | '.' | '\'' | '`' | ',' | '-' | '‘' | '’') {
+        if is_jar_alnum(c)
+            || matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | '.' | '\'' | '`' | ',' | '-' | '‘' | '’')
+        {
             out.push(c);
         } else {
             out.push(' ');
@@ -257,12 +254,14 @@ fn separate_other(text: &str) -> String {
 /// ASCII bytes the first rule (`sep_other`) leaves alone: letters, digits, Java's `\s` and `.'`,-`.
 /// Any other byte (other ASCII punctuation, or part of a non-ASCII character) may need a split.
 fn is_kept_together(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'.' | b'\'' | b'`' | b',' | b'-')
+    byte.is_ascii_alphanumeric()
+        || matches!(byte, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'.' | b'\'' | b'`' | b',' | b'-')
 }
 
 /// The jar's last rule (`r_white`): every run of spaces and Unicode space characters becomes one space.
 fn collapse_spaces(text: &str) -> String {
-    let is_space = |c: char| matches!(c, ' ' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{a0}');
+    let is_space =
+        |c: char| matches!(c, ' ' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{a0}');
     let mut out = String::with_capacity(text.len());
     let mut in_run = false;
     for c in text.chars() {
@@ -301,7 +300,12 @@ mod tests {
     #[test]
     fn separating_other_characters_equals_the_jar_pattern() {
         let pattern = Regex::new(&format!(r"([^{ALNUM} \t\n\x0B\x0C\r.'`,\-‘’])")).unwrap();
-        let samples = ["a:b", "(x) \"y\" $5 % é ß ø ž ſ Ω ω ё Ԩ ꙯ ᴀ ᶀ 東京 😀", "\u{b}\u{c}\u{a0}\u{2003}–—‘’“”«»", "plain text, with. dots-and 'quotes'`"];
+        let samples = [
+            "a:b",
+            "(x) \"y\" $5 % é ß ø ž ſ Ω ω ё Ԩ ꙯ ᴀ ᶀ 東京 😀",
+            "\u{b}\u{c}\u{a0}\u{2003}–—‘’“”«»",
+            "plain text, with. dots-and 'quotes'`",
+        ];
         for sample in samples {
             assert_eq!(separate_other(sample), pattern.replace_all(sample, " ${1} "), "{sample:?}");
         }

@@ -67,10 +67,7 @@ impl std::fmt::Debug for ParaphraseTable {
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> Error {
-    Error::InvalidOption(format!(
-        "cannot read METEOR paraphrase table {}: {error}",
-        path.display()
-    ))
+    Error::InvalidOption(format!("cannot read METEOR paraphrase table {}: {error}", path.display()))
 }
 
 impl ParaphraseTable {
@@ -136,10 +133,8 @@ impl ParaphraseTable {
             vocab_bytes.extend_from_slice(words[old as usize].as_bytes());
             vocab_offsets.push(vocab_bytes.len() as u32);
         }
-        let mut edges: Vec<(u32, u32, u32)> = children
-            .into_iter()
-            .map(|((parent, word), child)| (parent, new_id[word as usize], child))
-            .collect();
+        let mut edges: Vec<(u32, u32, u32)> =
+            children.into_iter().map(|((parent, word), child)| (parent, new_id[word as usize], child)).collect();
         edges.sort_unstable();
         for pair in &mut para_pairs {
             pair.1 = new_id[pair.1 as usize];
@@ -181,7 +176,8 @@ impl ParaphraseTable {
         }
         let mut records: Vec<u32> = Vec::with_capacity(record_at[nodes]);
         for n in 0..nodes {
-            let (node_edges, node_emits) = (&edges[edge_at[n]..edge_at[n + 1]], &emit_pairs[emit_at[n]..emit_at[n + 1]]);
+            let (node_edges, node_emits) =
+                (&edges[edge_at[n]..edge_at[n + 1]], &emit_pairs[emit_at[n]..emit_at[n + 1]]);
             records.push(node_edges.len() as u32);
             records.push(node_emits.len() as u32);
             records.extend(node_edges.iter().map(|e| e.1));
@@ -236,21 +232,24 @@ impl ParaphraseTable {
 
     /// Write the binary cache (atomically: temp file then rename).
     pub fn write_cache(&self, path: &Path) -> Result<()> {
-        blob::write_atomic(path, self.blob.bytes()).map_err(|e| {
-            Error::InvalidOption(format!("cannot write METEOR paraphrase cache {}: {e}", path.display()))
-        })
+        blob::write_atomic(path, self.blob.bytes())
+            .map_err(|e| Error::InvalidOption(format!("cannot write METEOR paraphrase cache {}: {e}", path.display())))
     }
 
     /// Open a binary cache written by [`write_cache`](Self::write_cache) (memory-mapped).
     pub fn read_cache(path: &Path) -> Result<ParaphraseTable> {
         let blob = Blob::open(path).map_err(|e| io_error(path, e))?;
-        Self::from_blob(blob).ok_or_else(|| Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display())))
+        Self::from_blob(blob)
+            .ok_or_else(|| Error::InvalidOption(format!("corrupt METEOR paraphrase cache {}", path.display())))
     }
 
     /// The table's id of a word, or [`UNKNOWN_WORD`].
     pub fn word_id(&self, word: &str) -> u32 {
         let count = self.get(self.vocab_offsets).len() - 1;
-        let entry = |i: usize| &self.get(self.vocab_bytes)[self.get(self.vocab_offsets)[i] as usize..self.get(self.vocab_offsets)[i + 1] as usize];
+        let entry = |i: usize| {
+            &self.get(self.vocab_bytes)
+                [self.get(self.vocab_offsets)[i] as usize..self.get(self.vocab_offsets)[i + 1] as usize]
+        };
         let (mut low, mut high) = (0usize, count);
         while low < high {
             let mid = (low + high) / 2;
@@ -285,12 +284,7 @@ impl ParaphraseTable {
         let (keys, rest) = rest.split_at(emits);
         let (numbers, rest) = rest.split_at(emits);
         let (offsets, words) = rest.split_at(emits + 1);
-        NodeParaphrases {
-            keys,
-            numbers,
-            offsets,
-            words,
-        }
+        NodeParaphrases { keys, numbers, offsets, words }
     }
 
     /// `getReferencePaths`: (phrase length, paraphrase words) for every table phrase that starts

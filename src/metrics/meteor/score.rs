@@ -1,8 +1,10 @@
 //! METEOR's scores from sufficient statistics: METEOR 1.5's `MeteorScorer.computeMetrics` (with its
 //! δ-weighted content/function words) and the textbook formula, per segment or summed over a corpus.
 
-use super::{SegmentStats, CHUNKS, MAX_MODULES, REF_FUNCTION_WORDS, REF_LENGTH, REF_WORD_MATCHES, STAGE_OFFSET,
-            STATS_LEN, TEST_FUNCTION_WORDS, TEST_LENGTH, TEST_WORD_MATCHES};
+use super::{
+    SegmentStats, CHUNKS, MAX_MODULES, REF_FUNCTION_WORDS, REF_LENGTH, REF_WORD_MATCHES, STAGE_OFFSET, STATS_LEN,
+    TEST_FUNCTION_WORDS, TEST_LENGTH, TEST_WORD_MATCHES,
+};
 
 /// Per-segment (or corpus) derived values (`MeteorScorer.computeMetrics`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,14 +23,7 @@ impl ScoreParts {
         let f1 = (2.0 * precision * recall) / (precision + recall);
         let raw = fmean * (1.0 - frag_penalty);
         let score = if raw.is_nan() { 0.0 } else { raw.max(0.0) };
-        ScoreParts {
-            precision,
-            recall,
-            f1,
-            fmean,
-            frag_penalty,
-            score,
-        }
+        ScoreParts { precision, recall, f1, fmean, frag_penalty, score }
     }
 }
 

@@ -74,10 +74,9 @@ pub fn stemmer_for(language: Language) -> Option<MeteorStemmer> {
 /// The language's stemmer with the lookup table Arabic needs (ignored by the other languages).
 pub fn stemmer_with_table(language: Language, table: Option<&Arc<LookupStems>>) -> Option<MeteorStemmer> {
     match (language, table) {
-        (Language::ArabicBuckwalterReduced, Some(table)) => Some(MeteorStemmer {
-            kind: StemmerKind::Lookup(table.clone()),
-            language,
-        }),
+        (Language::ArabicBuckwalterReduced, Some(table)) => {
+            Some(MeteorStemmer { kind: StemmerKind::Lookup(table.clone()), language })
+        }
         _ => stemmer_for(language),
     }
 }

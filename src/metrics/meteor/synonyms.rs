@@ -89,10 +89,8 @@ impl SynonymDictionary {
     pub fn parse(synsets_text: &str, exceptions_text: &str) -> SynonymDictionary {
         let bases = parse_exceptions(exceptions_text);
         // A later record for the same word replaces an earlier one (Hashtable.put).
-        let mut records: Vec<(&str, &str, usize)> = line_pairs(synsets_text)
-            .enumerate()
-            .map(|(k, (word, ids))| (word, ids, k))
-            .collect();
+        let mut records: Vec<(&str, &str, usize)> =
+            line_pairs(synsets_text).enumerate().map(|(k, (word, ids))| (word, ids, k)).collect();
         records.sort_unstable_by(|a, b| a.0.cmp(b.0).then(b.2.cmp(&a.2)));
         records.dedup_by(|later, first| later.0 == first.0);
         let mut text: Vec<u8> = Vec::with_capacity(synsets_text.len() / 2);
@@ -129,14 +127,7 @@ impl SynonymDictionary {
         let offsets = Raw::of(blob.section_u32s(sections[1])?);
         let id_offsets = Raw::of(blob.section_u32s(sections[2])?);
         let ids = Raw::of(blob.section_u32s(sections[3])?);
-        let dictionary = SynonymDictionary {
-            text,
-            offsets,
-            id_offsets,
-            ids,
-            blob,
-            bases,
-        };
+        let dictionary = SynonymDictionary { text, offsets, id_offsets, ids, blob, bases };
         let (offsets, id_offsets) = (dictionary.get(offsets), dictionary.get(id_offsets));
         let consistent = !offsets.is_empty()
             && offsets.len() == id_offsets.len()

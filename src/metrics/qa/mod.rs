@@ -9,11 +9,11 @@
 //! `tables.rs` is generated from CPython's `unicodedata` (see its header); `pystr.rs` reads it for
 //! Python's `str` semantics. Imports go one way: `normalize` → `nltk_word` → `pystr` → `tables`.
 
-pub mod normalize;
 pub(crate) mod nltk_word;
+pub mod normalize;
+pub mod pystr;
 pub mod squad;
 mod tables;
-pub mod pystr;
 
 use rayon::prelude::*;
 

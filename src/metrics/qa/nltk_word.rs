@@ -135,6 +135,9 @@ mod tests {
 
     #[test]
     fn quotes_and_contractions() {
-        assert_eq!(nltk_word_tokenize("\"I can't\" 'quote' gonna"), ["``", "I", "ca", "n't", "''", "'", "quote", "'", "gon", "na"]);
+        assert_eq!(
+            nltk_word_tokenize("\"I can't\" 'quote' gonna"),
+            ["``", "I", "ca", "n't", "''", "'", "quote", "'", "gon", "na"]
+        );
     }
 }

@@ -6,9 +6,9 @@
 //! `str.split()` and the punctuation sets agree with the scripts on every Unicode input.
 
 use super::pystr::is_py_word;
-use crate::text::pystr::{python_strip, split_tokens};
 use super::tables::UNICODE_PUNCT;
 use crate::error::{Error, Result};
+use crate::text::pystr::{python_strip, split_tokens};
 use crate::text::ranges::contains as in_ranges;
 
 /// MLQA's punctuation: Unicode general category P* plus ASCII `string.punctuation`.
@@ -144,8 +144,37 @@ pub fn normalize_mlqa(text: &str, language: MlqaLanguage) -> String {
 fn is_cmrc_punct(c: char) -> bool {
     matches!(
         c,
-        '-' | ':' | '_' | '*' | '^' | '/' | '\\' | '~' | '`' | '+' | '=' | '，' | '。' | '：' | '？' | '！' | '“'
-            | '”' | '；' | '’' | '《' | '》' | '·' | '、' | '「' | '」' | '（' | '）' | '－' | '～' | '『' | '』'
+        '-' | ':'
+            | '_'
+            | '*'
+            | '^'
+            | '/'
+            | '\\'
+            | '~'
+            | '`'
+            | '+'
+            | '='
+            | '，'
+            | '。'
+            | '：'
+            | '？'
+            | '！'
+            | '“'
+            | '”'
+            | '；'
+            | '’'
+            | '《'
+            | '》'
+            | '·'
+            | '、'
+            | '「'
+            | '」'
+            | '（'
+            | '）'
+            | '－'
+            | '～'
+            | '『'
+            | '』'
     )
 }
 

@@ -62,7 +62,12 @@ fn subset(exact: &[f64], f1: &[f64], members: &[usize]) -> V2Subset {
 }
 
 /// `find_best_thresh`: sweep questions by rising no-answer probability, keeping the best running score.
-fn best_threshold(questions: &[V2Question], order: &[usize], raw: impl Fn(&V2Question) -> f64, num_no_ans: usize) -> (f64, f64) {
+fn best_threshold(
+    questions: &[V2Question],
+    order: &[usize],
+    raw: impl Fn(&V2Question) -> f64,
+    num_no_ans: usize,
+) -> (f64, f64) {
     let mut current = num_no_ans as f64;
     let mut best = current;
     let mut best_thresh = 0.0;
@@ -102,7 +107,17 @@ pub fn squad_v2_evaluation(
     let thresholded = |raw: fn(&V2Question) -> f64| -> Vec<f64> {
         questions
             .iter()
-            .map(|q| if q.na_prob > na_prob_thresh { if q.has_answer { 0.0 } else { 1.0 } } else { raw(q) })
+            .map(|q| {
+                if q.na_prob > na_prob_thresh {
+                    if q.has_answer {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                } else {
+                    raw(q)
+                }
+            })
             .collect()
     };
     let exact_thresholded = thresholded(|q| q.exact);
@@ -117,7 +132,11 @@ pub fn squad_v2_evaluation(
         let mut order = all.clone();
         // `sorted(na_probs, key=na_probs.get)` is stable: ties keep the mapping's order.
         order.sort_by(|&a, &b| {
-            questions[a].na_prob.partial_cmp(&questions[b].na_prob).unwrap().then(questions[a].na_rank.cmp(&questions[b].na_rank))
+            questions[a]
+                .na_prob
+                .partial_cmp(&questions[b].na_prob)
+                .unwrap()
+                .then(questions[a].na_rank.cmp(&questions[b].na_rank))
         });
         let (best_exact, best_exact_thresh) = best_threshold(questions, &order, |q| q.exact, num_no_ans);
         let (best_f1, best_f1_thresh) = best_threshold(questions, &order, |q| q.f1, num_no_ans);
@@ -130,7 +149,14 @@ pub fn squad_v2_evaluation(
 mod tests {
     use super::*;
 
-    fn question(has_answer: bool, exact: f64, f1: f64, prediction_empty: bool, na_prob: f64, na_rank: usize) -> V2Question {
+    fn question(
+        has_answer: bool,
+        exact: f64,
+        f1: f64,
+        prediction_empty: bool,
+        na_prob: f64,
+        na_rank: usize,
+    ) -> V2Question {
         V2Question { has_answer, exact, f1, prediction_empty, na_prob, na_rank }
     }
 

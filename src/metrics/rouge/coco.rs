@@ -43,7 +43,11 @@ pub fn rouge_l_coco(candidate: &str, references: &[&str], beta: f64) -> Result<f
 }
 
 /// Per-image ROUGE-L scores, in parallel.
-pub fn rouge_l_coco_scores<S: AsRef<str> + Sync>(candidates: &[S], references: &[Vec<S>], beta: f64) -> Result<Vec<f64>> {
+pub fn rouge_l_coco_scores<S: AsRef<str> + Sync>(
+    candidates: &[S],
+    references: &[Vec<S>],
+    beta: f64,
+) -> Result<Vec<f64>> {
     if candidates.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} candidates but {} reference lists",

@@ -273,11 +273,7 @@ pub fn summary_lcs_hits_rouge_score(reference: &[Vec<u32>], candidate: &[Vec<u32
     };
     let reference = Sentences { tokens: &flat_reference, ends: &ends(reference) };
     let candidate = Sentences { tokens: &flat_candidate, ends: &ends(candidate) };
-    let n_ids = flat_reference
-        .iter()
-        .chain(&flat_candidate)
-        .max()
-        .map_or(0, |&m| m as usize + 1);
+    let n_ids = flat_reference.iter().chain(&flat_candidate).max().map_or(0, |&m| m as usize + 1);
     summary_lcs_hits_with(reference, candidate, n_ids, &mut LcsScratch::default())
 }
 
@@ -291,13 +287,11 @@ pub(crate) struct Sentences<'a> {
 impl<'a> Sentences<'a> {
     pub fn iter(self) -> impl Iterator<Item = &'a [u32]> {
         let tokens = self.tokens;
-        self.ends
-            .iter()
-            .scan(0, move |start, &end| {
-                let sentence = &tokens[*start..end];
-                *start = end;
-                Some(sentence)
-            })
+        self.ends.iter().scan(0, move |start, &end| {
+            let sentence = &tokens[*start..end];
+            *start = end;
+            Some(sentence)
+        })
     }
 
     /// Tokens of every sentence.
@@ -350,7 +344,14 @@ pub(crate) fn summary_lcs_hits_with(
         let mut start = 0;
         for &end in reference.ends {
             let (masks, rows) = (&scratch.masks, &mut scratch.rows);
-            mark_with_masks(&reference_tokens[start..end], candidate_sentence, words, masks, rows, &mut in_union[start..end]);
+            mark_with_masks(
+                &reference_tokens[start..end],
+                candidate_sentence,
+                words,
+                masks,
+                rows,
+                &mut in_union[start..end],
+            );
             start = end;
         }
         scratch.clear_masks(candidate_sentence, words);
@@ -497,9 +498,7 @@ mod tests {
         for round in 0..300 {
             let alphabet = 2 + (round % 11) as u64;
             let mut summary = |sentences: u64| -> Vec<Vec<u32>> {
-                (0..next(sentences))
-                    .map(|_| (0..next(90)).map(|_| next(alphabet)).collect())
-                    .collect()
+                (0..next(sentences)).map(|_| (0..next(90)).map(|_| next(alphabet)).collect()).collect()
             };
             let reference = summary(5);
             let candidate = summary(5);

@@ -12,9 +12,9 @@ mod ngram;
 pub mod rouge155;
 mod segment;
 
-use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::text::rouge::RougeTokenizer;
+use rayon::prelude::*;
 
 pub use lcs::{lcs_length, summary_lcs_hits_rouge_score, LcsScratch};
 pub use ngram::{ngram_counts, NgramScratch};
@@ -33,9 +33,7 @@ pub enum Variant {
 impl Variant {
     pub fn parse(name: &str) -> Result<Self> {
         let invalid = || {
-            Error::InvalidOption(format!(
-                "invalid ROUGE variant {name:?}: expected rouge1…rouge9, rougeL or rougeLsum"
-            ))
+            Error::InvalidOption(format!("invalid ROUGE variant {name:?}: expected rouge1…rouge9, rougeL or rougeLsum"))
         };
         match name {
             "rougeL" => Ok(Self::L),
@@ -61,25 +59,13 @@ pub struct Counts {
 
 impl Counts {
     fn from_usize((hits, candidate_total, reference_total): (usize, usize, usize)) -> Self {
-        Counts {
-            hits: hits as f64,
-            candidate_total: candidate_total as f64,
-            reference_total: reference_total as f64,
-        }
+        Counts { hits: hits as f64, candidate_total: candidate_total as f64, reference_total: reference_total as f64 }
     }
 
     /// rouge_score's `(precision, recall, fmeasure)`: 0 for an empty side, F = 2PR/(P+R).
     pub fn rouge_score_prf(&self) -> [f64; 3] {
-        let precision = if self.candidate_total > 0.0 {
-            self.hits / self.candidate_total
-        } else {
-            0.0
-        };
-        let recall = if self.reference_total > 0.0 {
-            self.hits / self.reference_total
-        } else {
-            0.0
-        };
+        let precision = if self.candidate_total > 0.0 { self.hits / self.candidate_total } else { 0.0 };
+        let recall = if self.reference_total > 0.0 { self.hits / self.reference_total } else { 0.0 };
         [precision, recall, rouge_score_fmeasure(precision, recall)]
     }
 }
@@ -152,9 +138,7 @@ pub fn rouge_score_batch<S: AsRef<str> + Sync>(
         )));
     }
     if let Some(index) = references.iter().position(Vec::is_empty) {
-        return Err(Error::ShapeMismatch(format!(
-            "references[{index}] is empty"
-        )));
+        return Err(Error::ShapeMismatch(format!("references[{index}] is empty")));
     }
     let width = options.variants.len();
     let mut out = vec![Default::default(); candidates.len() * width];
@@ -165,12 +149,11 @@ pub fn rouge_score_batch<S: AsRef<str> + Sync>(
             segment::score_segment_into(options, candidate.as_ref(), refs, slots).map_err(|e| e.at_segment(k))?;
         }
     } else if width > 0 {
-        out.par_chunks_mut(width)
-            .zip(candidates.par_iter().zip(references.par_iter()))
-            .enumerate()
-            .try_for_each(|(k, (slots, (candidate, refs)))| {
+        out.par_chunks_mut(width).zip(candidates.par_iter().zip(references.par_iter())).enumerate().try_for_each(
+            |(k, (slots, (candidate, refs)))| {
                 segment::score_segment_into(options, candidate.as_ref(), refs, slots).map_err(|e| e.at_segment(k))
-            })?;
+            },
+        )?;
     }
     Ok(out)
 }
@@ -190,38 +173,15 @@ mod tests {
 
     #[test]
     fn seed_examples_from_the_issue() {
-        let r1 = score(
-            "rouge1",
-            "the cat was found under the bed",
-            "the cat was under the bed",
-        );
+        let r1 = score("rouge1", "the cat was found under the bed", "the cat was under the bed");
         assert_eq!(r1[1], 1.0);
-        let r2 = score(
-            "rouge2",
-            "the cat was found under the bed",
-            "the cat was under the bed",
-        );
+        let r2 = score("rouge2", "the cat was found under the bed", "the cat was under the bed");
         assert_eq!(r2[1], 0.8);
-        let l = score(
-            "rougeL",
-            "police kill the gunman",
-            "police killed the gunman",
-        );
+        let l = score("rougeL", "police kill the gunman", "police killed the gunman");
         assert_eq!(l[1], 0.75);
-        let r1 = score(
-            "rouge1",
-            "the cat the cat is on the mat",
-            "the cat sat on the mat",
-        );
+        let r1 = score("rouge1", "the cat the cat is on the mat", "the cat sat on the mat");
         assert_eq!(r1[0], 0.625);
-        assert_eq!(
-            score(
-                "rouge2",
-                "the cat the cat is on the mat",
-                "the cat sat on the mat"
-            )[2],
-            0.5
-        );
+        assert_eq!(score("rouge2", "the cat the cat is on the mat", "the cat sat on the mat")[2], 0.5);
     }
 
     #[test]

@@ -146,9 +146,7 @@ mod tests {
         use crate::ngram::{clipped_matches, count_ngrams};
         let mut state = 7u64;
         let mut next = |modulus: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((state >> 33) % modulus) as u32
         };
         for round in 0..300 {
@@ -166,10 +164,7 @@ mod tests {
 
     #[test]
     fn large_ids_are_fine() {
-        assert_eq!(
-            ngram_counts(&[u32::MAX, 1], &[1, u32::MAX, u32::MAX], 1),
-            (2, 2, 3)
-        );
+        assert_eq!(ngram_counts(&[u32::MAX, 1], &[1, u32::MAX, u32::MAX], 1), (2, 2, 3));
     }
 
     #[test]

@@ -12,9 +12,7 @@ use rustc_hash::FxHashMap;
 use super::lcs::{check_lcs_bytes, check_lcs_size, union_lcs_marks, LcsScratch};
 use crate::error::{Error, Result};
 use crate::ngram::{count_ngrams, Vocab};
-use crate::text::rouge::rouge155::{
-    read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions,
-};
+use crate::text::rouge::rouge155::{read_text_lcs_sentences, read_text_tokens, Rouge155TextOptions};
 
 /// A ROUGE-1.5.5 measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,10 +24,7 @@ pub enum Measure155 {
     /// `-w weight`: ROUGE-W.
     W(f64),
     /// `-2 d [-u]`: skip bigrams with at most `d` gaps (`None` = unlimited, `-2 -1`), plus unigrams with `-u`.
-    S {
-        max_skip: Option<usize>,
-        unigrams: bool,
-    },
+    S { max_skip: Option<usize>, unigrams: bool },
 }
 
 impl Measure155 {
@@ -44,27 +39,15 @@ impl Measure155 {
         let rest = name.strip_prefix("rouge").ok_or_else(|| invalid(""))?;
         match rest {
             "L" | "Lsum" => return Ok(Self::L),
-            "S*" => {
-                return Ok(Self::S {
-                    max_skip: None,
-                    unigrams: false,
-                })
-            }
-            "SU*" => {
-                return Ok(Self::S {
-                    max_skip: None,
-                    unigrams: true,
-                })
-            }
+            "S*" => return Ok(Self::S { max_skip: None, unigrams: false }),
+            "SU*" => return Ok(Self::S { max_skip: None, unigrams: true }),
             _ => {}
         }
         if let [digit @ b'1'..=b'9'] = rest.as_bytes() {
             return Ok(Self::N((digit - b'0') as usize));
         }
         if let Some(weight) = rest.strip_prefix("W-") {
-            let weight: f64 = weight
-                .parse()
-                .map_err(|_| invalid(" (weight is not a number)"))?;
+            let weight: f64 = weight.parse().map_err(|_| invalid(" (weight is not a number)"))?;
             if !(weight.is_finite() && weight > 0.0) {
                 return Err(invalid(" (ROUGE-W weight must be greater than 0)"));
             }
@@ -78,10 +61,7 @@ impl Measure155 {
             return Err(invalid(""));
         }
         let max_skip = digits.parse().map_err(|_| invalid(""))?;
-        Ok(Self::S {
-            max_skip: Some(max_skip),
-            unigrams,
-        })
+        Ok(Self::S { max_skip: Some(max_skip), unigrams })
     }
 }
 
@@ -120,11 +100,7 @@ struct Text155 {
 /// `(model count, hit, peer count, model score used by -f B)` of one model.
 type ModelStats = (f64, f64, f64, f64);
 
-fn skip_bigrams(
-    tokens: &[u32],
-    max_skip: Option<usize>,
-    unigrams: bool,
-) -> FxHashMap<(u32, u32), u32> {
+fn skip_bigrams(tokens: &[u32], max_skip: Option<usize>, unigrams: bool) -> FxHashMap<(u32, u32), u32> {
     let mut grams: FxHashMap<(u32, u32), u32> = FxHashMap::default();
     // Perl loops i over 0..$#m_tokens, so with -u the last token's unigram is never counted.
     for i in 0..tokens.len().saturating_sub(1) {
@@ -143,10 +119,7 @@ fn skip_bigrams(
 }
 
 fn clipped<K: std::hash::Hash + Eq>(model: &FxHashMap<K, u32>, peer: &FxHashMap<K, u32>) -> f64 {
-    model
-        .iter()
-        .map(|(gram, &count)| count.min(peer.get(gram).copied().unwrap_or(0)) as f64)
-        .sum()
+    model.iter().map(|(gram, &count)| count.min(peer.get(gram).copied().unwrap_or(0)) as f64).sum()
 }
 
 fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
@@ -213,27 +186,16 @@ fn wlcs_mask(model_sentence: &[u32], peer: &[Vec<u32>], weight: f64) -> Vec<bool
     mask
 }
 
-fn model_stats(
-    measure: Measure155,
-    model: &Text155,
-    peer: &Text155,
-    scratch: &mut LcsScratch,
-) -> ModelStats {
+fn model_stats(measure: Measure155, model: &Text155, peer: &Text155, scratch: &mut LcsScratch) -> ModelStats {
     match measure {
         Measure155::N(n) => {
             let model_grams = count_ngrams(&model.tokens, n);
             let peer_grams = count_ngrams(&peer.tokens, n);
             let model_count = (model.tokens.len() + 1).saturating_sub(n) as f64;
             let peer_count = (peer.tokens.len() + 1).saturating_sub(n) as f64;
-            let hit: f64 = model_grams
-                .iter()
-                .map(|(g, &c)| c.min(peer_grams.get(g).copied().unwrap_or(0)) as f64)
-                .sum();
-            let score = if model_count != 0.0 {
-                round5(hit / model_count)
-            } else {
-                0.0
-            };
+            let hit: f64 =
+                model_grams.iter().map(|(g, &c)| c.min(peer_grams.get(g).copied().unwrap_or(0)) as f64).sum();
+            let score = if model_count != 0.0 { round5(hit / model_count) } else { 0.0 };
             (model_count, hit, peer_count, score)
         }
         Measure155::S { max_skip, unigrams } => {
@@ -242,11 +204,7 @@ fn model_stats(
             let model_count = model_grams.values().sum::<u32>() as f64;
             let peer_count = peer_grams.values().sum::<u32>() as f64;
             let hit = clipped(&model_grams, &peer_grams);
-            let score = if model_count != 0.0 {
-                round5(hit / model_count)
-            } else {
-                0.0
-            };
+            let score = if model_count != 0.0 { round5(hit / model_count) } else { 0.0 };
             (model_count, hit, peer_count, score)
         }
         Measure155::L => {
@@ -258,9 +216,7 @@ fn model_stats(
                 let mask = lcs_mask(sentence, &peer.sentences, scratch);
                 for (position, _) in mask.iter().enumerate().filter(|(_, &hit)| hit) {
                     let token = sentence[position];
-                    let (Some(m), Some(p)) =
-                        (model_left.get_mut(&token), peer_left.get_mut(&token))
-                    else {
+                    let (Some(m), Some(p)) = (model_left.get_mut(&token), peer_left.get_mut(&token)) else {
                         continue;
                     };
                     if *m > 0 && *p > 0 {
@@ -286,17 +242,13 @@ fn model_stats(
                         continue;
                     }
                     let token = sentence[position];
-                    let (Some(m), Some(p)) =
-                        (model_left.get_mut(&token), peer_left.get_mut(&token))
-                    else {
+                    let (Some(m), Some(p)) = (model_left.get_mut(&token), peer_left.get_mut(&token)) else {
                         continue;
                     };
                     if *m > 0 && *p > 0 {
                         run += 1;
                         // A run closes where the *mask* ends, even if a later masked token fails clipping.
-                        if position + 1 < sentence.len() && !mask[position + 1]
-                            || position + 1 == sentence.len()
-                        {
+                        if position + 1 < sentence.len() && !mask[position + 1] || position + 1 == sentence.len() {
                             hit += (run as f64).powf(weight);
                             run = 0;
                         }
@@ -306,18 +258,9 @@ fn model_stats(
                 }
             }
             // Perl dies on a zero base ("Illegal division by zero"); we score 0.
-            let score = if base > 0.0 {
-                (hit / base).powf(1.0 / weight)
-            } else {
-                0.0
-            };
+            let score = if base > 0.0 { (hit / base).powf(1.0 / weight) } else { 0.0 };
             // computeWLCSScore weights the (already weighted) model base again, and the peer count.
-            (
-                base.powf(weight),
-                hit,
-                (peer.tokens.len() as f64).powf(weight),
-                score,
-            )
+            (base.powf(weight), hit, (peer.tokens.len() as f64).powf(weight), score)
         }
     }
 }
@@ -335,23 +278,11 @@ fn segment_measure(
             Measure155::W(weight) => x.powf(1.0 / weight),
             _ => x,
         };
-        let recall = if count != 0.0 {
-            round5(ratio(hit / count))
-        } else {
-            0.0
-        };
-        let precision = if count_p != 0.0 {
-            round5(ratio(hit / count_p))
-        } else {
-            0.0
-        };
+        let recall = if count != 0.0 { round5(ratio(hit / count)) } else { 0.0 };
+        let precision = if count_p != 0.0 { round5(ratio(hit / count_p)) } else { 0.0 };
         let alpha = options.alpha;
         let denominator = (1.0 - alpha) * precision + alpha * recall;
-        let f = if denominator > 0.0 {
-            round5((precision * recall) / denominator)
-        } else {
-            0.0
-        };
+        let f = if denominator > 0.0 { round5((precision * recall) / denominator) } else { 0.0 };
         [recall, precision, f]
     };
     match options.multi_ref {
@@ -395,29 +326,17 @@ pub fn rouge155_segment(
     peer: &str,
     models: &[String],
 ) -> Result<Vec<[f64; 3]>> {
-    let needs_sentences = measures
-        .iter()
-        .any(|m| matches!(m, Measure155::L | Measure155::W(_)));
+    let needs_sentences = measures.iter().any(|m| matches!(m, Measure155::L | Measure155::W(_)));
     let read = |text: &str| {
         let tokens = read_text_tokens(text, &options.text);
-        let sentences = if needs_sentences {
-            read_text_lcs_sentences(text, &options.text)
-        } else {
-            Vec::new()
-        };
+        let sentences = if needs_sentences { read_text_lcs_sentences(text, &options.text) } else { Vec::new() };
         (tokens, sentences)
     };
     let raw_peer = read(peer);
     let raw_models: Vec<_> = models.iter().map(|m| read(m)).collect();
-    fn intern<'a>(
-        vocab: &mut Vocab<'a>,
-        (tokens, sentences): &'a (Vec<String>, Vec<Vec<String>>),
-    ) -> Text155 {
+    fn intern<'a>(vocab: &mut Vocab<'a>, (tokens, sentences): &'a (Vec<String>, Vec<Vec<String>>)) -> Text155 {
         let tokens = tokens.iter().map(|t| vocab.id(t)).collect();
-        let sentences = sentences
-            .iter()
-            .map(|s| s.iter().map(|t| vocab.id(t)).collect())
-            .collect();
+        let sentences = sentences.iter().map(|s| s.iter().map(|t| vocab.id(t)).collect()).collect();
         Text155 { tokens, sentences }
     }
     let mut vocab = Vocab::default();
@@ -438,10 +357,7 @@ pub fn rouge155_segment(
         }
     }
     let mut scratch = LcsScratch::default();
-    Ok(measures
-        .iter()
-        .map(|&m| segment_measure(m, options, &peer, &models, &mut scratch))
-        .collect())
+    Ok(measures.iter().map(|&m| segment_measure(m, options, &peer, &models, &mut scratch)).collect())
 }
 
 /// Perl's `srand(seed)` + `rand()`: drand48 (Perl ≥ 5.20 ships its own, identical everywhere).
@@ -474,9 +390,7 @@ pub fn rouge155_bootstrap(
         )));
     }
     if !(0.0..=100.0).contains(&confidence) {
-        return Err(Error::InvalidOption(format!(
-            "confidence must be within 0 and 100, got {confidence}"
-        )));
+        return Err(Error::InvalidOption(format!("confidence must be within 0 and 100, got {confidence}")));
     }
     // Perl sorts the instance keys "1.X", "2.X", … as strings.
     let mut order: Vec<usize> = (0..scores.len()).collect();
@@ -485,11 +399,8 @@ pub fn rouge155_bootstrap(
     }
     let instances: Vec<[f64; 3]> = order.iter().map(|&i| scores[i]).collect();
     let n = instances.len();
-    let mut means: [Vec<f64>; 3] = [
-        Vec::with_capacity(samples),
-        Vec::with_capacity(samples),
-        Vec::with_capacity(samples),
-    ];
+    let mut means: [Vec<f64>; 3] =
+        [Vec::with_capacity(samples), Vec::with_capacity(samples), Vec::with_capacity(samples)];
     for seed in 0..samples {
         let mut rng = PerlRand::new(seed as u32);
         let mut sum = [0.0f64; 3];
@@ -532,11 +443,7 @@ mod tests {
     use super::*;
 
     fn options() -> Rouge155Options {
-        Rouge155Options {
-            text: Rouge155TextOptions::default(),
-            multi_ref: MultiRef::Average,
-            alpha: 0.5,
-        }
+        Rouge155Options { text: Rouge155TextOptions::default(), multi_ref: MultiRef::Average, alpha: 0.5 }
     }
 
     #[test]
@@ -545,28 +452,15 @@ mod tests {
         let grams = skip_bigrams(&[0, 1, 2, 3], None, false);
         assert_eq!(grams.values().sum::<u32>(), 6);
         // SU: + unigrams of all tokens but the last (ROUGE-1.5.5 quirk).
-        assert_eq!(
-            skip_bigrams(&[0, 1, 2, 3], None, true)
-                .values()
-                .sum::<u32>(),
-            9
-        );
+        assert_eq!(skip_bigrams(&[0, 1, 2, 3], None, true).values().sum::<u32>(), 9);
     }
 
     #[test]
     fn measure_names() {
-        assert_eq!(
-            Measure155::parse("rougeSU4").unwrap(),
-            Measure155::S {
-                max_skip: Some(4),
-                unigrams: true
-            }
-        );
+        assert_eq!(Measure155::parse("rougeSU4").unwrap(), Measure155::S { max_skip: Some(4), unigrams: true });
         assert_eq!(Measure155::parse("rougeW-1.2").unwrap(), Measure155::W(1.2));
         assert_eq!(Measure155::parse("rougeLsum").unwrap(), Measure155::L);
-        for bad in [
-            "rougeW-0", "rougeW-x", "rougeS", "rougeSx", "rouge0", "rougeX", "rougeW-",
-        ] {
+        for bad in ["rougeW-0", "rougeW-x", "rougeS", "rougeSx", "rouge0", "rougeX", "rougeW-"] {
             assert!(Measure155::parse(bad).is_err(), "{bad}");
         }
     }

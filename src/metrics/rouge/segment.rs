@@ -7,9 +7,9 @@ use crate::ngram::Vocab;
 use crate::text::rouge::{RougeTokenizer, SegmentInterner};
 
 use super::lcs::{check_lcs_size, lcs_length_with, summary_lcs_hits_with, LcsScratch, Sentences};
-use crate::error::Result;
 use super::ngram::{ngram_counts_with, NgramScratch};
 use super::{Counts, RougeScoreOptions, TokenizedText, Variant};
+use crate::error::Result;
 
 /// A text's token ids: the whole text, and its sentences (`rougeLsum`).
 #[derive(Debug, Default, Clone)]
@@ -44,10 +44,7 @@ impl TextIds {
 
     /// The ids of a text tokenized by the caller (whole text and sentences separately).
     fn from_tokens<'a>(text: &'a TokenizedText, vocab: &mut Vocab<'a>) -> Self {
-        let mut ids = TextIds {
-            all: text.all.iter().map(|t| vocab.id(t)).collect(),
-            ..Default::default()
-        };
+        let mut ids = TextIds { all: text.all.iter().map(|t| vocab.id(t)).collect(), ..Default::default() };
         for sentence in &text.sentences {
             ids.sentence_tokens.extend(sentence.iter().map(|t| vocab.id(t)));
             ids.sentence_ends.push(ids.sentence_tokens.len());
@@ -124,7 +121,13 @@ struct Scratch<'a> {
 }
 
 impl Scratch<'_> {
-    fn score(&mut self, variants: &[Variant], candidate: &TextIds, references: &[TextIds], out: &mut [(Counts, [f64; 3])]) -> Result<()> {
+    fn score(
+        &mut self,
+        variants: &[Variant],
+        candidate: &TextIds,
+        references: &[TextIds],
+        out: &mut [(Counts, [f64; 3])],
+    ) -> Result<()> {
         for variant in variants {
             for reference in references {
                 match variant {

@@ -76,7 +76,15 @@ impl RowView<'_> {
 /// Fills row `i` (its beam columns `beam.columns(i)`, costs in `row`, optional ops) from the
 /// previous row; returns the row's first column.
 #[inline]
-fn fill_row(beam: &Beam, i: usize, word: u32, reference: &[u32], prev: RowView<'_>, row: &mut Vec<i64>, mut ops: Option<&mut Vec<Op>>) -> usize {
+fn fill_row(
+    beam: &Beam,
+    i: usize,
+    word: u32,
+    reference: &[u32],
+    prev: RowView<'_>,
+    row: &mut Vec<i64>,
+    mut ops: Option<&mut Vec<Op>>,
+) -> usize {
     let (min_j, max_j) = beam.columns(i);
     row.clear();
     if let Some(ops) = ops.as_deref_mut() {
@@ -238,7 +246,14 @@ struct Scratch {
     row: Vec<i64>,
 }
 
-fn shifted_distance(beam: &Beam, base: &Matrix, base_words: &[u32], shifted: &[u32], reference: &[u32], scratch: &mut Scratch) -> i64 {
+fn shifted_distance(
+    beam: &Beam,
+    base: &Matrix,
+    base_words: &[u32],
+    shifted: &[u32],
+    reference: &[u32],
+    scratch: &mut Scratch,
+) -> i64 {
     let shared = base_words.iter().zip(shifted).take_while(|(a, b)| a == b).count();
     if shared == shifted.len() {
         return base.distance();
@@ -318,7 +333,8 @@ pub fn translation_edit_rate(hyp: &[u32], reference: &[u32]) -> Result<(u64, usi
                             prev_target = target;
                             let target = target as usize;
                             perform_shift(&words, start_h, length, target, &mut shifted);
-                            let gain = pre_score - shifted_distance(&beam, &base, &words, &shifted, reference, &mut scratch);
+                            let gain =
+                                pre_score - shifted_distance(&beam, &base, &words, &shifted, reference, &mut scratch);
                             checked += 1;
                             let candidate = Candidate { gain, length, start_h, target };
                             if best.as_ref().is_none_or(|b| candidate.beats(b)) {

@@ -22,7 +22,11 @@ pub struct TerStats {
 
 /// Statistics of one segment. Inputs are already right-stripped and (unless case-sensitive)
 /// lowercased by the caller, as sacreBLEU's `_preprocess_segment` does before tokenizing.
-pub fn segment_stats<S: AsRef<str>>(hypothesis: &str, references: &[S], normalizer: &TerNormalizer) -> Result<TerStats> {
+pub fn segment_stats<S: AsRef<str>>(
+    hypothesis: &str,
+    references: &[S],
+    normalizer: &TerNormalizer,
+) -> Result<TerStats> {
     if references.is_empty() {
         return Err(Error::ShapeMismatch("a hypothesis has no reference".into()));
     }
@@ -65,7 +69,9 @@ where
     }
     let one = |(index, (hyp, refs)): (usize, (&H, &Vec<R>))| {
         segment_stats(hyp.as_ref(), refs, normalizer).map_err(|error| match error {
-            Error::InvalidOption(msg) | Error::ShapeMismatch(msg) => Error::ShapeMismatch(format!("segment {index}: {msg}")),
+            Error::InvalidOption(msg) | Error::ShapeMismatch(msg) => {
+                Error::ShapeMismatch(format!("segment {index}: {msg}"))
+            }
         })
     };
     // a single segment stays on the calling thread (no thread-pool hand-off)

@@ -60,7 +60,12 @@ fn pad(chars: &[char], pick: impl Fn(char) -> bool) -> Vec<char> {
 
 /// `re.sub(r"(A)(B)", replacement, …)` for a two-character pattern whose characters satisfy
 /// `first` and `second`; `emit` writes the replacement of a match.
-fn sub_pairs(chars: &[char], first: impl Fn(char) -> bool, second: impl Fn(char) -> bool, emit: impl Fn(&mut Vec<char>, char, char)) -> Vec<char> {
+fn sub_pairs(
+    chars: &[char],
+    first: impl Fn(char) -> bool,
+    second: impl Fn(char) -> bool,
+    emit: impl Fn(&mut Vec<char>, char, char),
+) -> Vec<char> {
     let mut out = Vec::with_capacity(chars.len() + 8);
     let mut i = 0;
     while i < chars.len() {
@@ -134,7 +139,10 @@ mod tests {
 
     #[test]
     fn western_normalization() {
-        assert_eq!(tok("he's here, 3.5 a.b 1,000 5-6 &amp;lt;", true, false, false), "he 's here , 3.5 a . b 1,000 5 - 6 <");
+        assert_eq!(
+            tok("he's here, 3.5 a.b 1,000 5-6 &amp;lt;", true, false, false),
+            "he 's here , 3.5 a . b 1,000 5 - 6 <"
+        );
         assert_eq!(tok("x\n-y\nz", true, false, false), "xy z");
     }
 

@@ -8,9 +8,9 @@
 //! `"P.I.N.K."` keeps its periods, `A. He` drops the period of a one-letter acronym).
 
 use super::rules::*;
-use super::web::*;
 use super::scan::*;
 use super::token::Emit;
+use super::web::*;
 
 pub(super) struct Candidate {
     /// Characters matched including trailing context (decides the longest match).
@@ -93,7 +93,9 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         offer(1, 1, Emit::Replace("--".into()));
     }
     if c == '&' {
-        for (entity, replacement) in [("&md;", Some("--")), ("&mdash;", Some("--")), ("&ndash;", Some("--")), ("&amp;", Some("&"))] {
+        for (entity, replacement) in
+            [("&md;", Some("--")), ("&mdash;", Some("--")), ("&ndash;", Some("--")), ("&amp;", Some("&"))]
+        {
             if t.lit(i, entity) {
                 let n = entity.len();
                 offer(n, n, Emit::Replace(replacement.unwrap().into()));
@@ -162,7 +164,21 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         _ => {}
     }
     // TBSPEC: -LRB- … kept as tokens, a few fixed forms.
-    for special in ["-rrb-", "-lrb-", "-rcb-", "-lcb-", "-rsb-", "-lsb-", "c.d.s", "pro-", "anti-", "s&p-500", "s&amp;p-500", "s&ls", "s&amp;ls"] {
+    for special in [
+        "-rrb-",
+        "-lrb-",
+        "-rcb-",
+        "-lcb-",
+        "-rsb-",
+        "-lsb-",
+        "c.d.s",
+        "pro-",
+        "anti-",
+        "s&p-500",
+        "s&amp;p-500",
+        "s&ls",
+        "s&amp;ls",
+    ] {
         if t.lit(i, special) {
             let n = special.len();
             offer(n, n, Emit::Replace(t.c[i..i + n].iter().collect::<String>().replace("&amp;", "&")));
@@ -230,20 +246,26 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     }
     let smiley = smiley(t, i);
     if smiley > 0 && t.is(i + smiley, |c| !c.is_ascii_alphanumeric()) {
-        let text: String = t.c[i..i + smiley].iter().map(|&c| match c {
-            '(' => "-LRB-".to_string(),
-            ')' => "-RRB-".to_string(),
-            other => other.to_string(),
-        }).collect();
+        let text: String = t.c[i..i + smiley]
+            .iter()
+            .map(|&c| match c {
+                '(' => "-LRB-".to_string(),
+                ')' => "-RRB-".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
         offer(smiley + 1, smiley, Emit::Replace(text));
     }
     let asian = asian_smiley(t, i);
     if asian > 0 {
-        let text: String = t.c[i..i + asian].iter().map(|&c| match c {
-            '(' => "-LRB-".to_string(),
-            ')' => "-RRB-".to_string(),
-            other => other.to_string(),
-        }).collect();
+        let text: String = t.c[i..i + asian]
+            .iter()
+            .map(|&c| match c {
+                '(' => "-LRB-".to_string(),
+                ')' => "-RRB-".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
         offer(asian, asian, Emit::Replace(text));
     }
     match c {
@@ -286,7 +308,20 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
         }
         offer(2 * n, 2 * n, Emit::Text);
     }
-    if matches!(c, ',' | ';' | ':' | '\u{3001}' | '.' | '\u{A1}' | '\u{BF}' | '\u{37E}' | '\u{589}' | '\u{61F}' | '\u{6D4}' | '\u{700}'..='\u{702}' | '\u{7FA}' | '\u{3002}' | '=' | '/') {
+    if matches!(
+        c,
+        ',' | ';'
+            | ':'
+            | '\u{3001}'
+            | '.'
+            | '\u{A1}'
+            | '\u{BF}'
+            | '\u{37E}'
+            | '\u{589}'
+            | '\u{61F}'
+            | '\u{6D4}'
+            | '\u{700}'..='\u{702}' | '\u{7FA}' | '\u{3002}' | '=' | '/'
+    ) {
         offer(1, 1, Emit::Text);
     }
     // HTHING (hyphenated words, optionally with a final period before , ; :), THING, THINGA, THING3.
@@ -307,7 +342,11 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     if thinga > 0 {
         offer(thinga, thinga, Emit::Replace(t.c[i..i + thinga].iter().collect::<String>().replace("&amp;", "&")));
         if t.at(i + thinga) == Some('.') && t.is(i + thinga + 1, |c| matches!(c, ',' | ';' | ':' | '\u{3001}')) {
-            offer(thinga + 2, thinga + 1, Emit::Replace(t.c[i..=i + thinga].iter().collect::<String>().replace("&amp;", "&")));
+            offer(
+                thinga + 2,
+                thinga + 1,
+                Emit::Replace(t.c[i..=i + thinga].iter().collect::<String>().replace("&amp;", "&")),
+            );
         }
     }
     // QUOTES: a quote before a letter + non-space is an opening quote.

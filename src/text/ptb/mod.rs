@@ -79,7 +79,10 @@ mod tests {
     fn hyphens_brackets_and_quotes() {
         assert_eq!(tok("a t-shirt (red) tree- --x"), "a t-shirt -lrb- red -rrb- tree - -- x");
         assert_eq!(tok("\"P.I.N.K.\" on"), "`` p.i.n.k. '' on");
-        assert_eq!(coco_tokenize::<&str>("A (red) \"P.I.N.K.\" t-shirt, ok...", &[]), "a -lrb- red -rrb- p.i.n.k. t-shirt ok");
+        assert_eq!(
+            coco_tokenize::<&str>("A (red) \"P.I.N.K.\" t-shirt, ok...", &[]),
+            "a -lrb- red -rrb- p.i.n.k. t-shirt ok"
+        );
     }
 
     #[test]

@@ -11,35 +11,83 @@ use crate::text::ranges::contains as in_ranges;
 /// Abbreviations that keep their period (PTBLexer ABBREV1, ABBREV2/4, ABBREV3); lowercase forms.
 /// Entries marked by a leading `^` need an uppercase first letter (the spec's `[A]z` style classes).
 pub(super) const ABBREV1: &[&str] = &[
-    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues",
-    "wed", "thu", "thurs", "fri", "ala", "ariz", "^az", "^ark", "calif", "colo", "conn", "ct", "dak", "^del",
-    "fla", "ga", "^ill", "ind", "kan", "kans", "ky", "^la", "^mass", "md", "mich", "minn", "^miss", "mo", "mont",
-    "neb", "nev", "okla", "^ore", "^pa", "penn", "tenn", "^tex", "va", "vt", "^wash", "wis", "wisc", "wyo", "inc",
-    "co", "cos", "corp", "pty", "pte", "ptys", "ptes", "ppty", "ppte", "pptys", "pptes", "ltd", "plc", "rt",
-    "bancorp", "bhd", "assn", "univ", "intl", "sys", "tel", "est", "ext", "sq", "jr", "bros", "ed.d", "ph.d",
-    "esq", "etc", "al", "seq", "bldg",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed",
+    "thu", "thurs", "fri", "ala", "ariz", "^az", "^ark", "calif", "colo", "conn", "ct", "dak", "^del", "fla", "ga",
+    "^ill", "ind", "kan", "kans", "ky", "^la", "^mass", "md", "mich", "minn", "^miss", "mo", "mont", "neb", "nev",
+    "okla", "^ore", "^pa", "penn", "tenn", "^tex", "va", "vt", "^wash", "wis", "wisc", "wyo", "inc", "co", "cos",
+    "corp", "pty", "pte", "ptys", "ptes", "ppty", "ppte", "pptys", "pptes", "ltd", "plc", "rt", "bancorp", "bhd",
+    "assn", "univ", "intl", "sys", "tel", "est", "ext", "sq", "jr", "bros", "ed.d", "ph.d", "esq", "etc", "al", "seq",
+    "bldg",
 ];
 pub(super) const ABBREV4: &[&str] = &[
     "mr", "mrs", "ms", "mx", "^miss", "dr", "drs", "prof", "profs", "sen", "sens", "rep", "reps", "atty", "attys",
-    "lt", "col", "gen", "messrs", "gov", "govs", "adm", "rev", "maj", "sgt", "cpl", "pvt", "capt", "st", "ste",
-    "ave", "pres", "lieut", "rt", "hon", "brig", "cmdr", "comdr", "pfc", "spc", "supt", "supts", "det", "mt", "ft",
-    "adj", "adv", "asst", "assoc", "ens", "insp", "mlle", "mme", "msgr", "sfc", "sr", "vs", "alex", "wm", "jos",
-    "cie", "a.k.a", "cf", "treas", "ph", "invt", "elec", "natl", "mfg", "mtg", "dept", "blvd", "rd",
+    "lt", "col", "gen", "messrs", "gov", "govs", "adm", "rev", "maj", "sgt", "cpl", "pvt", "capt", "st", "ste", "ave",
+    "pres", "lieut", "rt", "hon", "brig", "cmdr", "comdr", "pfc", "spc", "supt", "supts", "det", "mt", "ft", "adj",
+    "adv", "asst", "assoc", "ens", "insp", "mlle", "mme", "msgr", "sfc", "sr", "vs", "alex", "wm", "jos", "cie",
+    "a.k.a", "cf", "treas", "ph", "invt", "elec", "natl", "mfg", "mtg", "dept", "blvd", "rd",
 ];
 pub(super) const ABBREV3: &[&str] = &[
-    "ca", "fig", "figs", "prop", "no", "nos", "sec", "sect", "secs", "sects", "art", "arts", "para", "paras",
-    "bldg", "pp", "op", "approx", "rs",
+    "ca", "fig", "figs", "prop", "no", "nos", "sec", "sect", "secs", "sects", "art", "arts", "para", "paras", "bldg",
+    "pp", "op", "approx", "rs",
 ];
 /// Words after which a sentence-final acronym gives back its period (first letter must be uppercase).
 pub(super) const ACRONYM_FOLLOWERS: &[&str] = &[
-    "about", "according", "additionally", "after", "an", "a", "as", "at", "but", "did", "during", "earlier", "he",
-    "her", "here", "how", "however", "if", "in", "it", "last", "many", "more", "mr.", "ms.", "now", "once", "one",
-    "other", "our", "she", "since", "so", "some", "such", "that", "the", "their", "then", "there", "these", "they",
-    "this", "we", "when", "while", "what", "who", "why", "yet", "you",
+    "about",
+    "according",
+    "additionally",
+    "after",
+    "an",
+    "a",
+    "as",
+    "at",
+    "but",
+    "did",
+    "during",
+    "earlier",
+    "he",
+    "her",
+    "here",
+    "how",
+    "however",
+    "if",
+    "in",
+    "it",
+    "last",
+    "many",
+    "more",
+    "mr.",
+    "ms.",
+    "now",
+    "once",
+    "one",
+    "other",
+    "our",
+    "she",
+    "since",
+    "so",
+    "some",
+    "such",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "we",
+    "when",
+    "while",
+    "what",
+    "who",
+    "why",
+    "yet",
+    "you",
 ];
 
 pub(super) fn listed(list: &[&str], word: &[char], first_upper: bool) -> bool {
-    let same = |entry: &str| entry.len() == word.len() && entry.chars().zip(word).all(|(e, &w)| w.to_ascii_lowercase() == e);
+    let same =
+        |entry: &str| entry.len() == word.len() && entry.chars().zip(word).all(|(e, &w)| w.to_ascii_lowercase() == e);
     list.iter().any(|&entry| match entry.strip_prefix('^') {
         Some(rest) => first_upper && same(rest),
         None => same(entry),
@@ -186,7 +234,11 @@ pub(super) fn apoword(t: &Text<'_>, i: usize, offer: &mut impl FnMut(usize, usiz
         }
     }
     // TBSPEC2 = {APOS}[0-9][0-9] / {SPACENL}
-    if a > 0 && t.is(i + a, |c| c.is_ascii_digit()) && t.is(i + a + 1, |c| c.is_ascii_digit()) && t.is(i + a + 2, is_space_nl) {
+    if a > 0
+        && t.is(i + a, |c| c.is_ascii_digit())
+        && t.is(i + a + 1, |c| c.is_ascii_digit())
+        && t.is(i + a + 2, is_space_nl)
+    {
         offer(a + 3, a + 2, Emit::Text);
     }
     // DEGREES = °[CF]
@@ -441,7 +493,11 @@ pub(super) fn asian_smiley(t: &Text<'_>, i: usize) -> usize {
                 return 4 + mid;
             }
         }
-        if t.is(i + 1, eye_no_dash) && t.at(i + 2) == Some('-') && t.is(i + 3, |c| eye_no_dash(c) || c == '`') && t.at(i + 4) == Some(')') {
+        if t.is(i + 1, eye_no_dash)
+            && t.at(i + 2) == Some('-')
+            && t.is(i + 3, |c| eye_no_dash(c) || c == '`')
+            && t.at(i + 4) == Some(')')
+        {
             return 5;
         }
     }

@@ -10,7 +10,9 @@ pub(super) fn url_email_twitter(t: &Text<'_>, i: usize, offer: &mut impl FnMut(u
     for scheme in ["ftp", "svn", "svn+ssh", "http", "https", "mailto"] {
         if t.lit(i, scheme) && t.lit(i + scheme.len(), "://") {
             let start = i + scheme.len() + 3;
-            let run = t.run(start, |c| !matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '{' | '}'));
+            let run = t.run(start, |c| {
+                !matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '{' | '}')
+            });
             let mut end = start + run;
             while end > start + 1 && t.is(end - 1, |c| matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '-')) {
                 end -= 1;
@@ -33,7 +35,9 @@ pub(super) fn url_email_twitter(t: &Text<'_>, i: usize, offer: &mut impl FnMut(u
         j += 4;
     }
     if t.is(j, |c| c.is_ascii_alphanumeric()) {
-        let outside = |c: char| matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '\u{A0}' | '{' | '}');
+        let outside = |c: char| {
+            matches!(c, ' ' | '\t' | '\n' | '\u{C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '\u{A0}' | '{' | '}')
+        };
         let run = t.run(j + 1, |c| !outside(c));
         let mut best = 0;
         for at in (j + 1..j + 1 + run).rev() {
@@ -127,7 +131,8 @@ pub(super) fn likely_url(t: &Text<'_>, i: usize) -> usize {
     let mut end = 0;
     if t.lit(i, "www.") {
         // ([^ …"<>|.!?(){},]+\.)+[a-zA-Z]{2,4}
-        let label = |c: char| !space(c) && !matches!(c, '"' | '<' | '>' | '|' | '.' | '!' | '?' | '(' | ')' | '{' | '}' | ',');
+        let label =
+            |c: char| !space(c) && !matches!(c, '"' | '<' | '>' | '|' | '.' | '!' | '?' | '(' | ')' | '{' | '}' | ',');
         let mut j = i + 4;
         loop {
             let n = t.run(j, label);
@@ -146,7 +151,7 @@ pub(super) fn likely_url(t: &Text<'_>, i: usize) -> usize {
         let label = |c: char| {
             !space(c)
                 && !matches!(c, '"' | '`' | '\'' | '<' | '>' | '|' | '.' | '!' | '?' | '(' | ')' | '{' | '}' | '$')
-                && !(',' ..= '_').contains(&c)
+                && !(','..='_').contains(&c)
         };
         let mut j = i;
         loop {
@@ -195,7 +200,9 @@ pub(super) fn filename(t: &Text<'_>, i: usize) -> usize {
         if t.at(j) == Some('.') {
             for ext in FILENAME_EXT {
                 let end = j + 1 + ext.len();
-                if t.lit(j + 1, ext) && t.is(end, |c| is_space_nl(c) || matches!(c, '.' | '?' | '!' | ',' | '"' | '\'' | '<')) {
+                if t.lit(j + 1, ext)
+                    && t.is(end, |c| is_space_nl(c) || matches!(c, '.' | '?' | '!' | ',' | '"' | '\'' | '<'))
+                {
                     best = best.max(end - i);
                 }
             }

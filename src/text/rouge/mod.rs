@@ -183,8 +183,7 @@ static UNICODE_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A run of letters / marks / digits of any script (Han included): words of pre-segmented text.
-static UNICODE_WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}]+").expect("valid regex"));
+static UNICODE_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}]+").expect("valid regex"));
 
 fn unicode_tokens(text: &str, pattern: &Regex) -> Vec<String> {
     let lower = text.to_lowercase();
@@ -199,19 +198,13 @@ mod tests {
     fn rouge_score_drops_non_ascii_and_lowercases() {
         let tokens = RougeTokenizer::RougeScore.tokenize("The cat's café, 42!", false);
         assert_eq!(tokens, vec!["the", "cat", "s", "caf", "42"]);
-        assert_eq!(
-            RougeTokenizer::RougeScore.tokenize("İstanbul \u{212A}m", false),
-            vec!["i", "stanbul", "km"]
-        );
+        assert_eq!(RougeTokenizer::RougeScore.tokenize("İstanbul \u{212A}m", false), vec!["i", "stanbul", "km"]);
     }
 
     #[test]
     fn unicode_keeps_every_script_and_splits_cjk() {
         let tokens = RougeTokenizer::Unicode.tokenize("Straße 北京大学 Привет, मैं", false);
-        assert_eq!(
-            tokens,
-            vec!["straße", "北", "京", "大", "学", "привет", "मैं"]
-        );
+        assert_eq!(tokens, vec!["straße", "北", "京", "大", "学", "привет", "मैं"]);
     }
 
     #[test]
@@ -224,22 +217,13 @@ mod tests {
     fn unicode_equals_rouge_score_on_ascii() {
         let text = "The quick-brown FOX jumped over 2 lazy dogs; it's running!";
         for stem in [false, true] {
-            assert_eq!(
-                RougeTokenizer::Unicode.tokenize(text, stem),
-                RougeTokenizer::RougeScore.tokenize(text, stem)
-            );
+            assert_eq!(RougeTokenizer::Unicode.tokenize(text, stem), RougeTokenizer::RougeScore.tokenize(text, stem));
         }
     }
 
     #[test]
     fn stems_only_long_tokens() {
-        assert_eq!(
-            RougeTokenizer::RougeScore.tokenize("dies cats ran", true),
-            vec!["die", "cat", "ran"]
-        );
-        assert_eq!(
-            RougeTokenizer::RougeScore.tokenize("was has", true),
-            vec!["was", "has"]
-        );
+        assert_eq!(RougeTokenizer::RougeScore.tokenize("dies cats ran", true), vec!["die", "cat", "ran"]);
+        assert_eq!(RougeTokenizer::RougeScore.tokenize("was has", true), vec!["was", "has"]);
     }
 }

@@ -29,16 +29,11 @@ static STOPWORDS: LazyLock<FxHashSet<&'static [u8]>> = LazyLock::new(|| {
 // ROUGE-1.5.5.pl `initialise`: c = [^aeiou], v = [aeiouy], C = c[^aeiouy]*, V = v[aeiou]*.
 const C: &str = "[^aeiou][^aeiouy]*";
 const V: &str = "[aeiouy][aeiou]*";
-static MGR0: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}")).expect("regex"));
-static MEQ1: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}({V})?$")).expect("regex"));
-static MGR1: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}{V}{C}")).expect("regex"));
-static HAS_VOWEL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("^({C})?[aeiouy]")).expect("regex"));
-static CVC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("^{C}[aeiouy][^aeiouwxy]$")).expect("regex"));
+static MGR0: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}")).expect("regex"));
+static MEQ1: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}({V})?$")).expect("regex"));
+static MGR1: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^({C})?{V}{C}{V}{C}")).expect("regex"));
+static HAS_VOWEL: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^({C})?[aeiouy]")).expect("regex"));
+static CVC: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^{C}[aeiouy][^aeiouwxy]$")).expect("regex"));
 
 const STEP2: &[(&str, &str)] = &[
     ("ational", "ate"),
@@ -63,25 +58,14 @@ const STEP2: &[(&str, &str)] = &[
     ("biliti", "ble"),
     ("logi", "log"),
 ];
-const STEP3: &[(&str, &str)] = &[
-    ("icate", "ic"),
-    ("ative", ""),
-    ("alize", "al"),
-    ("iciti", "ic"),
-    ("ical", "ic"),
-    ("ful", ""),
-    ("ness", ""),
-];
-const STEP4: &[&str] = &[
-    "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ou", "ism", "ate", "iti",
-    "ous", "ive", "ize",
-];
+const STEP3: &[(&str, &str)] =
+    &[("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""), ("ness", "")];
+const STEP4: &[&str] =
+    &["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ou", "ism", "ate", "iti", "ous", "ive", "ize"];
 
 /// The longest suffix of `word` in `suffixes`: what Perl's leftmost match of `(a|b|…)$` finds.
 fn longest_suffix<'s>(word: &str, suffixes: impl Iterator<Item = &'s str>) -> Option<&'s str> {
-    suffixes
-        .filter(|suffix| word.ends_with(suffix))
-        .max_by_key(|suffix| suffix.len())
+    suffixes.filter(|suffix| word.ends_with(suffix)).max_by_key(|suffix| suffix.len())
 }
 
 /// ROUGE-1.5.5's Porter stemmer (`sub stem`, the Perl "Release 1" version with Lin's 2004 step-4
@@ -92,11 +76,7 @@ pub fn porter155(word: &str) -> String {
     }
     // An initial y is upper-cased so the vowel patterns never treat it as a vowel.
     let initial_y = word.starts_with('y');
-    let mut w = if initial_y {
-        format!("Y{}", &word[1..])
-    } else {
-        word.to_string()
-    };
+    let mut w = if initial_y { format!("Y{}", &word[1..]) } else { word.to_string() };
 
     // Step 1a
     if w.ends_with("sses") || w.ends_with("ies") {
@@ -116,10 +96,7 @@ pub fn porter155(word: &str) -> String {
             let n = bytes.len();
             if w.ends_with("at") || w.ends_with("bl") || w.ends_with("iz") {
                 w.push('e');
-            } else if n >= 2
-                && bytes[n - 1] == bytes[n - 2]
-                && !b"aeiouylsz".contains(&bytes[n - 1])
-            {
+            } else if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"aeiouylsz".contains(&bytes[n - 1]) {
                 w.truncate(n - 1);
             } else if CVC.is_match(&w) {
                 w.push('e');
@@ -136,11 +113,7 @@ pub fn porter155(word: &str) -> String {
     if let Some(suffix) = longest_suffix(&w, STEP2.iter().map(|(s, _)| *s)) {
         let stem = &w[..w.len() - suffix.len()];
         if MGR0.is_match(stem) {
-            let replacement = STEP2
-                .iter()
-                .find(|(s, _)| *s == suffix)
-                .map(|(_, r)| *r)
-                .unwrap_or("");
+            let replacement = STEP2.iter().find(|(s, _)| *s == suffix).map(|(_, r)| *r).unwrap_or("");
             w = format!("{stem}{replacement}");
         }
     }
@@ -148,11 +121,7 @@ pub fn porter155(word: &str) -> String {
     if let Some(suffix) = longest_suffix(&w, STEP3.iter().map(|(s, _)| *s)) {
         let stem = &w[..w.len() - suffix.len()];
         if MGR0.is_match(stem) {
-            let replacement = STEP3
-                .iter()
-                .find(|(s, _)| *s == suffix)
-                .map(|(_, r)| *r)
-                .unwrap_or("");
+            let replacement = STEP3.iter().find(|(s, _)| *s == suffix).map(|(_, r)| *r).unwrap_or("");
             w = format!("{stem}{replacement}");
         }
     }
@@ -236,10 +205,7 @@ fn perl_split_ws(s: &[u8]) -> Vec<&[u8]> {
 
 /// SPL lines: split on "\n", empty lines skipped, ASCII A-Z lower-cased (`tr/A-Z/a-z/`).
 fn spl_lines(text: &str) -> Vec<Vec<u8>> {
-    text.split('\n')
-        .filter(|line| !line.is_empty())
-        .map(|line| line.as_bytes().to_ascii_lowercase())
-        .collect()
+    text.split('\n').filter(|line| !line.is_empty()).map(|line| line.as_bytes().to_ascii_lowercase()).collect()
 }
 
 /// Cleaning applied after the limits: hyphens spaced out, other non-alphanumerics → space.
@@ -401,14 +367,8 @@ mod tests {
             read_text_tokens("The well-known Café\n\nA B", &options),
             vec!["the", "well", "known", "caf", "a", "b"]
         );
-        let limited = Rouge155TextOptions {
-            word_limit: 3,
-            ..options
-        };
-        assert_eq!(
-            read_text_tokens("a b\nc d e", &limited),
-            vec!["a", "b", "c"]
-        );
+        let limited = Rouge155TextOptions { word_limit: 3, ..options };
+        assert_eq!(read_text_tokens("a b\nc d e", &limited), vec!["a", "b", "c"]);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 use std::iter::once;
 
 use super::stages::{join_words, AsChar, Pair, Spacing, Surround, Symbol};
-use crate::text::pystr::whitespace_len;
 use super::unicode_tables::{BLOCK_DATA, BLOCK_INDEX, BLOCK_SHIFT};
+use crate::text::pystr::whitespace_len;
 
 /// The general-category group of a char as the `regex` module sees it (N, P and S are disjoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +43,7 @@ struct Classified {
 }
 
 impl Symbol for Classified {
-    const SPACE: Self = Classified {
-        char: ' ',
-        category: Category::Other,
-    };
+    const SPACE: Self = Classified { char: ' ', category: Category::Other };
 }
 
 impl AsChar for Classified {
@@ -79,11 +76,7 @@ pub(crate) fn tokenize_intl(line: &str, out: &mut String) {
             if (byte <= b' ' || byte >= 0xC2) && whitespace_len(bytes, index) > 0 {
                 break;
             }
-            let c = if byte < 0x80 {
-                byte as char
-            } else {
-                line[index..].chars().next().unwrap_or(' ')
-            };
+            let c = if byte < 0x80 { byte as char } else { line[index..].chars().next().unwrap_or(' ') };
             needs_passes |= matches!(category(c), Category::Punctuation | Category::Symbol);
             index += width;
         }
@@ -113,25 +106,15 @@ fn utf8_width(lead: u8) -> usize {
 
 /// sacreBLEU's three `regex.sub` passes and the whitespace join, as transducers.
 fn intl_passes(chars: impl Iterator<Item = char>, out: &mut String) {
-    let classified = chars.map(|c| Classified {
-        char: c,
-        category: category(c),
-    });
+    let classified = chars.map(|c| Classified { char: c, category: category(c) });
     let not_number = |s: Classified| s.category != Category::Number;
     let punctuation = |s: Classified| s.category == Category::Punctuation;
     // (\P{N})(\p{P}) -> '\1 \2 '
     let after_non_number = Pair::new(classified, not_number, punctuation, Spacing::AfterEach);
     // (\p{P})(\P{N}) -> ' \1 \2'
-    let before_non_number = Pair::new(
-        after_non_number,
-        punctuation,
-        not_number,
-        Spacing::BeforeEach,
-    );
+    let before_non_number = Pair::new(after_non_number, punctuation, not_number, Spacing::BeforeEach);
     // (\p{S}) -> ' \1 '
-    let symbols = Surround::new(before_non_number, |s: Classified| {
-        s.category == Category::Symbol
-    });
+    let symbols = Surround::new(before_non_number, |s: Classified| s.category == Category::Symbol);
     join_words(symbols, out);
 }
 

@@ -55,28 +55,14 @@ pub enum BleuTokenizer {
 
 impl BleuTokenizer {
     /// Every tokenizer, in the order the names are listed to users.
-    pub const ALL: [BleuTokenizer; 6] = [
-        Self::None,
-        Self::Thirteen,
-        Self::Intl,
-        Self::Zh,
-        Self::ZhFixed,
-        Self::Char,
-    ];
+    pub const ALL: [BleuTokenizer; 6] = [Self::None, Self::Thirteen, Self::Intl, Self::Zh, Self::ZhFixed, Self::Char];
 
     /// Looks a tokenizer up by its sacreBLEU name (`none`, `13a`, `intl`, `zh`, `char`) or `zh-fixed`.
     pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|tokenizer| tokenizer.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
-                Error::InvalidOption(format!(
-                    "unknown tokenizer {name:?}; valid names: {}",
-                    names.join(", ")
-                ))
-            })
+        Self::ALL.iter().copied().find(|tokenizer| tokenizer.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|tokenizer| tokenizer.name()).collect();
+            Error::InvalidOption(format!("unknown tokenizer {name:?}; valid names: {}", names.join(", ")))
+        })
     }
 
     /// The sacreBLEU name, as it appears in signatures.

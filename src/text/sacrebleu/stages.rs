@@ -46,11 +46,7 @@ struct Pending<T: Symbol> {
 
 impl<T: Symbol> Pending<T> {
     fn new() -> Self {
-        Pending {
-            items: [T::SPACE; 3],
-            position: 0,
-            length: 0,
-        }
+        Pending { items: [T::SPACE; 3], position: 0, length: 0 }
     }
 
     #[inline]
@@ -81,11 +77,7 @@ pub(crate) struct Surround<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> {
 
 impl<T: Symbol, I: Iterator<Item = T>, F: Fn(T) -> bool> Surround<T, I, F> {
     pub(crate) fn new(inner: I, matches: F) -> Self {
-        Surround {
-            inner,
-            matches,
-            pending: Pending::new(),
-        }
+        Surround { inner, matches, pending: Pending::new() }
     }
 }
 
@@ -127,19 +119,11 @@ pub(crate) struct Pair<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn
 
 impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Pair<T, I, A, B> {
     pub(crate) fn new(inner: I, first: A, second: B, spacing: Spacing) -> Self {
-        Pair {
-            inner: inner.peekable(),
-            first,
-            second,
-            spacing,
-            pending: Pending::new(),
-        }
+        Pair { inner: inner.peekable(), first, second, spacing, pending: Pending::new() }
     }
 }
 
-impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator
-    for Pair<T, I, A, B>
-{
+impl<T: Symbol, I: Iterator<Item = T>, A: Fn(T) -> bool, B: Fn(T) -> bool> Iterator for Pair<T, I, A, B> {
     type Item = T;
 
     #[inline]

@@ -15,20 +15,11 @@ fn thirteen_a_matches_sacrebleu() {
     check(
         "13a",
         &[
-            (
-                "Hello, world. It's 3.14 or 1,000-2,000!",
-                "Hello , world . It's 3.14 or 1,000 - 2,000 !",
-            ),
-            (
-                "a&amp;quot;b &lt;tag&gt; &quot;x&quot;",
-                "a & quot ; b < tag > \" x \"",
-            ),
+            ("Hello, world. It's 3.14 or 1,000-2,000!", "Hello , world . It's 3.14 or 1,000 - 2,000 !"),
+            ("a&amp;quot;b &lt;tag&gt; &quot;x&quot;", "a & quot ; b < tag > \" x \""),
             ("x<skipped>y co-\nop\nnext", "xy coop next"),
             (".5 5. ,a a,", ". 5 5 . , a a ,"),
-            (
-                "e-mail 12-3 (a) [b] {c} $5 100%",
-                "e-mail 12 - 3 ( a ) [ b ] { c } $ 5 100 %",
-            ),
+            ("e-mail 12-3 (a) [b] {c} $5 100%", "e-mail 12 - 3 ( a ) [ b ] { c } $ 5 100 %"),
             ("  \t\u{1c} x\u{3000}y\u{200b}z  ", "x y\u{200b}z"),
             ("a...b,,c--d", "a . . . b , , c--d"),
             ("", ""),
@@ -41,10 +32,7 @@ fn intl_matches_sacrebleu() {
     check(
         "intl",
         &[
-            (
-                "Hello, world. It's 3.14 or 1,000!",
-                "Hello , world . It ' s 3.14 or 1,000!",
-            ),
+            ("Hello, world. It's 3.14 or 1,000!", "Hello , world . It ' s 3.14 or 1,000!"),
             ("价格是1,000元。“好”", "价格是1,000元 。 “ 好 ”"),
             ("a+b=c $5 ©2020 ½", "a + b = c $ 5 © 2020 ½"),
             ("1.2.3 a.1 1.a", "1.2.3 a . 1 1 . a"),
@@ -71,10 +59,7 @@ fn zh_matches_sacrebleu_including_issue_298() {
 #[test]
 fn zh_fixed_uses_intended_ranges() {
     let fixed = BleuTokenizer::ZhFixed;
-    assert_eq!(
-        fixed.tokenize("\u{20000}x\u{2F800}"),
-        "\u{20000} x \u{2F800}"
-    );
+    assert_eq!(fixed.tokenize("\u{20000}x\u{2F800}"), "\u{20000} x \u{2F800}");
     assert_eq!(fixed.tokenize("a—b"), "a—b");
     assert!(is_chinese_char_sacrebleu('\u{2001}') && !is_chinese_char_sacrebleu('\u{2000}'));
     assert!(is_chinese_char_sacrebleu('\u{2A6D}') && !is_chinese_char_sacrebleu('\u{2A6E}'));
@@ -84,10 +69,7 @@ fn zh_fixed_uses_intended_ranges() {
 
 #[test]
 fn char_and_none_match_sacrebleu() {
-    check(
-        "char",
-        &[("a b  c", "a   b     c"), ("", ""), ("汉字 x", "汉 字   x")],
-    );
+    check("char", &[("a b  c", "a   b     c"), ("", ""), ("汉字 x", "汉 字   x")]);
     check("none", &[("  a  b ", "  a  b ")]);
 }
 
@@ -95,15 +77,11 @@ fn char_and_none_match_sacrebleu() {
 fn python_whitespace_set() {
     // Python: [c for c in map(chr, range(0x110000)) if c.isspace()]
     let expected: Vec<u32> = vec![
-        0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001,
-        0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029,
-        0x202f, 0x205f, 0x3000,
+        0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+        0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
     ];
-    let found: Vec<u32> = (0..=0x10FFFFu32)
-        .filter_map(char::from_u32)
-        .filter(|&c| is_python_whitespace(c))
-        .map(|c| c as u32)
-        .collect();
+    let found: Vec<u32> =
+        (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_python_whitespace(c)).map(|c| c as u32).collect();
     assert_eq!(found, expected);
     let tokens: Vec<&str> = split_tokens("\u{1c}a\u{85}b\u{200b}c  \u{3000}").collect();
     assert_eq!(tokens, ["a", "b\u{200b}c"]);
@@ -128,15 +106,9 @@ fn categories_follow_the_regex_module() {
 #[test]
 fn unknown_name_lists_valid_names() {
     let error = BleuTokenizer::from_name("14a").unwrap_err().to_string();
-    assert!(
-        error.contains("14a") && error.contains("13a, intl, zh, zh-fixed, char"),
-        "{error}"
-    );
+    assert!(error.contains("14a") && error.contains("13a, intl, zh, zh-fixed, char"), "{error}");
     for tokenizer in BleuTokenizer::ALL {
-        assert_eq!(
-            BleuTokenizer::from_name(tokenizer.name()).unwrap(),
-            tokenizer
-        );
+        assert_eq!(BleuTokenizer::from_name(tokenizer.name()).unwrap(), tokenizer);
     }
 }
 
@@ -224,9 +196,7 @@ impl Lines {
             '\u{1f600}',
         ];
         let length = (self.next_u64() % 25) as usize;
-        (0..length)
-            .map(|_| ALPHABET[(self.next_u64() % ALPHABET.len() as u64) as usize])
-            .collect()
+        (0..length).map(|_| ALPHABET[(self.next_u64() % ALPHABET.len() as u64) as usize]).collect()
     }
 }
 
@@ -259,18 +229,13 @@ fn split_tokens_matches_char_level_split() {
     let mut lines = Lines(42);
     for _ in 0..50_000 {
         let line = lines.line();
-        let expected: Vec<&str> = line
-            .split(is_python_whitespace)
-            .filter(|t| !t.is_empty())
-            .collect();
-        assert_eq!(
-            split_tokens(&line).collect::<Vec<_>>(),
-            expected,
-            "{line:?}"
-        );
+        let expected: Vec<&str> = line.split(is_python_whitespace).filter(|t| !t.is_empty()).collect();
+        assert_eq!(split_tokens(&line).collect::<Vec<_>>(), expected, "{line:?}");
     }
     // Whitespace (and non-whitespace bytes that flag the eight-byte scan) at every offset of long words.
-    for separator in ["\u{85}", "\u{a0}", "\u{3000}", "\u{2009}", "\u{1c}", "\t", " ", "ä", "\u{1}", "\u{2010}", "\u{e100}"] {
+    for separator in
+        ["\u{85}", "\u{a0}", "\u{3000}", "\u{2009}", "\u{1c}", "\t", " ", "ä", "\u{1}", "\u{2010}", "\u{e100}"]
+    {
         for offset in 0..20 {
             let line = format!("{}{separator}{}x\u{c2}\u{a1}y{separator}", "a".repeat(offset), "b".repeat(19 - offset));
             let expected: Vec<&str> = line.split(is_python_whitespace).filter(|t| !t.is_empty()).collect();

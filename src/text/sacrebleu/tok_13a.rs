@@ -39,26 +39,11 @@ pub(crate) fn regexp_post_tokenize(bytes: impl Iterator<Item = u8>, out: &mut St
 #[inline]
 fn dot_comma_dash_passes(bytes: impl Iterator<Item = u8>, out: &mut String) {
     // period and comma, unless preceded by a digit: ([^0-9])([\.,]) -> \1 \2
-    let after_non_digit = Pair::new(
-        bytes,
-        |b| !is_ascii_digit(b),
-        is_period_or_comma,
-        Spacing::AfterEach,
-    );
+    let after_non_digit = Pair::new(bytes, |b| !is_ascii_digit(b), is_period_or_comma, Spacing::AfterEach);
     // period and comma, unless followed by a digit: ([\.,])([^0-9]) -> ' \1 \2'
-    let before_non_digit = Pair::new(
-        after_non_digit,
-        is_period_or_comma,
-        |b| !is_ascii_digit(b),
-        Spacing::BeforeEach,
-    );
+    let before_non_digit = Pair::new(after_non_digit, is_period_or_comma, |b| !is_ascii_digit(b), Spacing::BeforeEach);
     // dash after a digit: ([0-9])(-) -> '\1 \2 '
-    let dash = Pair::new(
-        before_non_digit,
-        is_ascii_digit,
-        |b| b == b'-',
-        Spacing::AfterEach,
-    );
+    let dash = Pair::new(before_non_digit, is_ascii_digit, |b| b == b'-', Spacing::AfterEach);
     join_words_utf8(dash, out);
 }
 
@@ -78,12 +63,7 @@ fn unescape(line: &str) -> Cow<'_, str> {
     }
     if text.contains('&') {
         // Sequential, like sacreBLEU: "&amp;lt;" becomes "<".
-        for (entity, replacement) in [
-            ("&quot;", "\""),
-            ("&amp;", "&"),
-            ("&lt;", "<"),
-            ("&gt;", ">"),
-        ] {
+        for (entity, replacement) in [("&quot;", "\""), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
             if text.contains(entity) {
                 text = Cow::Owned(text.replace(entity, replacement));
             }
@@ -104,12 +84,7 @@ fn unescape(line: &str) -> Cow<'_, str> {
 /// Words without `.` `,` only meet `([0-9])(-)`, and a lone final `.`/`,` is always split off; other
 /// words run through the literal passes (`cargo test` compares all of this with the literal chain).
 #[inline]
-pub(crate) fn tokenize_words(
-    text: &str,
-    padded: bool,
-    is_spaced_out: Option<fn(char) -> bool>,
-    out: &mut String,
-) {
+pub(crate) fn tokenize_words(text: &str, padded: bool, is_spaced_out: Option<fn(char) -> bool>, out: &mut String) {
     let bytes = text.as_bytes();
     let line_start = out.len();
     let mut index = 0;
@@ -288,35 +263,15 @@ fn dot_comma_dash_passes_short(word: &[u8], before: bool, after: bool, out: &mut
     input[offset..offset + word.len()].copy_from_slice(word);
     let input = &input[..offset + word.len() + usize::from(after)];
     let (mut first, mut second) = ([0u8; SHORT_BUFFER], [0u8; SHORT_BUFFER]);
-    let length = pair_pass(
-        input,
-        &mut first,
-        |b| !is_ascii_digit(b),
-        is_period_or_comma,
-        Spacing::AfterEach,
-    );
-    let length = pair_pass(
-        &first[..length],
-        &mut second,
-        is_period_or_comma,
-        |b| !is_ascii_digit(b),
-        Spacing::BeforeEach,
-    );
-    let length = pair_pass(
-        &second[..length],
-        &mut first,
-        is_ascii_digit,
-        |b| b == b'-',
-        Spacing::AfterEach,
-    );
+    let length = pair_pass(input, &mut first, |b| !is_ascii_digit(b), is_period_or_comma, Spacing::AfterEach);
+    let length =
+        pair_pass(&first[..length], &mut second, is_period_or_comma, |b| !is_ascii_digit(b), Spacing::BeforeEach);
+    let length = pair_pass(&second[..length], &mut first, is_ascii_digit, |b| b == b'-', Spacing::AfterEach);
     // SAFETY: the passes only insert ASCII spaces next to ASCII `.` `,` `-` or digits, never inside a
     // multi-byte char, so the tokens are valid UTF-8 slices of a valid word plus ASCII.
     let out = unsafe { out.as_mut_vec() };
     let mut separate = false;
-    for token in first[..length]
-        .split(|&b| b == b' ')
-        .filter(|token| !token.is_empty())
-    {
+    for token in first[..length].split(|&b| b == b' ').filter(|token| !token.is_empty()) {
         if separate {
             out.push(b' ');
         }

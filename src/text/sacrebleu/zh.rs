@@ -8,12 +8,12 @@
 //! Compatibility Supplement (U+2F800..=U+2FA1D) are NOT spaced out. `zh` reproduces that exactly;
 //! `zh-fixed` uses the intended ranges.
 
-use crate::text::pystr::python_strip;
 #[cfg(any(test, feature = "fuzzing"))]
 use super::stages::Surround;
 #[cfg(any(test, feature = "fuzzing"))]
 use super::tok_13a::regexp_post_tokenize;
 use super::tok_13a::tokenize_words;
+use crate::text::pystr::python_strip;
 
 /// The ranges sacreBLEU 2.6.0 effectively tests (see the module doc for the two mis-typed ones).
 const SACREBLEU_RANGES: [(u32, u32); 22] = [
@@ -53,10 +53,7 @@ const FIXED_RANGES: [(u32, u32); 22] = {
 fn in_ranges(c: char, ranges: &[(u32, u32)]) -> bool {
     let code = c as u32;
     // Every range starts at or above U+2001: the common case exits here.
-    code >= 0x2001
-        && ranges
-            .iter()
-            .any(|&(start, end)| start <= code && code <= end)
+    code >= 0x2001 && ranges.iter().any(|&(start, end)| start <= code && code <= end)
 }
 
 /// sacreBLEU's `TokenizerZh._is_chinese_char`, typo included.
@@ -73,22 +70,14 @@ pub fn is_chinese_char_fixed(c: char) -> bool {
 
 /// `TokenizerZh()(line)`, appended to `out`; `fixed` selects the corrected ranges.
 pub(crate) fn tokenize_zh(line: &str, fixed: bool, out: &mut String) {
-    let is_chinese: fn(char) -> bool = if fixed {
-        is_chinese_char_fixed
-    } else {
-        is_chinese_char_sacrebleu
-    };
+    let is_chinese: fn(char) -> bool = if fixed { is_chinese_char_fixed } else { is_chinese_char_sacrebleu };
     tokenize_words(python_strip(line), false, Some(is_chinese), out);
 }
 
 /// The literal sacreBLEU pipeline (space out, then all four regex passes): the oracle for `tokenize_zh`.
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn tokenize_zh_literal(line: &str, fixed: bool, out: &mut String) {
-    let is_chinese = if fixed {
-        is_chinese_char_fixed
-    } else {
-        is_chinese_char_sacrebleu
-    };
+    let is_chinese = if fixed { is_chinese_char_fixed } else { is_chinese_char_sacrebleu };
     let spaced: String = Surround::new(python_strip(line).chars(), is_chinese).collect();
     regexp_post_tokenize(spaced.bytes(), out);
 }
