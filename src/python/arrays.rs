@@ -9,5 +9,5 @@ use pyo3::prelude::*;
 pub(crate) fn matrix<T: Element>(py: Python<'_>, rows: usize, cols: usize, values: Vec<T>) -> Bound<'_, PyArray2<T>> {
     Array2::from_shape_vec((rows, cols), values)
         .expect("row-major values have the declared shape")
-        .into_pyarray_bound(py)
+        .into_pyarray(py)
 }

@@ -29,7 +29,7 @@ pub(crate) fn scoring(
 fn rows_to_array(py: Python<'_>, rows: Vec<i64>, width: usize) -> PyResult<Bound<'_, PyArray2<i64>>> {
     let n_rows = rows.len() / width;
     let array = Array2::from_shape_vec((n_rows, width), rows).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(array.into_pyarray_bound(py))
+    Ok(array.into_pyarray(py))
 }
 
 fn array_rows(stats: &PyReadonlyArray2<'_, i64>) -> Vec<i64> {
@@ -76,7 +76,7 @@ fn bleu_row_scores<'py>(
     let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
     let rows = array_rows(&stats);
     let scores = run_released(py, threads, || scoring.score_rows(&rows))??;
-    Ok(scores.into_pyarray_bound(py))
+    Ok(scores.into_pyarray(py))
 }
 
 /// `(score, precisions, bp)` of one statistics row (usually the column sums of a corpus).
@@ -129,7 +129,7 @@ fn bleu_corpus<'py>(
     })??;
     Ok((
         rows_to_array(py, rows, width)?,
-        segment_scores.into_pyarray_bound(py),
+        segment_scores.into_pyarray(py),
         totals,
         corpus.score,
         corpus.precisions,

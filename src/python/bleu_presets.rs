@@ -12,7 +12,7 @@ use crate::text::BleuTokenizer;
 fn rows_to_array<'py>(py: Python<'py>, rows: Vec<Vec<u64>>, width: usize) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let flat: Vec<u64> = rows.into_iter().flatten().collect();
     let n_rows = flat.len() / width.max(1);
-    PyArray1::from_vec_bound(py, flat).reshape([n_rows, width])
+    PyArray1::from_vec(py, flat).reshape([n_rows, width])
 }
 
 /// Splits a line into tokens: `"split"` is Python's `str.split()`; any other name is a sacreBLEU
@@ -169,7 +169,7 @@ fn bleu_nltk_float_scores<'py>(
     let scores = released(py, || {
         bleu_nltk::float_scores(&rows, max_order, &weights, smoothing, auto_reweigh, weights_are_default)
     })?;
-    Ok(PyArray1::from_vec_bound(py, scores))
+    Ok(PyArray1::from_vec(py, scores))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -21,7 +21,7 @@ fn character_segment_scores<'py>(
         (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
     let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
     let scores = run_released(py, threads, || segment_scores(&hypotheses, &references))??;
-    Ok(scores.into_pyarray_bound(py))
+    Ok(scores.into_pyarray(py))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -50,7 +50,7 @@ fn chrf_segment_stats<'py>(
     })??;
     let rows = hypotheses.len();
     let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
-    Ok((matrix(py, rows, width, stats), scores.into_pyarray_bound(py)))
+    Ok((matrix(py, rows, width, stats), scores.into_pyarray(py)))
 }
 
 /// chrF (0–100) of one statistics vector (summed over segments for a corpus score).

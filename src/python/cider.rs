@@ -22,7 +22,7 @@ fn cider_image_scores<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let options = CiderOptions { n, sigma, clipping, length_penalty };
     let scores = released(py, || cider_scores(&hypotheses, &references, &options))??;
-    Ok(scores.into_pyarray_bound(py))
+    Ok(scores.into_pyarray(py))
 }
 
 /// Per-image ROUGE-L of tokenized captions (pycocoevalcap's rouge.py).
@@ -35,7 +35,7 @@ fn rouge_l_coco_image_scores<'py>(
     beta: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let scores = released(py, || rouge_l_coco_scores(&candidates, &references, beta))??;
-    Ok(scores.into_pyarray_bound(py))
+    Ok(scores.into_pyarray(py))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

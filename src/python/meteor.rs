@@ -90,7 +90,12 @@ fn through_cache<T>(
 /// A `RuntimeWarning` saying a cache file was refused and rebuilt.
 fn warn_rebuilt(py: Python<'_>, rejected: Option<String>) -> PyResult<()> {
     match rejected {
-        Some(message) => PyErr::warn_bound(py, &py.get_type_bound::<pyo3::exceptions::PyRuntimeWarning>(), &message, 1),
+        Some(message) => {
+            // A message with an interior NUL cannot be a C string: drop from there (it is only a warning).
+            let message = message.split('\0').next().unwrap_or_default();
+            let message = std::ffi::CString::new(message).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &message, 1)
+        }
         None => Ok(()),
     }
 }
@@ -304,7 +309,7 @@ impl PyMeteorScorer {
         }
         let scores: Vec<f64> = results.iter().map(|r| r.1).collect();
         let best: Vec<i64> = results.iter().map(|r| r.2 as i64).collect();
-        Ok((stats.into_pyarray_bound(py), scores.into_pyarray_bound(py), best.into_pyarray_bound(py)))
+        Ok((stats.into_pyarray(py), scores.into_pyarray(py), best.into_pyarray(py)))
     }
 
     /// Segment scores and the system score's (precision, recall, f1, fmean, frag_penalty, score),
@@ -350,7 +355,7 @@ impl PyMeteorScorer {
                     out[[i, k]] = v;
                 }
             }
-            Ok(out.into_pyarray_bound(py))
+            Ok(out.into_pyarray(py))
         })
     }
 
@@ -365,7 +370,7 @@ impl PyMeteorScorer {
             let rows = stats_rows(&stats)?;
             let total = self.0.aggregate(rows.iter());
             let p = self.0.score(&total);
-            Ok((total.to_vec().into_pyarray_bound(py), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
+            Ok((total.to_vec().into_pyarray(py), [p.precision, p.recall, p.f1, p.fmean, p.frag_penalty, p.score]))
         })
     }
 
@@ -462,7 +467,7 @@ fn nltk_meteor_batch<'py>(
             stats[[i, k]] = row[k];
         }
     }
-    Ok((scores.into_pyarray_bound(py), stats.into_pyarray_bound(py)))
+    Ok((scores.into_pyarray(py), stats.into_pyarray(py)))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

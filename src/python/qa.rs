@@ -25,7 +25,7 @@ fn qa_scores<'py>(
     let scores = released(py, || score_answers(&predictions, &references, normalizer))??;
     let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
     let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
-    Ok((exact.into_pyarray_bound(py), f1.into_pyarray_bound(py)))
+    Ok((exact.into_pyarray(py), f1.into_pyarray(py)))
 }
 
 /// The normalised form of each text (what exact match compares).
@@ -98,7 +98,7 @@ fn squad_v2_reduce<'py>(
             })
             .collect();
         let eval = squad_v2_evaluation(&questions, num_no_ans, na_prob_thresh, with_best_thresholds)?;
-        let dict = PyDict::new_bound(py);
+        let dict = PyDict::new(py);
         put_subset(&dict, "", &eval.overall)?;
         if let Some(subset) = &eval.has_ans {
             put_subset(&dict, "HasAns_", subset)?;
@@ -112,8 +112,8 @@ fn squad_v2_reduce<'py>(
             dict.set_item("best_f1", best.best_f1)?;
             dict.set_item("best_f1_thresh", best.best_f1_thresh)?;
         }
-        dict.set_item("_exact", eval.exact_thresholded.into_pyarray_bound(py))?;
-        dict.set_item("_f1", eval.f1_thresholded.into_pyarray_bound(py))?;
+        dict.set_item("_exact", eval.exact_thresholded.into_pyarray(py))?;
+        dict.set_item("_f1", eval.f1_thresholded.into_pyarray(py))?;
         Ok(dict)
     })
 }

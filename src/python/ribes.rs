@@ -30,7 +30,7 @@ fn ribes_scores<'py>(
         |hyps, refs, tokenizer| text_scores(hyps, refs, tokenizer, params),
         |hyps, refs| batch_scores(hyps, refs, params),
     )??;
-    Ok(scores.into_pyarray_bound(py))
+    Ok(scores.into_pyarray(py))
 }
 
 /// NLTK's `word_rank_alignment(reference, hypothesis)` and normalised `kendall_tau` of it, for token ids.

@@ -64,8 +64,8 @@ fn to_arrays<'py>(
         counts.extend_from_slice(&[count.hits, count.candidate_total, count.reference_total]);
         prf.extend_from_slice(values);
     }
-    let counts = PyArray1::from_vec_bound(py, counts).reshape(shape)?;
-    let prf = PyArray1::from_vec_bound(py, prf).reshape(shape)?;
+    let counts = PyArray1::from_vec(py, counts).reshape(shape)?;
+    let prf = PyArray1::from_vec(py, prf).reshape(shape)?;
     Ok((counts, prf))
 }
 
@@ -154,7 +154,7 @@ fn rouge155_stats<'py>(
     })??;
     let shape = [segments.len(), measures.len(), 3];
     let flat: Vec<f64> = segments.iter().flatten().flatten().copied().collect();
-    PyArray1::from_vec_bound(py, flat).reshape(shape)
+    PyArray1::from_vec(py, flat).reshape(shape)
 }
 
 /// ROUGE-1.5.5's bootstrap for each measure: `(measures, 3 [R, P, F], 3 [average, low, high])`.
@@ -182,7 +182,7 @@ fn rouge155_bootstrap<'py>(
             .collect::<crate::error::Result<Vec<_>>>()
     })??;
     let flat: Vec<f64> = results.iter().flatten().flatten().copied().collect();
-    PyArray1::from_vec_bound(py, flat).reshape([n_measures, 3, 3])
+    PyArray1::from_vec(py, flat).reshape([n_measures, 3, 3])
 }
 
 /// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").

@@ -20,7 +20,7 @@ fn sequence_items<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bo
     if value.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!("{what} must be a sequence of str, not a str")));
     }
-    value.iter()?.collect()
+    value.try_iter()?.collect()
 }
 
 /// The UTF-8 text of a Python str, borrowed: valid while `item` is alive (strs are immutable).
@@ -163,7 +163,7 @@ fn encode_utf8<'py>(
         data.extend_from_slice(piece.as_bytes());
         ends.push(data.len() as i64);
     }
-    Ok(Some((data.into_pyarray_bound(py), ends.into_pyarray_bound(py))))
+    Ok(Some((data.into_pyarray(py), ends.into_pyarray(py))))
 }
 
 /// The strs of a text state's UTF-8 buffer cut at `ends` (as [`encode_utf8`] lays them out), borrowed;

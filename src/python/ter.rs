@@ -35,9 +35,9 @@ fn ter_segment_stats<'py>(
             Ok((edits, lengths, scores, total_edits, total_length))
         })??;
     Ok((
-        edits.into_pyarray_bound(py),
-        lengths.into_pyarray_bound(py),
-        scores.into_pyarray_bound(py),
+        edits.into_pyarray(py),
+        lengths.into_pyarray(py),
+        scores.into_pyarray(py),
         total_edits,
         total_length,
     ))

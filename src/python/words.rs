@@ -104,7 +104,7 @@ fn push_items<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) 
     } else if let Ok(tuple) = value.downcast::<pyo3::types::PyTuple>() {
         out.extend(tuple.iter());
     } else {
-        for item in value.iter()? {
+        for item in value.try_iter()? {
             out.push(item?);
         }
     }
@@ -113,6 +113,6 @@ fn push_items<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) 
 
 /// Word ids of a set of outputs alone (diversity metrics), `tokenize` as in [`extract_corpus`].
 pub(crate) fn extract_outputs(py: Python<'_>, outputs: &Bound<'_, PyAny>, tokenize: &str) -> PyResult<Vec<Vec<u32>>> {
-    let no_references = PyList::empty_bound(py);
+    let no_references = PyList::empty(py);
     Ok(extract_corpus(py, outputs, &no_references, tokenize, IdScope::Corpus)?.0)
 }
