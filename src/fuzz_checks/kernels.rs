@@ -230,7 +230,7 @@ pub fn rouge(data: &[u8]) {
     let reference_tokens: Vec<TokenizedText> = refs.iter().map(|r| tokenized(r)).collect();
     let from_tokens = rouge_score_segment_tokens(&variants, &tokenized(hyp), &reference_tokens).unwrap();
     assert_eq!(scores, from_tokens, "interned vs token ROUGE on {input:?}");
-    let batch = rouge_score_batch(&options, &[hyp], &[refs.clone()]).unwrap();
+    let batch = rouge_score_batch(&options, &[hyp], std::slice::from_ref(&refs)).unwrap();
     assert_eq!(scores, batch, "batch vs segment ROUGE on {input:?}");
     let reversed: Vec<&str> = refs.iter().rev().copied().collect();
     let f = |s: &[(crate::metrics::rouge::Counts, [f64; 3])]| -> Vec<f64> { s.iter().map(|(_, prf)| prf[2]).collect() };

@@ -120,7 +120,7 @@ pub fn meteor(data: &[u8]) {
     ] {
         assert!(x.is_nan() || (0.0..=1.0).contains(&x), "METEOR {name} = {x} on {input:?}");
     }
-    let batch = scorer.score_batch(&[hyp], &[refs.clone()]).unwrap();
+    let batch = scorer.score_batch(&[hyp], std::slice::from_ref(&refs)).unwrap();
     assert_eq!(
         (batch[0].0, batch[0].1, batch[0].2),
         (result.stats, result.score, result.best_reference),

@@ -165,7 +165,7 @@ pub fn tok_rouge155(data: &[u8]) {
             wordnet_exceptions: bits & 2 != 0,
             remove_stopwords: bits & 4 != 0,
             word_limit: if bits & 8 != 0 { 1 + data.len() % 7 } else { 0 },
-            byte_limit: if bits & 8 != 0 && data.len() % 2 == 0 { 1 + data.len() % 13 } else { 0 },
+            byte_limit: if bits & 8 != 0 && data.len().is_multiple_of(2) { 1 + data.len() % 13 } else { 0 },
         };
         let tokens = read_text_tokens(&text, &options);
         let sentences = read_text_lcs_sentences(&text, &options);

@@ -400,11 +400,11 @@ fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids:
     if original == reference_ids {
         return Ok(0.0); // the same words, distance 0: the reference returns before any shift
     }
-    let reference_pattern = Pattern::new(&reference_ids, vocabulary.len());
-    let mut pre_score = reference_pattern.distance(&original) as f64 / reference_ids.len() as f64;
+    let reference_pattern = Pattern::new(reference_ids, vocabulary.len());
+    let mut pre_score = reference_pattern.distance(original) as f64 / reference_ids.len() as f64;
     let mut words = std::mem::take(&mut buffers.words);
-    words.clone_from(&original);
-    let mut search = ShiftSearch::new(&reference_ids, &reference_pattern, vocabulary.len(), buffers);
+    words.clone_from(original);
+    let mut search = ShiftSearch::new(reference_ids, &reference_pattern, vocabulary.len(), buffers);
     loop {
         let Ok(found) = search.best_shift(&words, &vocabulary, pre_score) else {
             buffers.words = words;
@@ -418,9 +418,9 @@ fn score_with_ids(hypothesis: &str, reference: &str, buffers: &mut Buffers, ids:
         pre_score -= gain;
     }
     let ids = word_chars(&vocabulary, &mut buffers.chars, &mut buffers.ranges);
-    let cost_of_shifts = shift_cost(&words, &original, &buffers.ranges);
+    let cost_of_shifts = shift_cost(&words, original, &buffers.ranges);
     joined(&words, &buffers.chars, &buffers.ranges, &mut buffers.shifted_chars);
-    joined(&reference_ids, &buffers.chars, &buffers.ranges, &mut buffers.reference_chars);
+    joined(reference_ids, &buffers.chars, &buffers.ranges, &mut buffers.reference_chars);
     buffers.words = words;
     let (shifted_chars, reference_chars) = (&buffers.shifted_chars, &buffers.reference_chars);
     if shifted_chars.is_empty() {
@@ -491,7 +491,7 @@ mod tests {
         // synthetic: 1,500 alternating words against the other phase; every shift of every phrase is tried
         let hyp: Vec<&str> = (0..1500).map(|k| ["a", "b"][k % 2]).collect();
         let reference: Vec<&str> = (0..1500).map(|k| ["b", "a"][k % 2]).collect();
-        let error = segment_scores(&[hyp.join(" ")], &[reference.join(" ")]).err().expect("refused");
+        let error = segment_scores(&[hyp.join(" ")], &[reference.join(" ")]).expect_err("refused");
         assert!(error.to_string().starts_with("segment 0: CharacTER's shift search"), "{error}");
     }
 

@@ -385,8 +385,7 @@ fn greedy_matching(cand: &[char], reference: &[char], min_match: usize) -> Resul
     // retains the same matches.
     for m in &found.list {
         let len = m.len;
-        loop {
-            let Some(&i) = found.pos1(m).iter().find(|&&p| covered1.free(p, len)) else { break };
+        while let Some(&i) = found.pos1(m).iter().find(|&&p| covered1.free(p, len)) {
             let Some(&j) = found.pos2(m).iter().find(|&&p| covered2.free(p, len)) else { break };
             ops.push(Op { alo: i as i64, blo: j as i64, len, dist: 0 });
             mask1[i..i + len].iter_mut().for_each(|free| *free = false);

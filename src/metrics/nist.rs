@@ -497,7 +497,7 @@ mod tests {
             "It is the guiding principle which guarantees the military forces always being under the command of the Party",
             "It is the practical guide for the army always to heed the directions of the party",
         ];
-        let one = nist(&[hyp1], &[refs.clone()], 5);
+        let one = nist(&[hyp1], std::slice::from_ref(&refs), 5);
         assert!((one.score - 3.3709).abs() < 1e-4, "{one:?}");
         assert!(!one.nltk_divides_by_zero);
         let two = nist(&[hyp2], &[refs], 5);

@@ -465,7 +465,7 @@ mod tests {
         assert_eq!(sentence_ribes(&[vec![1]], &[], params).unwrap(), 0.0);
         assert_eq!(sentence_ribes(&[vec![]], &[1], params).unwrap(), 0.0);
         let long = vec![0u32; MAX_ALIGNMENT_LEN + 1];
-        assert!(sentence_ribes(&[long.clone()], &[1], params).is_err());
+        assert!(sentence_ribes(std::slice::from_ref(&long), &[1], params).is_err());
         assert_eq!(sentence_ribes(&[long], &[], params).unwrap(), 0.0); // nltk returns before aligning
         assert_eq!(corpus_score(&[]), 0.0);
         assert!(batch_scores(&[vec![1]], &[], params).is_err());

@@ -299,7 +299,7 @@ mod tests {
             let mut fresh = vec![0u64; 4];
             clipped_matches_all_orders(&hyp, &refs, 4, &mut fresh);
             assert_eq!(again, fresh);
-            matcher.clipped_matches_all_orders(&[9, 9], &[vec![9]], 4, &mut vec![0u64; 4]);
+            matcher.clipped_matches_all_orders(&[9, 9], &[vec![9]], 4, &mut [0u64; 4]);
         }
         // Large ids take the slice-keyed path and agree.
         let big: Vec<u32> = vec![70_000, 5, 70_000, 5];

@@ -151,13 +151,13 @@ impl PyStemTable {
     }
 }
 
+/// `(language short name, task name, [α, β, γ, δ], default modules, default weights, tuned)`.
+type TaskDefaults = (String, String, [f64; 4], Vec<String>, Vec<f64>, bool);
+
 /// (α β γ δ), default modules and weights of a language/task.
 #[pyfunction]
 #[pyo3(signature = (language, task=None))]
-fn meteor_task_defaults(
-    language: &str,
-    task: Option<&str>,
-) -> PyResult<(String, String, [f64; 4], Vec<String>, Vec<f64>, bool)> {
+fn meteor_task_defaults(language: &str, task: Option<&str>) -> PyResult<TaskDefaults> {
     guard(|| {
         let language = Language::parse(language)?;
         // No task: the language's own default (rank when tuned, else li), as the jar's setLanguage.
@@ -430,7 +430,7 @@ fn nltk_meteor_batch<'py>(
     references: Vec<Vec<Vec<String>>>,
     wordnet: PyRef<'py, PyNltkWordNet>,
     parameters: [f64; 3],
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+) -> PyResult<(Bound<'py, PyArray1<f64>>, super::arrays::Matrix<'py, f64>)> {
     if hypotheses.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} hypotheses but {} reference lists",
@@ -452,7 +452,7 @@ fn nltk_meteor_batch<'py>(
                     let reference = lower(reference);
                     let (score, matches, chunks) =
                         crate::metrics::meteor::nltk::single_score(&hyp, &reference, &wordnet, parameters);
-                    if best.map_or(true, |(b, _)| score > b) {
+                    if best.is_none_or(|(b, _)| score > b) {
                         best = Some((score, [hyp.len() as f64, reference.len() as f64, matches as f64, chunks as f64]));
                     }
                 }

@@ -1,6 +1,6 @@
 //! Bindings for `metrics::qa`: batch exact match / F1 and the SQuAD corpus reductions.
 
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 
 use super::errors::guard;
@@ -20,7 +20,7 @@ fn qa_scores<'py>(
     references: Vec<Vec<String>>,
     normalizer: &str,
     language: Option<&str>,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<super::arrays::Columns2<'py, f64>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
     let scores = released(py, || score_answers(&predictions, &references, normalizer))??;
     let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
@@ -33,7 +33,7 @@ fn qa_scores<'py>(
 #[pyo3(signature = (texts, normalizer="squad", language=None))]
 fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<String>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(released(py, || texts.iter().map(|text| normalizer.normalize(text)).collect())?)
+    released(py, || texts.iter().map(|text| normalizer.normalize(text)).collect())
 }
 
 /// The units F1 counts for each text (tokens, or CMRC's mixed segments).
@@ -46,7 +46,7 @@ fn qa_tokens(
     language: Option<&str>,
 ) -> PyResult<Vec<Vec<String>>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    Ok(released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())?)
+    released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())
 }
 
 /// evaluate-v1.1.py's totals: (exact_match, f1) in percent.

@@ -190,7 +190,7 @@ fn rouge155_bootstrap<'py>(
 #[pyo3(signature = (texts, tokenizer, stem))]
 fn rouge_tokenize(py: Python<'_>, texts: Vec<String>, tokenizer: &str, stem: bool) -> PyResult<Vec<Vec<String>>> {
     let tokenizer = RougeTokenizer::from_name(tokenizer)?;
-    Ok(released(py, || texts.iter().map(|text| tokenizer.tokenize(text, stem)).collect())?)
+    released(py, || texts.iter().map(|text| tokenizer.tokenize(text, stem)).collect())
 }
 
 /// NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each lower-case ASCII word.

@@ -34,13 +34,7 @@ fn ter_segment_stats<'py>(
             let scores: Vec<f64> = stats.iter().map(|s| score(s.num_edits, s.ref_length)).collect();
             Ok((edits, lengths, scores, total_edits, total_length))
         })??;
-    Ok((
-        edits.into_pyarray(py),
-        lengths.into_pyarray(py),
-        scores.into_pyarray(py),
-        total_edits,
-        total_length,
-    ))
+    Ok((edits.into_pyarray(py), lengths.into_pyarray(py), scores.into_pyarray(py), total_edits, total_length))
 }
 
 /// TER (0–100+) of summed statistics.

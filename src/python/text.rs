@@ -14,13 +14,13 @@ use crate::text::sacrebleu::{BleuTokenizer, INTL_TABLES_REGEX_VERSION};
 #[pyo3(signature = (lines, name))]
 fn tokenize_lines(py: Python<'_>, lines: Vec<String>, name: &str) -> PyResult<Vec<String>> {
     let tokenizer = BleuTokenizer::from_name(name)?;
-    Ok(released(py, || {
+    released(py, || {
         if lines.len() < 64 {
             lines.iter().map(|line| tokenizer.tokenize(line)).collect()
         } else {
             lines.par_iter().map(|line| tokenizer.tokenize(line)).collect()
         }
-    })?)
+    })
 }
 
 /// Tokenizes one line (no thread pool involved).

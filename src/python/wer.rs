@@ -23,8 +23,11 @@ fn config(unit: &str, remove_multiple_spaces: bool, strip: bool) -> PyResult<Err
     Ok(ErrorRateConfig { unit, remove_multiple_spaces, strip })
 }
 
+/// An alignment chunk as jiwer names it: `(tag, ref_start, ref_end, hyp_start, hyp_end)`.
+type Chunk = (&'static str, usize, usize, usize, usize);
+
 /// jiwer's tag for an opcode ("equal", "substitute", "insert", "delete"), and its bounds.
-fn chunk(code: &Opcode) -> (&'static str, usize, usize, usize, usize) {
+fn chunk(code: &Opcode) -> Chunk {
     let tag = match code.kind {
         None => "equal",
         Some(EditKind::Replace) => "substitute",
@@ -64,7 +67,7 @@ fn error_rate_alignment(
     unit: &str,
     remove_multiple_spaces: bool,
     strip: bool,
-) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+) -> PyResult<Vec<Chunk>> {
     guard(|| {
         let config = config(unit, remove_multiple_spaces, strip)?;
         Ok(segment_alignment(reference, hypothesis, &config).chunks.iter().map(chunk).collect())
@@ -73,11 +76,11 @@ fn error_rate_alignment(
 
 /// rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks).
 #[pyfunction]
-fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+fn levenshtein_opcodes(s1: Vec<u64>, s2: Vec<u64>) -> PyResult<Vec<Chunk>> {
     guard(|| Ok(opcodes_of(&s1, &s2)))
 }
 
-fn opcodes_of(s1: &[u64], s2: &[u64]) -> Vec<(&'static str, usize, usize, usize, usize)> {
+fn opcodes_of(s1: &[u64], s2: &[u64]) -> Vec<Chunk> {
     let mut ids = rustc_hash::FxHashMap::default();
     let mut dense = |values: &[u64]| -> Vec<u32> {
         values

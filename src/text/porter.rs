@@ -47,7 +47,7 @@ fn is_consonant<L: Letter>(word: &[L], mut i: usize) -> bool {
             negate = !negate;
             i -= 1;
         }
-        return (!is_vowel(word[i].get())) != negate;
+        return is_vowel(word[i].get()) == negate;
     }
     true
 }
@@ -132,7 +132,7 @@ fn apply_rules<L: Letter>(word: &mut Vec<L>, rules: &[(&str, &str, Option<Condit
         } else {
             continue;
         };
-        if condition.map_or(true, |c| c(&word[..word.len() - cut], word)) {
+        if condition.is_none_or(|c| c(&word[..word.len() - cut], word)) {
             replace_end(word, cut, replacement);
         }
         return;

@@ -116,12 +116,12 @@ pub fn align<'s>(
         let stage_id = position as u8;
         match module {
             Module::Exact => {
-                for j in 0..n2 {
+                for (j, key2) in keys2.iter().enumerate().take(n2) {
                     if stage.overflowed {
                         break;
                     }
-                    for i in 0..n1 {
-                        if keys1[i] == keys2[j] {
+                    for (i, key1) in keys1.iter().enumerate().take(n1) {
+                        if key1 == key2 {
                             stage.add(word_match(stage_id, j, i));
                         }
                     }

@@ -321,7 +321,7 @@ impl Meteor {
                 return Err(TooManyCandidates { reference: index, limit: matchers.max_candidates });
             }
             let score = self.score(&stats).score;
-            if best.as_ref().map_or(true, |b| score > b.1) {
+            if best.as_ref().is_none_or(|b| score > b.1) {
                 best = Some((stats, score, index));
                 if let Some(out) = alignment.as_deref_mut() {
                     out.clear();

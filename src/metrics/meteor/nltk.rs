@@ -154,13 +154,12 @@ impl WordNet {
 
 // ---------------------------------------------------------------- alignment and score
 
+/// The unmatched (original index, word) pairs of the hypothesis and of the reference.
+type Remainders = (Vec<(usize, String)>, Vec<(usize, String)>);
+
 /// `_match_enums` on (original index, word) lists: greedy from the hypothesis end, each taking
 /// the last unmatched equal reference word. Returns matches and the unmatched remainders.
-fn match_enums(
-    hyp: &[(usize, String)],
-    reference: &[(usize, String)],
-    out: &mut Vec<(usize, usize)>,
-) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+fn match_enums(hyp: &[(usize, String)], reference: &[(usize, String)], out: &mut Vec<(usize, usize)>) -> Remainders {
     let mut positions: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (j, (_, word)) in reference.iter().enumerate() {
         positions.entry(word.as_str()).or_default().push(j);
@@ -182,7 +181,7 @@ fn remainders(
     reference: &[(usize, String)],
     hyp_used: &[bool],
     ref_used: &[bool],
-) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+) -> Remainders {
     (
         hyp.iter().zip(hyp_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
         reference.iter().zip(ref_used).filter(|(_, &u)| !u).map(|(p, _)| p.clone()).collect(),
@@ -206,7 +205,7 @@ fn synonym_match(
         let mut best: Option<(usize, &str)> = None;
         for synonym in &synonyms {
             if let Some(&last) = positions.get(synonym.as_str()).and_then(|p| p.last()) {
-                if best.map_or(true, |(j, _)| last > j) {
+                if best.is_none_or(|(j, _)| last > j) {
                     best = Some((last, synonym.as_str()));
                 }
             }

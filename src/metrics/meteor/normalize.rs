@@ -197,9 +197,10 @@ pub fn normalize_line(
             if prefix.contains('.') && r.has_alpha.is_match(prefix) {
                 // U.S. -> US: drop the dots of dotted abbreviations.
                 rebuilt.push_str(&word.replace('.', ""));
-            } else if kind == Some(PrefixKind::Any) || next_lower {
-                rebuilt.push_str(word);
-            } else if kind == Some(PrefixKind::NumericOnly) && next_digit {
+            } else if kind == Some(PrefixKind::Any)
+                || next_lower
+                || (kind == Some(PrefixKind::NumericOnly) && next_digit)
+            {
                 rebuilt.push_str(word);
             } else {
                 rebuilt.push_str(prefix);

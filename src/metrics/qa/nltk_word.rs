@@ -79,7 +79,7 @@ fn split_opening_quotes(text: &str) -> String {
             continue;
         }
         let after_word = i > 0 && is_py_word(chars[i - 1]);
-        let next_is_word = chars.get(i + 1).map_or(false, |&n| is_py_word(n));
+        let next_is_word = chars.get(i + 1).is_some_and(|&n| is_py_word(n));
         if after_word || !next_is_word {
             continue;
         }
@@ -87,7 +87,7 @@ fn split_opening_quotes(text: &str) -> String {
             let n = suffix.len();
             chars.len() >= i + 1 + n
                 && chars[i + 1..i + 1 + n].iter().zip(suffix.chars()).all(|(&a, b)| a.to_ascii_lowercase() == b)
-                && chars.get(i + 1 + n).map_or(true, |&x| !is_py_word(x))
+                && chars.get(i + 1 + n).is_none_or(|&x| !is_py_word(x))
         });
         if !clitic {
             out.push(' ');

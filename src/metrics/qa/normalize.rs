@@ -28,7 +28,7 @@ fn replace_bounded_words(text: &str, words: &[&str]) -> String {
         if !prev_is_word && is_py_word(c) {
             // Alternatives are tried in order; at most one can end on a boundary, so order is moot.
             let matched = words.iter().find(|word| {
-                rest.starts_with(**word) && rest[word.len()..].chars().next().map_or(true, |next| !is_py_word(next))
+                rest.starts_with(**word) && rest[word.len()..].chars().next().is_none_or(|next| !is_py_word(next))
             });
             if let Some(word) = matched {
                 out.push(' ');

@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn punctuation_removal() {
-        assert_eq!(tok("a, b. (c)! 「d」", false, true, true), "a b c 「d」".replace('「', "").replace('」', ""));
+        assert_eq!(tok("a, b. (c)! 「d」", false, true, true), "a b c 「d」".replace(['「', '」'], ""));
         assert_eq!(tok("a, b.", false, false, false), "a, b.");
     }
 

@@ -50,7 +50,7 @@ fn best_candidate(t: &Text<'_>, i: usize) -> Candidate {
     }
     let mut best: Option<Candidate> = None;
     let mut offer = |total: usize, token: usize, emit: Emit| {
-        if total > 0 && token > 0 && best.as_ref().map_or(true, |b| total > b.total) {
+        if total > 0 && token > 0 && best.as_ref().is_none_or(|b| total > b.total) {
             best = Some(Candidate { total, token, emit });
         }
     };

@@ -62,7 +62,7 @@ impl<'a> Text<'a> {
     }
 
     pub(super) fn is(&self, i: usize, pred: impl Fn(char) -> bool) -> bool {
-        self.at(i).map_or(false, pred)
+        self.at(i).is_some_and(pred)
     }
 
     /// Caseless ASCII literal at `i` (the scanner is %caseless for literals).
@@ -70,7 +70,7 @@ impl<'a> Text<'a> {
         let mut j = i;
         for expected in literal.chars() {
             match self.at(j) {
-                Some(c) if c.to_ascii_lowercase() == expected.to_ascii_lowercase() => j += 1,
+                Some(c) if c.eq_ignore_ascii_case(&expected) => j += 1,
                 _ => return false,
             }
         }
