@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::edit_distance::{distance, Column, Pattern};
 use crate::metrics::map_pairs;
+use crate::metrics::segment::{Refs, SegmentMetric};
 use crate::text::pystr::{is_python_whitespace, whitespace_len, MAY_START_WHITESPACE};
 
 const PARALLEL_THRESHOLD: usize = 16;
@@ -446,6 +447,41 @@ where
     }
     let scores = map_pairs(hypotheses, references, PARALLEL_THRESHOLD, segment_score)?;
     scores.into_iter().enumerate().map(|(index, score)| score.map_err(|e| e.at_segment(index))).collect()
+}
+
+/// CharacTER (the `cer` package); a row is `[score, 1]`, so summed rows give the mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Character;
+
+impl SegmentMetric for Character {
+    type Stat = f64;
+    type Scratch = ();
+    const NAME: &'static str = "character";
+    const REFS: Refs = Refs::One;
+    const PARALLEL_FROM: usize = PARALLEL_THRESHOLD;
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn check_batch(&self, _hyps: &[&str], refs: &[Vec<&str>]) -> Result<()> {
+        match refs.iter().position(|r| r[0].trim_matches(is_python_whitespace).is_empty()) {
+            Some(index) => Err(Error::ShapeMismatch(format!(
+                "references[{index}] has no words: CharacTER divides by the reference length"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [f64], _: &mut ()) -> Result<()> {
+        row.copy_from_slice(&[segment_score(hyp, refs[0])?, 1.0]);
+        Ok(())
+    }
+
+    /// The mean of the summed scores.
+    fn score_row(&self, row: &[f64]) -> f64 {
+        row[0] / row[1]
+    }
 }
 
 #[cfg(test)]

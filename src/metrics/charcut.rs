@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::metrics::char_ids::CharIds;
 use crate::metrics::map_pairs;
 use crate::metrics::qa::pystr::is_py_word;
+use crate::metrics::segment::{Refs, SegmentMetric};
 use crate::text::pystr::python_strip;
 
 const PARALLEL_THRESHOLD: usize = 16;
@@ -700,6 +701,40 @@ where
         out.extend([cost, div]);
     }
     Ok(out)
+}
+
+/// CharCut's options (charcut's `match_size` and `alt_norm`); a row is `[cost, normaliser]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharcutConfig {
+    pub match_size: usize,
+    pub alt_norm: bool,
+}
+
+impl SegmentMetric for CharcutConfig {
+    type Stat = i64;
+    type Scratch = ();
+    const NAME: &'static str = "charcut";
+    const REFS: Refs = Refs::One;
+    const PARALLEL_FROM: usize = PARALLEL_THRESHOLD;
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [i64], _: &mut ()) -> Result<()> {
+        let (cost, normaliser) = compare(hyp, refs[0], self.match_size)?.cost(self.alt_norm);
+        row.copy_from_slice(&[cost as i64, normaliser as i64]);
+        Ok(())
+    }
+
+    /// charcut's ratio, 0 where nothing is compared.
+    fn score_row(&self, row: &[i64]) -> f64 {
+        if row[1] > 0 {
+            row[0] as f64 / row[1] as f64
+        } else {
+            0.0
+        }
+    }
 }
 
 #[cfg(test)]

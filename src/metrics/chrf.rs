@@ -13,12 +13,14 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
+use crate::metrics::segment::SegmentMetric;
 
 /// Python's `str.split()` whitespace and tokens (shared with the sacreBLEU tokenizers).
 use crate::text::pystr::{is_python_whitespace, split_tokens};
 
-/// The options that change a chrF number.
+/// The options that change a chrF number (read from the Python metric's options dict by name).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "python", derive(pyo3::FromPyObject), pyo3(from_item_all))]
 pub struct ChrfConfig {
     pub char_order: usize,
     pub word_order: usize,
@@ -448,6 +450,26 @@ pub fn profiles<S: AsRef<str> + Sync>(texts: &[S], config: &ChrfConfig) -> Vec<C
         .zip(words.ids.par_iter())
         .map(|(c, w)| ChrfProfile { orders: c.iter().chain(w.iter()).map(|ids| OrderCounts::new(ids)).collect() })
         .collect()
+}
+
+impl SegmentMetric for ChrfConfig {
+    type Stat = i64;
+    type Scratch = ();
+    const NAME: &'static str = "chrf";
+
+    fn width(&self) -> usize {
+        self.stats_width()
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [i64], _: &mut ()) -> Result<()> {
+        row.iter_mut().zip(segment_stats(hyp, refs, self)).for_each(|(slot, value)| *slot = value as i64);
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[i64]) -> f64 {
+        let row: Vec<u64> = row.iter().map(|&value| value as u64).collect();
+        f_score(&row, self.beta, self.eps_smoothing)
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub mod pairwise;
 pub mod qa;
 pub mod ribes;
 pub mod rouge;
+pub mod segment;
 pub mod ter;
 pub mod wer;
 

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::error::Result;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::map_pairs;
+use crate::metrics::segment::{Refs, SegmentMetric};
 use crate::text::pystr::{is_python_whitespace, python_strip};
 
 /// Columns of a segment's statistics row.
@@ -171,6 +172,77 @@ where
     let rows =
         map_pairs(hypotheses, references, PARALLEL_THRESHOLD, |hyp, reference| segment_stats(reference, hyp, config))?;
     Ok(rows.concat())
+}
+
+/// One of jiwer's measures (`process.py`), each a function of summed (S, D, I, H).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Word (or, on characters, character) error rate.
+    ErrorRate,
+    /// Match error rate.
+    MatchErrorRate,
+    /// Word information lost.
+    InformationLost,
+    /// Word information preserved.
+    InformationPreserved,
+}
+
+/// jiwer's WER family and CER: the text options and the measure a row is scored by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorRate {
+    pub config: ErrorRateConfig,
+    pub measure: Measure,
+}
+
+impl ErrorRate {
+    /// The measure of one row of (S, D, I, H), with jiwer's cases for an empty reference; the float operations
+    /// are those of `nlgmetrics.metrics.wer.measures_from_counts` (jiwer's, elementwise).
+    pub fn measure_of(&self, row: &[i64]) -> f64 {
+        let (substitutions, deletions, insertions, hits) =
+            (row[SUBSTITUTIONS], row[DELETIONS], row[INSERTIONS], row[HITS]);
+        let errors = (substitutions + deletions + insertions) as f64;
+        let ref_words = hits + substitutions + deletions;
+        let hyp_words = hits + substitutions + insertions;
+        let preserved = || {
+            if ref_words == 0 {
+                f64::from(u8::from(hyp_words == 0))
+            } else if hyp_words >= 1 {
+                (hits as f64 / ref_words as f64) * (hits as f64 / hyp_words as f64)
+            } else {
+                0.0
+            }
+        };
+        match self.measure {
+            Measure::ErrorRate if ref_words == 0 => insertions as f64,
+            Measure::ErrorRate => errors / ref_words as f64,
+            Measure::MatchErrorRate if ref_words == 0 => f64::from(u8::from(hyp_words > 0)),
+            Measure::MatchErrorRate => errors / (ref_words + insertions) as f64,
+            Measure::InformationPreserved => preserved(),
+            Measure::InformationLost => 1.0 - preserved(),
+        }
+    }
+}
+
+impl SegmentMetric for ErrorRate {
+    type Stat = i64;
+    type Scratch = ();
+    const NAME: &'static str = "wer";
+    const REFS: Refs = Refs::One;
+    const PARALLEL_FROM: usize = PARALLEL_THRESHOLD;
+
+    fn width(&self) -> usize {
+        STATS_WIDTH
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [i64], _: &mut ()) -> Result<()> {
+        let stats = segment_stats(refs[0], hyp, &self.config);
+        row.iter_mut().zip(stats).for_each(|(slot, value)| *slot = value as i64);
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[i64]) -> f64 {
+        self.measure_of(row)
+    }
 }
 
 #[cfg(test)]

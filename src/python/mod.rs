@@ -22,6 +22,7 @@ mod ptb;
 mod qa;
 mod ribes;
 mod rouge;
+mod segment;
 mod strings;
 mod ter;
 mod text;
@@ -63,6 +64,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     qa::register(m)?;
     ribes::register(m)?;
     rouge::register(m)?;
+    segment::register(m)?;
     strings::register(m)?;
     ter::register(m)?;
     text::register(m)?;

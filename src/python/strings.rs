@@ -82,11 +82,15 @@ impl<'py> Lines<'py> {
         };
         let references = match references.downcast::<ArrowReferences>() {
             Ok(arrow) => References::Arrow(arrow.clone(), arrow.get().views(py)?),
+            // An entry that is a str is that hypothesis's one reference (no list built per segment in Python).
             Err(_) => References::Strs(
                 sequence_items(references, "references")?
-                    .iter()
+                    .into_iter()
                     .enumerate()
-                    .map(|(index, refs)| sequence_items(refs, &format!("references[{index}]")))
+                    .map(|(index, refs)| match refs.is_instance_of::<PyString>() {
+                        true => Ok(vec![refs]),
+                        false => sequence_items(&refs, &format!("references[{index}]")),
+                    })
                     .collect::<PyResult<_>>()?,
             ),
         };

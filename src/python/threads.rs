@@ -118,6 +118,15 @@ pub(crate) fn run_released<T: Send>(
     py.allow_threads(|| catch_panics(|| pool.install(work)))
 }
 
+/// [`run_released`] for core work that may fail: its error becomes the Python exception (one `?` at the call).
+pub(crate) fn run_kernel<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    work: impl FnOnce() -> crate::error::Result<T> + Send,
+) -> PyResult<T> {
+    Ok(run_released(py, threads, work)??)
+}
+
 /// [`run_released`] on all cores.
 pub(crate) fn released<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     run_released(py, None, work)

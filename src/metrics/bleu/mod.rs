@@ -7,9 +7,11 @@
 pub mod coco;
 pub mod nltk;
 mod python_str;
+pub mod sacrebleu;
 pub mod score;
 pub mod stats;
 
 pub use python_str::rstrip;
+pub use sacrebleu::SacreBleu;
 pub use score::{BleuScore, BleuScoring, Smoothing, Summation};
 pub use stats::{closest_ref_len, row_width, sum_rows, SegmentScratch, StatsOptions, MAX_ORDER_LIMIT};

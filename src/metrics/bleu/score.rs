@@ -178,10 +178,11 @@ impl BleuScoring {
                 stats.len()
             )));
         }
-        Ok(self.score_row(stats))
+        Ok(self.score_of_row(stats))
     }
 
-    fn score_row(&self, stats: &[i64]) -> BleuScore {
+    /// The score of one row of `row_width(max_order)` columns (unchecked: a shorter row panics).
+    pub fn score_of_row(&self, stats: &[i64]) -> BleuScore {
         let max_order = self.max_order;
         let (sys_len, ref_len) = (stats[0], stats[1]);
         let correct = &stats[2..2 + max_order];
@@ -269,7 +270,7 @@ impl BleuScoring {
                 self.max_order
             )));
         }
-        let score = |row: &[i64]| self.score_row(row).score;
+        let score = |row: &[i64]| self.score_of_row(row).score;
         if rows.len() / width >= PARALLEL_THRESHOLD {
             Ok(rows.par_chunks(width).map(score).collect())
         } else {

@@ -12,6 +12,7 @@ pub use edit_distance::translation_edit_rate;
 pub use normalize::TerNormalizer;
 
 use crate::error::{Error, Result};
+use crate::metrics::segment::SegmentMetric;
 
 /// One segment's statistics: the fewest edits over the references and their average length.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,6 +98,29 @@ pub fn score(total_edits: u64, total_ref_length: f64) -> f64 {
 /// Sums statistics in segment order, as sacreBLEU's `sum_of_lists` does (the float sum is sequential).
 pub fn sum_stats(stats: &[TerStats]) -> (u64, f64) {
     stats.iter().fold((0, 0.0), |(edits, length), s| (edits + s.num_edits, length + s.ref_length))
+}
+
+/// TER's row is the one sacreBLEU keeps: `[edits, mean reference length]`, both floats.
+impl SegmentMetric for TerNormalizer {
+    type Stat = f64;
+    type Scratch = ();
+    const NAME: &'static str = "ter";
+    /// A single segment stays on the calling thread (no thread-pool hand-off).
+    const PARALLEL_FROM: usize = 2;
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [f64], _: &mut ()) -> Result<()> {
+        let stats = segment_stats(hyp, refs, self)?;
+        row.copy_from_slice(&[stats.num_edits as f64, stats.ref_length]);
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[f64]) -> f64 {
+        score(row[0] as u64, row[1])
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,9 @@
 
 use crate::text::pystr::split_tokens;
 
-/// The tokenizer options (sacreBLEU `TercomTokenizer`).
+/// The tokenizer options (sacreBLEU `TercomTokenizer`; read from the Python metric's options dict by name).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "python", derive(pyo3::FromPyObject), pyo3(from_item_all))]
 pub struct TerNormalizer {
     pub normalized: bool,
     pub no_punct: bool,

@@ -1,0 +1,287 @@
+//! The one binding of every segment metric (`metrics::segment::SegmentMetric`): `_core.SegmentScorer(name,
+//! options)` builds the metric by name from the Python metric's options dict (read once, into the core's
+//! options struct), then scores batches with one input path, one GIL release on the caller's thread count,
+//! one NumPy conversion. In the spirit of pydantic-core's `CombinedValidator` (one enum over every
+//! implementation, built by name: `src/validators/mod.rs`), written for our trait.
+
+use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::error::Error;
+use crate::metrics::bleu::{BleuScoring, SacreBleu, Smoothing, StatsOptions, Summation};
+use crate::metrics::character::Character;
+use crate::metrics::charcut::CharcutConfig;
+use crate::metrics::chrf::ChrfConfig;
+use crate::metrics::segment::{batch_rows, score_rows, segment_scores, SegmentMetric};
+use crate::metrics::ter::TerNormalizer;
+use crate::metrics::wer::{ErrorRate, ErrorRateConfig, Measure, Unit};
+use crate::text::BleuTokenizer;
+
+use super::arrays::matrix;
+use super::strings::Lines;
+use super::threads::run_kernel;
+
+/// The NumPy dtype name of a row element.
+trait StatDtype: Element + Copy + Send + Sync {
+    const DTYPE: &'static str;
+}
+
+impl StatDtype for i64 {
+    const DTYPE: &'static str = "int64";
+}
+
+impl StatDtype for f64 {
+    const DTYPE: &'static str = "float64";
+}
+
+// ------------------------------------------------------------------ options, read from the metric's dict
+
+/// sacreBLEU BLEU's options (`nlgmetrics.metrics.bleu.sacrebleu.check_options`; `tokenize` as the core
+/// reads it: MeCab text comes pre-tokenized as "none").
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BleuOptions {
+    tokenize: String,
+    max_order: usize,
+    smooth: String,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    weights: Option<Vec<f64>>,
+}
+
+impl BleuOptions {
+    fn build(self, py: Python<'_>) -> PyResult<SacreBleu> {
+        let stats = StatsOptions::new(BleuTokenizer::from_name(&self.tokenize)?, self.max_order)?;
+        // sacreBLEU sums the log precisions with Python's sum(), which is compensated from CPython 3.12 on.
+        let summation = if py.version_info() >= (3, 12) { Summation::Neumaier } else { Summation::Sequential };
+        let smoothing = Smoothing::from_name(&self.smooth)?;
+        let scoring = BleuScoring::new(
+            self.max_order,
+            smoothing,
+            self.smooth_value,
+            self.effective_order,
+            self.weights,
+            summation,
+        )?;
+        Ok(SacreBleu::new(stats, scoring))
+    }
+}
+
+/// jiwer's text options of the WER family (`remove_multiple_spaces` None: the unit's jiwer default).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ErrorRateOptions {
+    remove_multiple_spaces: Option<bool>,
+    strip: bool,
+}
+
+impl ErrorRateOptions {
+    fn build(self, unit: Unit, measure: Measure) -> ErrorRate {
+        let remove_multiple_spaces = self.remove_multiple_spaces.unwrap_or(unit == Unit::Words);
+        ErrorRate { config: ErrorRateConfig { unit, remove_multiple_spaces, strip: self.strip }, measure }
+    }
+}
+
+/// CharCut's options.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct CharcutOptions {
+    match_size: usize,
+    alt_norm: bool,
+}
+
+// ------------------------------------------------------------------ the metrics, built by name
+
+/// Every segment metric the scorer can be: one variant per kernel.
+enum AnySegmentMetric {
+    Bleu(SacreBleu),
+    Chrf(ChrfConfig),
+    Ter(TerNormalizer),
+    ErrorRate(ErrorRate),
+    Charcut(CharcutConfig),
+    Character(Character),
+}
+
+/// `$body` with `$metric` bound to the variant's metric (monomorphised per variant).
+macro_rules! with_metric {
+    ($any:expr, $metric:ident => $body:expr) => {
+        match $any {
+            AnySegmentMetric::Bleu($metric) => $body,
+            AnySegmentMetric::Chrf($metric) => $body,
+            AnySegmentMetric::Ter($metric) => $body,
+            AnySegmentMetric::ErrorRate($metric) => $body,
+            AnySegmentMetric::Charcut($metric) => $body,
+            AnySegmentMetric::Character($metric) => $body,
+        }
+    };
+}
+
+/// The names the scorer is built by (each the Python `Metric.name` that uses it).
+const NAMES: &[&str] = &["bleu", "chrf", "ter", "wer", "mer", "wil", "wip", "cer", "charcut", "character"];
+
+impl AnySegmentMetric {
+    fn build(name: &str, options: &Bound<'_, PyDict>) -> PyResult<Self> {
+        let error_rate = |unit, measure| -> PyResult<Self> {
+            Ok(Self::ErrorRate(options.extract::<ErrorRateOptions>()?.build(unit, measure)))
+        };
+        Ok(match name {
+            "bleu" => Self::Bleu(options.extract::<BleuOptions>()?.build(options.py())?),
+            "chrf" => {
+                let config: ChrfConfig = options.extract()?;
+                config.validate()?;
+                Self::Chrf(config)
+            }
+            "ter" => Self::Ter(options.extract()?),
+            "wer" => error_rate(Unit::Words, Measure::ErrorRate)?,
+            "mer" => error_rate(Unit::Words, Measure::MatchErrorRate)?,
+            "wil" => error_rate(Unit::Words, Measure::InformationLost)?,
+            "wip" => error_rate(Unit::Words, Measure::InformationPreserved)?,
+            "cer" => error_rate(Unit::Characters, Measure::ErrorRate)?,
+            "charcut" => {
+                let CharcutOptions { match_size, alt_norm } = options.extract()?;
+                Self::Charcut(CharcutConfig { match_size, alt_norm })
+            }
+            "character" => Self::Character(Character),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "no segment metric {other:?}; expected one of {}",
+                    NAMES.join(", ")
+                )))
+            }
+        })
+    }
+}
+
+// ------------------------------------------------------------------ the generic bodies
+
+/// Rows and sentence scores of one batch: inputs borrowed (lists of str, or Arrow columns), the GIL
+/// released once, on `threads`.
+fn segment_stats<'py, M>(
+    py: Python<'py>,
+    metric: &M,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>)>
+where
+    M: SegmentMetric,
+    M::Stat: StatDtype,
+{
+    let lines = Lines::extract(hypotheses, references)?;
+    let (hyps, refs) = lines.borrow()?;
+    let (rows, scores) = run_kernel(py, threads, || {
+        let rows = batch_rows(metric, &hyps, &refs)?;
+        let scores = segment_scores(metric, &rows)?;
+        Ok((rows, scores))
+    })?;
+    Ok((matrix(py, hyps.len(), metric.width(), rows).into_any(), scores.into_pyarray(py)))
+}
+
+/// The score of every row of `sums` (a 2-D array of the metric's row dtype and width).
+fn sum_scores<'py, M>(
+    py: Python<'py>,
+    metric: &M,
+    sums: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<f64>>>
+where
+    M: SegmentMetric,
+    M::Stat: StatDtype,
+{
+    let width = metric.width();
+    let array = sums
+        .downcast::<PyArray2<M::Stat>>()
+        .map_err(|_| PyTypeError::new_err(format!("{} sums must be a 2-D {} NumPy array", M::NAME, M::Stat::DTYPE)))?;
+    if array.shape()[1] != width {
+        return Err(Error::ShapeMismatch(format!(
+            "{} sums must have {width} columns, got {}",
+            M::NAME,
+            array.shape()[1]
+        ))
+        .into());
+    }
+    let readonly = array.try_readonly()?;
+    let rows: Vec<M::Stat> = match readonly.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => readonly.as_array().iter().copied().collect(),
+    };
+    let scores = run_kernel(py, threads, || score_rows(metric, &rows))?;
+    Ok(scores.into_pyarray(py))
+}
+
+// ------------------------------------------------------------------ the Python class
+
+/// A segment metric built by name from its options: `SegmentScorer("chrf", metric.options)`.
+#[pyclass(module = "nlgmetrics._core", name = "SegmentScorer", frozen)]
+pub struct SegmentScorer {
+    name: String,
+    metric: AnySegmentMetric,
+}
+
+#[pymethods]
+impl SegmentScorer {
+    #[new]
+    fn new(name: &str, options: &Bound<'_, PyDict>) -> PyResult<Self> {
+        Ok(Self { name: name.to_owned(), metric: AnySegmentMetric::build(name, options)? })
+    }
+
+    /// `(statistics (n, width), sentence scores (n,))` of a batch; `references[i]` is a str (one
+    /// reference) or a sequence of str; either side may be Arrow (`ArrowStrings`, `ArrowReferences`).
+    #[pyo3(signature = (hypotheses, references, threads=None))]
+    fn segment_stats<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>)> {
+        with_metric!(&self.metric, metric => segment_stats(py, metric, hypotheses, references, threads))
+    }
+
+    /// The score of each row of summed statistics (a corpus, or bootstrap resamples), `(rows, width)`.
+    #[pyo3(signature = (sums, threads=None))]
+    fn score_rows<'py>(
+        &self,
+        py: Python<'py>,
+        sums: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        with_metric!(&self.metric, metric => sum_scores(py, metric, sums, threads))
+    }
+
+    /// Columns of a statistics row.
+    #[getter]
+    fn width(&self) -> usize {
+        with_metric!(&self.metric, metric => metric.width())
+    }
+
+    /// NumPy dtype name of the statistics ("int64" or "float64").
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        fn dtype_of<M: SegmentMetric>(_: &M) -> &'static str
+        where
+            M::Stat: StatDtype,
+        {
+            M::Stat::DTYPE
+        }
+        with_metric!(&self.metric, metric => dtype_of(metric))
+    }
+
+    /// The name it was built by.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SegmentScorer({:?})", self.name)
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SegmentScorer>()?;
+    m.add("SEGMENT_METRICS", NAMES.to_vec())?;
+    Ok(())
+}
