@@ -140,6 +140,16 @@ class Metric:
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{self.name} has no float32 (sacreBLEU bootstrap) arithmetic")
 
+    @classmethod
+    def class_name(cls) -> str:
+        """The name users know the class by: the registered class's (a preset subclass answers its family's).
+
+        >>> import nlgmetrics
+        >>> nlgmetrics.metric("bleu", preset="coco").class_name()
+        'BLEU'
+        """
+        return next(klass.__name__ for klass in cls.__mro__ if "name" in klass.__dict__)
+
     def label(self) -> str:
         """The name of the headline score in tables (e.g. ``BLEU``, ``chrF2++``, ``rougeL F``)."""
         return self.display_name()
@@ -242,7 +252,7 @@ class Metric:
         """
         if not self._n_updates:
             rule, why = self.empty_compute()
-            message = (f"{type(self).__name__}.compute() was called before any update(): no segment was seen "
+            message = (f"{self.class_name()}.compute() was called before any update(): no segment was seen "
                        f"({why}); add batches with update(hypotheses, references) or metric(hypotheses, references) first")
             if rule == "raise":
                 raise ValueError(message)
@@ -519,5 +529,5 @@ class Metric:
 
     def __repr__(self) -> str:
         options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
-        return f"{type(self).__name__}({options}) with {self._n_segments} segment(s)"
+        return f"{self.class_name()}({options}) with {self._n_segments} segment(s)"
 

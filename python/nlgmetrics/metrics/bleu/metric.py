@@ -16,12 +16,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption
+from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import nrefs_field
 from nlgmetrics.core.inputs import references_lists
@@ -31,16 +31,21 @@ from nlgmetrics.metrics.bleu import coco, nltk, sacrebleu
 from nlgmetrics.stats import sacrebleu_float32
 
 Reference = Union[str, Sequence[str]]
-PRESETS = {"sacrebleu": sacrebleu, "nltk": nltk, "coco": coco}
 
 
 @register
-class BLEU(Metric):
-    """BLEU (Papineni et al., 2002); options and presets as ``nlgmetrics.bleu``."""
+class BLEU(PresetFamily):
+    """BLEU (Papineni et al., 2002); options and presets as ``nlgmetrics.bleu``.
+
+    ``BLEU(preset=…)`` builds the preset's class: ``SacreBLEU`` (default), ``NltkBLEU`` or ``CocoBLEU``.
+    """
 
     name = "bleu"
     description = "BLEU (sacreBLEU 2.6.0 by default; presets nltk = NLTK 3.10.4, coco = pycocoevalcap 1.2)"
     reduction = "sum"
+    default_preset = "sacrebleu"
+    #: ``sentence_bleu``'s ``effective_order`` when none is given (sacreBLEU's sentence_bleu turns it on).
+    sentence_effective_order: ClassVar[Optional[bool]] = None
     cli_options = (
         CliOption(("-tok", "--tokenize"), "tokenize", help="tokenizer: none, 13a (default), intl, zh, char, ja-mecab, ko-mecab"),
         CliOption(("-lc", "--lowercase"), "lowercase", "flag", help="lowercase before scoring"),
@@ -48,106 +53,155 @@ class BLEU(Metric):
         CliOption(("--smooth-value",), "smooth_value", "float", help="value for floor / add-k smoothing"),
         CliOption(("--max-order",), "max_order", "int", help="largest n-gram order (default 4)"),
         CliOption(("--effective-order",), "effective_order", "flag", help="use effective order (sentence level)"),
-        CliOption(("--preset",), "preset", choices=tuple(PRESETS), help="sacrebleu (default), nltk or coco"),
+        CliOption(("--preset",), "preset", choices=("sacrebleu", "nltk", "coco"), help="sacrebleu (default), nltk or coco"),
     )
 
     def __init__(self, *, tokenize: Optional[str] = None, lowercase: bool = False, smooth: Optional[str] = None,
-                 smooth_value: Optional[float] = None, max_order: int = 4, weights=None,
+                 smooth_value: Optional[float] = None, max_order: int = 4, weights: Optional[Sequence[float]] = None,
                  effective_order: Optional[bool] = None, preset: str = "sacrebleu", threads: Optional[int] = None,
                  segments: bool = True, **preset_options: Any):
-        if not isinstance(preset, str):
-            raise TypeError(f"preset must be str, got {type(preset).__name__}")
-        if preset not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(map(repr, PRESETS))}")
-        if preset == "sacrebleu" and preset_options:
-            raise TypeError(f"unexpected keyword argument(s) for preset 'sacrebleu': {', '.join(sorted(preset_options))}")
-        options = PRESETS[preset].check_options(
+        del preset  # chose this object's class (PresetFamily.__new__)
+        options = self.check_options(
             tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
             weights=weights, effective_order=effective_order, **preset_options)
-        if preset != "sacrebleu" and not segments:
-            raise ValueError(f"segments=False applies to the sacrebleu preset only (preset {preset!r} keeps every row)")
-        self.preset = PRESETS[preset]
-        # sacreBLEU's rows are independent: long batches run as several calls, Ctrl-C handled between them
-        self.rows_per_call = 8192 if preset == "sacrebleu" else None
+        if not segments and not self.keeps_totals:
+            raise ValueError(f"segments=False applies to the sacrebleu preset only "
+                             f"(preset {options['preset']!r} keeps every row)")
         super().__init__(options, threads=threads, segments=segments)
+
+    @classmethod
+    def check_options(cls, **options: Any) -> Dict[str, Any]:
+        """The preset's options, validated, with its defaults filled in (``preset`` among them)."""
+        raise NotImplementedError
 
     @classmethod
     def from_options(cls, options: Dict[str, Any], **settings: Any) -> "BLEU":
         return cls(**options, **settings)
 
-    @classmethod
-    def supports_totals(cls, options: Dict[str, Any]) -> bool:
-        return options.get("preset", "sacrebleu") == "sacrebleu"
-
-    @property
-    def stat_columns(self):
-        order = self.options["max_order"]
-        if self.options["preset"] == "coco":
-            return ("testlen", "closest_reflen", "shortest_reflen", "sum_reflen", "n_refs",
-                    *(f"guess_{n}" for n in range(1, 5)), *(f"correct_{n}" for n in range(1, 5)))
-        if self.options["preset"] == "nltk":
-            counted = nltk._Scoring(self.options).counted_order
-            return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, counted + 1)),
-                    *(f"totals_{n}" for n in range(1, counted + 1)))
-        return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, order + 1)),
-                *(f"totals_{n}" for n in range(1, order + 1)))
-
-    def empty_compute(self):
-        preset = self.options.get("preset", "sacrebleu")
-        if preset == "coco":
-            return "warn", "pycocoevalcap's Bleu scores no segments as 0"
-        if preset == "nltk":
-            return "raise", "NLTK's corpus_bleu divides 0 by 0 (ZeroDivisionError)"
-        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
+    def empty_compute(self) -> Tuple[str, str]:
+        raise NotImplementedError
 
     def display_name(self) -> str:
         return "BLEU"
 
+    def counted_order(self) -> int:
+        """The n-gram orders each row counts (NLTK's method5/7 count one past ``max_order``)."""
+        return int(self.options["max_order"])
+
+    @property
+    def stat_columns(self) -> Tuple[str, ...]:
+        counted = self.counted_order()
+        return ("hyp_len", "ref_len", *(f"matches_{n}" for n in range(1, counted + 1)),
+                *(f"totals_{n}" for n in range(1, counted + 1)))
+
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
+        return sacrebleu.signature_fields(nrefs_field(ref_counts), self.options)
+
+
+@BLEU.preset("sacrebleu")
+class SacreBLEU(BLEU):
+    """The ``sacrebleu`` preset: sacreBLEU 2.6.0's BLEU (``nlgmetrics.metrics.bleu.sacrebleu``)."""
+
+    sentence_effective_order = True
+    rows_per_call = 8192  # rows are independent: long batches run as several calls, Ctrl-C handled between them
+
+    @classmethod
+    def check_options(cls, **options: Any) -> Dict[str, Any]:
+        known = {"tokenize", "lowercase", "smooth", "smooth_value", "max_order", "weights", "effective_order"}
+        unexpected = sorted(set(options) - known)
+        if unexpected:
+            raise TypeError(f"unexpected keyword argument(s) for preset 'sacrebleu': {', '.join(unexpected)}")
+        return sacrebleu.check_options(**options)
+
+    def empty_compute(self) -> Tuple[str, str]:
+        return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
+
     def reads_arrow(self) -> bool:
         # Text reaches Rust untouched unless Python lowercases it or MeCab tokenizes it first.
         options = self.options
-        return self.preset is sacrebleu and not options["lowercase"] and options["tokenize"] not in sacrebleu._MECAB_TOKENIZERS
+        return not options["lowercase"] and options["tokenize"] not in sacrebleu._MECAB_TOKENIZERS
 
-    def batch_arrays(self, hypotheses, references) -> Dict[str, Any]:
-        if self.preset is sacrebleu:
-            return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
-        return self.preset.batch_arrays(hypotheses, references, self.options)
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
 
-    def result_from_state(self, state: MetricState):
-        nrefs = nrefs_field(state.ref_counts)
-        if self.preset is sacrebleu:
-            scores = state.arrays.get("segment_scores", np.zeros(0))
-            return sacrebleu.result(self.totals(state), self.segment_rows(state), scores, nrefs, self.options)
-        if self.preset is nltk:
-            return nltk.result(state.arrays["segment_stats"], state.arrays["segment_scores"], nrefs, self.options)
-        return coco.result(state.arrays["segment_stats"], nrefs, self.options)
+    def result_from_state(self, state: MetricState) -> BLEUResult:
+        scores = state.arrays.get("segment_scores", np.zeros(0))
+        return sacrebleu.result(self.totals(state), self.segment_rows(state), scores, nrefs_field(state.ref_counts),
+                                self.options)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        if self.preset is sacrebleu:
-            return sacrebleu.score_rows(sums, self.options)
-        if self.preset is coco:
-            return coco.score_rows(sums, self.options)
-        raise ValueError("BLEU preset 'nltk' cannot be resampled: NLTK's corpus BLEU reads the last segment, "
-                         "which a resample does not have; use preset 'sacrebleu' for intervals and paired tests")
+        return sacrebleu.score_rows(sums, self.options)
 
     @property
     def refuses_stream_layout(self) -> bool:
-        return self.options["preset"] == "sacrebleu"
+        return True
 
     @property
     def sacrebleu_bootstrap(self) -> bool:
         # sacreBLEU has no custom weights: with them, resampling uses full precision.
-        return self.options["preset"] == "sacrebleu" and self.options["weights"] is None
+        return self.options["weights"] is None
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """sacreBLEU's bootstrap arithmetic (float32 statistics), for bit-identical paired tests."""
         options = self.options
-        return sacrebleu_float32.bleu_scores(
-rows, options["max_order"], options["smooth"], options["smooth_value"],
+        return sacrebleu_float32.bleu_scores(rows, options["max_order"], options["smooth"], options["smooth_value"],
                                              options["effective_order"])
 
-    def signature_fields(self, ref_counts):
-        return sacrebleu.signature_fields(nrefs_field(ref_counts), self.options)
+
+@BLEU.preset("nltk")
+class NltkBLEU(BLEU):
+    """The ``nltk`` preset: NLTK 3.10.4's ``corpus_bleu`` (``nlgmetrics.metrics.bleu.nltk``)."""
+
+    keeps_totals = False  # method5/method6 read the last segment's row
+
+    @classmethod
+    def check_options(cls, **options: Any) -> Dict[str, Any]:
+        return nltk.check_options(**options)
+
+    def empty_compute(self) -> Tuple[str, str]:
+        return "raise", "NLTK's corpus_bleu divides 0 by 0 (ZeroDivisionError)"
+
+    def counted_order(self) -> int:
+        return nltk._Scoring(self.options).counted_order
+
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        return nltk.batch_arrays(hypotheses, references, self.options)
+
+    def result_from_state(self, state: MetricState) -> BLEUResult:
+        return nltk.result(state.arrays["segment_stats"], state.arrays["segment_scores"],
+                           nrefs_field(state.ref_counts), self.options)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        raise ValueError("BLEU preset 'nltk' cannot be resampled: NLTK's corpus BLEU reads the last segment, "
+                         "which a resample does not have; use preset 'sacrebleu' for intervals and paired tests")
+
+
+@BLEU.preset("coco")
+class CocoBLEU(BLEU):
+    """The ``coco`` preset: pycocoevalcap 1.2's ``Bleu`` (``nlgmetrics.metrics.bleu.coco``)."""
+
+    keeps_totals = False
+
+    @classmethod
+    def check_options(cls, **options: Any) -> Dict[str, Any]:
+        return coco.check_options(**options)
+
+    def empty_compute(self) -> Tuple[str, str]:
+        return "warn", "pycocoevalcap's Bleu scores no segments as 0"
+
+    @property
+    def stat_columns(self) -> Tuple[str, ...]:
+        return ("testlen", "closest_reflen", "shortest_reflen", "sum_reflen", "n_refs",
+                *(f"guess_{n}" for n in range(1, 5)), *(f"correct_{n}" for n in range(1, 5)))
+
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        return coco.batch_arrays(hypotheses, references, self.options)
+
+    def result_from_state(self, state: MetricState) -> BLEUResult:
+        return coco.result(state.arrays["segment_stats"], nrefs_field(state.ref_counts), self.options)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        return coco.score_rows(sums, self.options)
 
 
 def bleu(
@@ -216,8 +270,8 @@ def sentence_bleu(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be str, got {type(hypothesis).__name__}")
-    if effective_order is None and preset == "sacrebleu":
-        effective_order = True
+    if effective_order is None:
+        effective_order = BLEU.preset_class(preset).sentence_effective_order
     return BLEU(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
                 weights=weights, effective_order=effective_order, preset=preset, threads=threads,
                 **preset_options)([hypothesis], references_lists([references], 1))

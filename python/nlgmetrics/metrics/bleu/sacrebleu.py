@@ -63,7 +63,6 @@ SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 #: The sacreBLEU tokenizers we provide (``ja-mecab``/``ko-mecab`` need the ``[ja]``/``[ko]`` extras),
 #: and ``zh-fixed`` (see ``nlgmetrics.tokenizers``).
 TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab", "zh-fixed")
-PRESETS = ("sacrebleu", "nltk", "coco")
 #: Tokenized by MeCab in Python (``nlgmetrics.tokenizers.pretokenize``), then scored with ``none``.
 _MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
 #: sacreBLEU tokenizers we do not provide (SentencePiece models downloaded at run time).

@@ -18,30 +18,38 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Sequence
+from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.core.metric import Metric, counted_rows
+from nlgmetrics.core.metric import counted_rows
+from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.options import check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import nrefs_field
+from nlgmetrics.core.state import MetricState
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics.metrics.meteor.meteor15 import (PRESETS, STATISTICS_COLUMNS, MeteorResult, _format, _number,
                                                 resolve_config, scorer_for)
 
-_NLTK_PARAMETERS = (("alpha", 0.9), ("beta", 3.0), ("gamma", 0.5))
-
 
 @register
-class METEOR(Metric):
-    """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as ``meteor``."""
+class METEOR(PresetFamily):
+    """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as ``meteor``.
+
+    ``METEOR(preset=…)`` builds the preset's class: ``Meteor15Preset`` (``meteor15``, default, and
+    ``textbook``: the jar's alignment) or ``NltkMeteorPreset`` (``nltk``).
+    """
 
     name = "meteor"
     description = "METEOR 1.5 (the official jar's numbers, no Java); presets nltk, textbook"
     reduction = "sum"
+    default_preset = "meteor15"
     extra_decimals = 2
+    rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
+    #: The options a preset takes from the command line (None: all of them).
+    cli_option_names: ClassVar[Optional[Tuple[str, ...]]] = None
 
     def __init__(self, *, language: str = "en", task: Optional[str] = None, norm: bool = True,
                  lower: Optional[bool] = None, no_punct: bool = False, modules: Optional[Sequence[str]] = None,
@@ -50,38 +58,19 @@ class METEOR(Metric):
                  paraphrase_path: Optional[str] = None, preset: str = "meteor15", beam_size: int = 40,
                  char_based: bool = False, wordnet_path: Optional[str] = None, threads: Optional[int] = None,
                  segments: bool = True, max_candidates: int = _core.METEOR_MAX_CANDIDATES):
-        if preset == "nltk":
-            unsupported = {
-                "language": language != "en", "task": task is not None, "norm": norm is not True,
-                "lower": lower is not None, "no_punct": no_punct, "modules": modules is not None,
-                "delta": delta is not None, "weights": weights is not None, "paraphrase_path": paraphrase_path is not None,
-                "char_based": char_based, "beam_size": beam_size != 40,
-                "max_candidates": max_candidates != _core.METEOR_MAX_CANDIDATES,
-            }
-            named = [name for name, given in unsupported.items() if given]
-            if named:
-                raise ValueError(f"preset='nltk' (nltk.translate.meteor_score) has no option {', '.join(named)}")
-            self.config = None
-            self.parameters = [_number(name, default if value is None else value)
-                               for (name, default), value in zip(_NLTK_PARAMETERS, (alpha, beta, gamma))]
-            self.wordnet = _meteor_resources.nltk_wordnet(wordnet_path)
-            self.reduction = "mean"
-            options = {"preset": "nltk", "alpha": self.parameters[0], "beta": self.parameters[1],
-                       "gamma": self.parameters[2], "wordnet_path": wordnet_path}
-        else:
-            self.config = resolve_config(language, task, norm, lower, no_punct, modules, alpha, beta, gamma, delta,
-                                         weights, paraphrase_path, beam_size, char_based, preset=preset,
-                                         max_candidates=max_candidates)
-            self.scorer = scorer_for(self.config)
-            options = {"preset": preset, "language": language, "task": task, "norm": check_bool(norm, "norm"),
-                       "lower": lower, "no_punct": no_punct, "modules": None if modules is None else list(modules),
-                       "alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta,
-                       "weights": None if weights is None else list(weights),
-                       "paraphrase_table": _meteor_resources.table_identity(self.config.paraphrase_table),
-                       "beam_size": beam_size,
-                       "char_based": char_based, "max_candidates": max_candidates}
-        self.rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
+        options = self.configure(
+            language=language, task=task, norm=norm, lower=lower, no_punct=no_punct, modules=modules, alpha=alpha,
+            beta=beta, gamma=gamma, delta=delta, weights=weights, paraphrase_path=paraphrase_path, preset=preset,
+            beam_size=beam_size, char_based=char_based, wordnet_path=wordnet_path, max_candidates=max_candidates)
         super().__init__(options, threads=threads, segments=segments)
+
+    def configure(self, **arguments: Any) -> Dict[str, Any]:
+        """Check ``METEOR``'s arguments for this preset, set up its scorer, and return the options to record."""
+        raise NotImplementedError
+
+    @classmethod
+    def unknown_preset(cls, preset: Any) -> Exception:
+        return ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(cls.preset_names())}")
 
     @classmethod
     def from_options(cls, options: Dict[str, Any], *, paraphrase_path: Optional[str] = None,
@@ -113,78 +102,11 @@ class METEOR(Metric):
                 "table (a file, or a folder holding it)")
         return metric
 
-    def restore_hints(self) -> Dict[str, Any]:
-        # a pickle keeps where this process found its table: from_options reads it only if it is the same table
-        return {"paraphrase_path": None if self.config is None else self.config.paraphrase_table}
-
-    @classmethod
-    def supports_totals(cls, options: Dict[str, Any]) -> bool:
-        return options.get("preset", "meteor15") != "nltk"
-
-    @property
-    def stat_columns(self):
-        return ("score", "count") if self.config is None else STATISTICS_COLUMNS
-
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "warn", "HF evaluate's meteor (NLTK) gives the mean of no scores, NaN"
 
     def display_name(self) -> str:
         return "METEOR"
-
-    def batch_arrays(self, hypotheses, references) -> Dict[str, Any]:
-        if self.config is None:
-            scores, stats = _core.nltk_meteor_batch([h.split() for h in hypotheses],
-                                                    [[r.split() for r in refs] for refs in references],
-                                                    self.wordnet, self.parameters)
-            scores = np.asarray(scores, dtype=np.float64)
-            return {"segment_stats": counted_rows(scores), "segment_scores": scores,
-                    "nltk_statistics": np.asarray(stats, dtype=np.float64)}
-        stats, scores, best = self.scorer.score_batch(hypotheses, references)
-        stats = np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), len(STATISTICS_COLUMNS))
-        if not self.keep_segments:
-            return {"segment_stats": self._additive(stats)}
-        return {"statistics": stats, "segment_scores": np.asarray(scores, dtype=np.float64),
-                "best_reference": np.asarray(best, dtype=np.int64)}
-
-    def _additive(self, stats: np.ndarray) -> np.ndarray:
-        if not len(stats):
-            return np.zeros((0, len(STATISTICS_COLUMNS)))
-        return np.vstack([self.scorer.corpus(row[None, :])[0] for row in stats])
-
-    def result_from_state(self, state) -> MeteorResult:
-        signature = self.signature(state.ref_counts)
-        if self.config is None:
-            scores = state.arrays["segment_scores"]
-            score = float(np.mean(scores)) if len(scores) else 0.0
-            nan = float("nan")
-            return MeteorResult(score, nan, nan, nan, nan, scores, state.arrays["nltk_statistics"],
-                                np.zeros(len(scores), dtype=np.int64), signature, None, None)
-        if "totals" in state.arrays:
-            rows = np.ascontiguousarray(state.arrays["totals"], dtype=np.float64)[None, :]
-            empty = np.zeros(0)
-            statistics, scores, best = np.zeros((0, len(STATISTICS_COLUMNS))), empty, empty.astype(np.int64)
-        else:
-            statistics = rows = np.ascontiguousarray(state.arrays["statistics"])
-            scores, best = state.arrays["segment_scores"], state.arrays["best_reference"]
-        _total, (precision, recall, _f1, fmean, frag, score) = self.scorer.corpus(rows)
-        return MeteorResult(score=score, precision=precision, recall=recall, fmean=fmean,
-                            fragmentation_penalty=frag, segment_scores=scores, statistics=statistics,
-                            best_reference=best, signature=signature, _scorer=self.scorer, _inputs=None)
-
-    def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        sums = np.asarray(sums, dtype=np.float64)
-        if self.config is None:
-            return sums[:, 0] / sums[:, 1]
-        # METEOR's system score comes from summed statistics (not a mean of segment scores).
-        return np.array([self.scorer.corpus(np.ascontiguousarray(row[None, :]))[1][5] for row in sums])
-
-    def signature_fields(self, ref_counts):
-        if self.config is None:
-            params = ",".join(_format(p) for p in self.parameters)
-            return (("preset", "nltk"), ("lang", "en"), ("tok", "whitespace+lower"),
-                    ("modules", "exact+porter+wordnet"), ("params", params), ("corpus", "mean"),
-                    ("nrefs", nrefs_field(ref_counts)))
-        return self.config.signature(nrefs_field(ref_counts)).fields
 
     # The command line: the jar's flags.
     @classmethod
@@ -208,9 +130,129 @@ class METEOR(Metric):
                        lower=(args.lower or None) if args.no_norm else None, no_punct=args.no_punct,
                        modules=args.modules, alpha=alpha, beta=beta, gamma=gamma, delta=delta, weights=args.weights,
                        paraphrase_path=args.paraphrase_path, char_based=args.char_based)
-        if args.preset == "nltk":
-            options = {key: options[key] for key in ("preset", "alpha", "beta", "gamma")}
-        return options
+        taken = cls.preset_class(args.preset).cli_option_names
+        return options if taken is None else {key: options[key] for key in taken}
+
+
+@METEOR.preset("meteor15", "textbook")
+class Meteor15Preset(METEOR):
+    """The jar's alignment: ``meteor15`` (METEOR 1.5, the default) and ``textbook`` (its parametrised textbook
+    form); ``nlgmetrics.metrics.meteor.meteor15``."""
+
+    def configure(self, **arguments: Any) -> Dict[str, Any]:
+        arguments.pop("wordnet_path")  # the jar reads its own synonym table
+        self.config = resolve_config(warn=True, **arguments)
+        self.scorer = scorer_for(self.config)
+        modules, weights = arguments["modules"], arguments["weights"]
+        return {"preset": arguments["preset"], "language": arguments["language"], "task": arguments["task"],
+                "norm": check_bool(arguments["norm"], "norm"), "lower": arguments["lower"],
+                "no_punct": arguments["no_punct"], "modules": None if modules is None else list(modules),
+                "alpha": arguments["alpha"], "beta": arguments["beta"], "gamma": arguments["gamma"],
+                "delta": arguments["delta"], "weights": None if weights is None else list(weights),
+                "paraphrase_table": _meteor_resources.table_identity(self.config.paraphrase_table),
+                "beam_size": arguments["beam_size"], "char_based": arguments["char_based"],
+                "max_candidates": arguments["max_candidates"]}
+
+    def restore_hints(self) -> Dict[str, Any]:
+        # a pickle keeps where this process found its table: from_options reads it only if it is the same table
+        return {"paraphrase_path": self.config.paraphrase_table}
+
+    @property
+    def stat_columns(self) -> Tuple[str, ...]:
+        return STATISTICS_COLUMNS
+
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        stats, scores, best = self.scorer.score_batch(hypotheses, references)
+        stats = np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), len(STATISTICS_COLUMNS))
+        if not self.keep_segments:
+            return {"segment_stats": self._additive(stats)}
+        return {"statistics": stats, "segment_scores": np.asarray(scores, dtype=np.float64),
+                "best_reference": np.asarray(best, dtype=np.int64)}
+
+    def _additive(self, stats: np.ndarray) -> np.ndarray:
+        if not len(stats):
+            return np.zeros((0, len(STATISTICS_COLUMNS)))
+        return np.vstack([self.scorer.corpus(row[None, :])[0] for row in stats])
+
+    def result_from_state(self, state: MetricState) -> MeteorResult:
+        signature = self.signature(state.ref_counts)
+        if "totals" in state.arrays:
+            rows = np.ascontiguousarray(state.arrays["totals"], dtype=np.float64)[None, :]
+            empty = np.zeros(0)
+            statistics, scores, best = np.zeros((0, len(STATISTICS_COLUMNS))), empty, empty.astype(np.int64)
+        else:
+            statistics = rows = np.ascontiguousarray(state.arrays["statistics"])
+            scores, best = state.arrays["segment_scores"], state.arrays["best_reference"]
+        _total, (precision, recall, _f1, fmean, frag, score) = self.scorer.corpus(rows)
+        return MeteorResult(score=score, precision=precision, recall=recall, fmean=fmean,
+                            fragmentation_penalty=frag, segment_scores=scores, statistics=statistics,
+                            best_reference=best, signature=signature, _scorer=self.scorer, _inputs=None)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        # METEOR's system score comes from summed statistics (not a mean of segment scores).
+        return np.array([self.scorer.corpus(np.ascontiguousarray(row[None, :]))[1][5] for row in sums])
+
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
+        return self.config.signature(nrefs_field(ref_counts)).fields
+
+
+@METEOR.preset("nltk")
+class NltkMeteorPreset(METEOR):
+    """The ``nltk`` preset: ``nltk.translate.meteor_score`` (METEOR 1.0 style); its system score is the mean of
+    the segment scores."""
+
+    reduction = "mean"
+    cli_option_names = ("preset", "alpha", "beta", "gamma")
+    #: NLTK's parameters and their defaults.
+    parameter_defaults = (("alpha", 0.9), ("beta", 3.0), ("gamma", 0.5))
+
+    def configure(self, **arguments: Any) -> Dict[str, Any]:
+        given = arguments
+        unsupported = {
+            "language": given["language"] != "en", "task": given["task"] is not None, "norm": given["norm"] is not True,
+            "lower": given["lower"] is not None, "no_punct": given["no_punct"], "modules": given["modules"] is not None,
+            "delta": given["delta"] is not None, "weights": given["weights"] is not None,
+            "paraphrase_path": given["paraphrase_path"] is not None, "char_based": given["char_based"],
+            "beam_size": given["beam_size"] != 40, "max_candidates": given["max_candidates"] != _core.METEOR_MAX_CANDIDATES,
+        }
+        named = [name for name, differs in unsupported.items() if differs]
+        if named:
+            raise ValueError(f"preset='nltk' (nltk.translate.meteor_score) has no option {', '.join(named)}")
+        self.parameters = [_number(name, default if arguments[name] is None else arguments[name])
+                           for name, default in self.parameter_defaults]
+        self.wordnet = _meteor_resources.nltk_wordnet(arguments["wordnet_path"])
+        return {"preset": "nltk", "alpha": self.parameters[0], "beta": self.parameters[1],
+                "gamma": self.parameters[2], "wordnet_path": arguments["wordnet_path"]}
+
+    @property
+    def stat_columns(self) -> Tuple[str, ...]:
+        return ("score", "count")
+
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        scores, stats = _core.nltk_meteor_batch([h.split() for h in hypotheses],
+                                                [[r.split() for r in refs] for refs in references],
+                                                self.wordnet, self.parameters)
+        scores = np.asarray(scores, dtype=np.float64)
+        return {"segment_stats": counted_rows(scores), "segment_scores": scores,
+                "nltk_statistics": np.asarray(stats, dtype=np.float64)}
+
+    def result_from_state(self, state: MetricState) -> MeteorResult:
+        scores = state.arrays["segment_scores"]
+        score = float(np.mean(scores)) if len(scores) else 0.0
+        nan = float("nan")
+        return MeteorResult(score, nan, nan, nan, nan, scores, state.arrays["nltk_statistics"],
+                            np.zeros(len(scores), dtype=np.int64), self.signature(state.ref_counts), None, None)
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        return sums[:, 0] / sums[:, 1]
+
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
+        params = ",".join(_format(p) for p in self.parameters)
+        return (("preset", "nltk"), ("lang", "en"), ("tok", "whitespace+lower"),
+                ("modules", "exact+porter+wordnet"), ("params", params), ("corpus", "mean"),
+                ("nrefs", nrefs_field(ref_counts)))
 
 
 def meteor(

@@ -17,16 +17,17 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core import inputs
-from nlgmetrics.core.metric import Metric
+from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.core.state import MetricState
 from nlgmetrics.metrics.rouge import rouge155 as _rouge155
 from nlgmetrics.metrics.rouge.bootstrap import bootstrap_percentiles, check_bootstrap_options
 from nlgmetrics.metrics.rouge.result import RougeInterval, RougeResult, RougeScore
@@ -91,13 +92,17 @@ def _rouge155_options(names, stemmer, tokenizer, split_summaries, multi_ref, alp
 
 
 @register
-class ROUGE(Metric):
-    """ROUGE (Lin 2004) as a registered, mergeable metric; options as ``rouge``."""
+class ROUGE(PresetFamily):
+    """ROUGE (Lin 2004) as a registered, mergeable metric; options as ``rouge``.
+
+    ``ROUGE(preset=…)`` builds the preset's class: ``RougeScorePreset`` (default) or ``Rouge155Preset``.
+    """
 
     name = "rouge"
     description = "ROUGE N/L/Lsum (rouge_score 0.1.2); preset rouge155 = ROUGE-1.5.5.pl with W, S, SU"
     aliases = {variant.lower(): {"variants": [variant]} for variant in DEFAULT_VARIANTS}
     reduction = "mean"
+    default_preset = "rouge_score"
     extra_decimals = 2
     cli_options = (
         CliOption(("-v", "--variants"), "variants", "list",
@@ -126,29 +131,33 @@ class ROUGE(Metric):
                  remove_stopwords: bool = False, word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  wordnet_exceptions: bool = True, eval_ids: str = "spl", sentence_separator: Optional[str] = None,
                  threads: Optional[int] = None, segments: bool = True):
+        del preset  # chose this object's class (PresetFamily.__new__)
         names = _variant_list(variants)
         if sentence_separator is not None and not isinstance(sentence_separator, str):
             raise TypeError(f"sentence_separator must be str or None, got {type(sentence_separator).__name__}")
-        if preset not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}: expected one of {list(PRESETS)}")
         if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1):
             raise ValueError(f"alpha must be None or a number in [0, 1], got {alpha!r}")
-        build = _rouge155_options if preset == "rouge155" else _rouge_score_options
-        options = build(names, stemmer, tokenizer, split_summaries, multi_ref, alpha, bootstrap, confidence, seed,
-                        remove_stopwords, word_limit, byte_limit, wordnet_exceptions, eval_ids)
+        options = self.preset_options(names, stemmer, tokenizer, split_summaries, multi_ref, alpha, bootstrap,
+                                      confidence, seed, remove_stopwords, word_limit, byte_limit, wordnet_exceptions,
+                                      eval_ids)
         options["sentence_separator"] = sentence_separator or None
-        if preset == "rouge155":
-            self.reduction = "rows"  # ROUGE-1.5.5's bootstrap needs every document's R/P/F
-        else:  # rouge_score's rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
-            self.rows_per_call = 4096
         super().__init__(options, threads=threads, segments=segments)
 
+    @classmethod
+    def unknown_preset(cls, preset: Any) -> Exception:
+        return ValueError(f"unknown preset {preset!r}: expected one of {list(cls.preset_names())}")
+
+    @staticmethod
+    def preset_options(*options: Any) -> Dict[str, Any]:
+        """The preset's options dict from ``ROUGE``'s arguments (variants … eval_ids), validated."""
+        raise NotImplementedError
+
     @property
-    def stat_columns(self):
+    def stat_columns(self) -> Tuple[str, ...]:
         return tuple(f"{variant}_{part}" for variant in self.options["variants"]
                      for part in ("precision", "recall", "fmeasure")) + ("count",)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "warn", "rouge_score's BootstrapAggregator.aggregate() returns no scores"
 
     def display_name(self) -> str:
@@ -157,22 +166,37 @@ class ROUGE(Metric):
     def label(self) -> str:
         return f"{self.options['variants'][0]} F"
 
-    def check_inputs(self, hypotheses: Any, references: Any):
+    def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         predictions = inputs.hypotheses_list(hypotheses, argument="predictions")
         return predictions, inputs.references_lists(references, len(predictions), argument="references")
 
-    def batch_arrays(self, predictions, reference_lists) -> Dict[str, Any]:
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
+        separator = self.options["sentence_separator"]
+        if separator:  # e.g. "<n>" between sentences of a one-line summary: a newline, as rougeLsum wants
+            hypotheses = [text.replace(separator, "\n") for text in hypotheses]
+            references = [[text.replace(separator, "\n") for text in refs] for refs in references]
+        return self.preset_arrays(hypotheses, references)
+
+    def preset_arrays(self, predictions: List[str], reference_lists: List[List[str]]) -> Dict[str, Any]:
+        """``batch_arrays`` after the sentence separator is read: the preset's per-document arrays."""
+        raise NotImplementedError
+
+    def score_rows(self, sums: np.ndarray) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return sums[:, 2] / sums[:, -1]
+
+
+@ROUGE.preset("rouge_score")
+class RougeScorePreset(ROUGE):
+    """The ``rouge_score`` preset: google-research rouge_score 0.1.2 (``nlgmetrics.metrics.rouge.rouge_score``)."""
+
+    rows_per_call = 4096  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
+    preset_options = staticmethod(_rouge_score_options)
+
+    def preset_arrays(self, predictions: List[str], reference_lists: List[List[str]]) -> Dict[str, Any]:
         options = self.options
         names = options["variants"]
-        separator = options["sentence_separator"]
-        if separator:  # e.g. "<n>" between sentences of a one-line summary: a newline, as rougeLsum wants
-            predictions = [text.replace(separator, "\n") for text in predictions]
-            reference_lists = [[text.replace(separator, "\n") for text in refs] for refs in reference_lists]
-        if options["preset"] == "rouge155":
-            rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, options["stemmer"],
-                            options["wordnet_exceptions"], options["remove_stopwords"], options["word_limit"] or 0,
-                            options["byte_limit"] or 0, options["multi_ref"], options["alpha"])
-            return {"rouge155_rpf": np.asarray(rpf, dtype=np.float64).reshape(len(predictions), len(names), 3)}
         if options["split_summaries"] and "rougeLsum" in names:
             # Only rougeLsum sees sentence boundaries; the other variants' tokens are unchanged.
             predictions = [split_sentences_nltk(text) for text in predictions]
@@ -193,23 +217,8 @@ class ROUGE(Metric):
         return {"statistics": np.asarray(statistics, dtype=np.float64).reshape(shape),
                 "segment_scores": np.asarray(segment_scores, dtype=np.float64).reshape(shape)}
 
-    def result_from_state(self, state) -> RougeResult:
-        if self.options["preset"] == "rouge155":
-            return self._rouge155_result(state.arrays["rouge155_rpf"], state.ref_counts)
-        return self._rouge_score_result(state.arrays["statistics"], state.arrays["segment_scores"], state.ref_counts)
-
-    def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        sums = np.asarray(sums, dtype=np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return sums[:, 2] / sums[:, -1]
-
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         options = self.options
-        if options["preset"] == "rouge155":
-            return tuple(_rouge155.signature_fields(
-                options["variants"], options["stemmer"], options["wordnet_exceptions"], options["remove_stopwords"],
-                options["word_limit"] or 0, options["byte_limit"] or 0, options["multi_ref"], options["alpha"],
-                options["bootstrap"], options["confidence"], options["eval_ids"], nrefs_field(ref_counts)))
         alpha, bootstrap = options["alpha"], options["bootstrap"]
         fields = [
             ("preset", "rouge_score"),
@@ -228,7 +237,8 @@ class ROUGE(Metric):
             fields.append(("bootstrap", f"{bootstrap},c={options['confidence']},seed={options['seed']}"))
         return tuple(fields)
 
-    def _rouge_score_result(self, statistics, segment_scores, ref_counts) -> RougeResult:
+    def result_from_state(self, state: MetricState) -> RougeResult:
+        statistics, segment_scores = state.arrays["statistics"], state.arrays["segment_scores"]
         names, options = self.options["variants"], self.options
         n_docs = segment_scores.shape[0]
         # Mean of each contiguous (P, R or F) column: the same pairwise sum as np.mean(list_of_scores).
@@ -247,9 +257,33 @@ class ROUGE(Metric):
                                                random_state)
                 intervals[name] = RougeInterval(*(RougeScore(*map(float, bounds[j])) for j in range(3)))
         return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores, statistics=statistics,
-                           signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
+                           signature=Signature("ROUGE", self.signature_fields(state.ref_counts)), intervals=intervals)
 
-    def _rouge155_result(self, rpf, ref_counts) -> RougeResult:
+
+@ROUGE.preset("rouge155")
+class Rouge155Preset(ROUGE):
+    """The ``rouge155`` preset: ROUGE-1.5.5.pl (``nlgmetrics.metrics.rouge.rouge155``)."""
+
+    reduction = "rows"  # ROUGE-1.5.5's bootstrap needs every document's R/P/F
+    preset_options = staticmethod(_rouge155_options)
+
+    def preset_arrays(self, predictions: List[str], reference_lists: List[List[str]]) -> Dict[str, Any]:
+        options = self.options
+        names = options["variants"]
+        rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, options["stemmer"],
+                        options["wordnet_exceptions"], options["remove_stopwords"], options["word_limit"] or 0,
+                        options["byte_limit"] or 0, options["multi_ref"], options["alpha"])
+        return {"rouge155_rpf": np.asarray(rpf, dtype=np.float64).reshape(len(predictions), len(names), 3)}
+
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
+        options = self.options
+        return tuple(_rouge155.signature_fields(
+            options["variants"], options["stemmer"], options["wordnet_exceptions"], options["remove_stopwords"],
+            options["word_limit"] or 0, options["byte_limit"] or 0, options["multi_ref"], options["alpha"],
+            options["bootstrap"], options["confidence"], options["eval_ids"], nrefs_field(ref_counts)))
+
+    def result_from_state(self, state: MetricState) -> RougeResult:
+        rpf = state.arrays["rouge155_rpf"]
         names, options = self.options["variants"], self.options
         percent = round(options["confidence"] * 100, 10)
         corpus = _core.rouge155_bootstrap(np.ascontiguousarray(rpf), options["bootstrap"], percent,
@@ -264,7 +298,7 @@ class ROUGE(Metric):
             intervals[name] = RougeInterval(low=bound[1], mid=bound[0], high=bound[2])
         return RougeResult(variants=tuple(names), variant_scores=scores, segment_scores=segment_scores,
                            statistics=segment_scores[..., [1, 0, 2]],
-                           signature=Signature("ROUGE", self.signature_fields(ref_counts)), intervals=intervals)
+                           signature=Signature("ROUGE", self.signature_fields(state.ref_counts)), intervals=intervals)
 
 
 def _with_alpha(segment_scores: np.ndarray, alpha: float) -> np.ndarray:
