@@ -229,8 +229,11 @@ def section_arrow(pairs, rows: int) -> None:
     print(f"\n### Arrow columns vs Python lists ({rows:,} segments, in one process, best of 3)\n")
     print("| metric | call | list of str | Arrow column | Arrow → to_pylist() → list | list / Arrow | to_pylist / Arrow |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    for metric, kernel in (("bleu", lambda h, r: _core.bleu_segment_stats(h, r, "13a", 4)),
-                           ("chrf", lambda h, r: _core.chrf_segment_stats(h, r, 6, 0, 2.0, False, False))):
+    bleu = _core.SegmentScorer("bleu", {"tokenize": "13a", "max_order": 4, "smooth": "exp", "smooth_value": None,
+                                        "effective_order": False, "weights": None})
+    chrf = _core.SegmentScorer("chrf", {"char_order": 6, "word_order": 0, "beta": 2, "whitespace": False,
+                                        "eps_smoothing": False})
+    for metric, kernel in (("bleu", bleu.segment_stats), ("chrf", chrf.segment_stats)):
         as_list = best(lambda: kernel(hyps, ref_lists))
         as_arrow = best(lambda: (lambda b: kernel(b.hypotheses, b.references))(
             text_batch(table.column("hyp"), table.column("ref"))))

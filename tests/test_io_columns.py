@@ -13,14 +13,23 @@ pl = pytest.importorskip("polars")
 from nlgmetrics import _core  # noqa: E402
 from nlgmetrics.io.columns import text_batch  # noqa: E402
 
+_BLEU = {"tokenize": "13a", "max_order": 4, "smooth": "exp", "smooth_value": None, "effective_order": False,
+         "weights": None}
+_CHRF_PLUS_PLUS = {"char_order": 6, "word_order": 2, "beta": 2, "whitespace": False, "eps_smoothing": False}
+_TER = {"normalized": False, "no_punct": False, "asian_support": False}
+
+
+def _bleu_stats(hypotheses, references):
+    return _core.SegmentScorer("bleu", _BLEU).segment_stats(hypotheses, references)[0]
+
 def _kernels(batch):
     """Every batch kernel on one text batch: BLEU, chrF++, TER, ROUGE (rouge_score) and METEOR statistics."""
     h, r = batch.hypotheses, batch.references
     meteor = _core.MeteorScorer("en", ["exact"], [1.0], [0.85, 0.2, 0.6, 0.75], "norm", False, 40, [], [])
     return {
-        "bleu": _core.bleu_segment_stats(h, r, "13a", 4),
-        "chrf": _core.chrf_segment_stats(h, r, 6, 2, 2.0, False, False)[0],
-        "ter": _core.ter_segment_stats(h, r, False, False, False)[0],
+        "bleu": _bleu_stats(h, r),
+        "chrf": _core.SegmentScorer("chrf", _CHRF_PLUS_PLUS).segment_stats(h, r)[0],
+        "ter": _core.SegmentScorer("ter", _TER).segment_stats(h, r)[0][:, 0],
         "rouge": _core.rouge_score_stats(h, r, ["rouge1", "rougeL"], "unicode_words", False)[0],
         "meteor": meteor.score_batch(h, r)[0],
     }
@@ -68,7 +77,7 @@ def test_arrow_input_matches_sacrebleu(wmt22_two_refs):
 
     hyps, ref_a, ref_b = wmt22_two_refs
     batch = text_batch(pa.array(hyps), pa.table({"a": ref_a, "b": ref_b}))
-    stats = _core.bleu_segment_stats(batch.hypotheses, batch.references, "13a", 4)
+    stats = _bleu_stats(batch.hypotheses, batch.references)
     expected = sacrebleu.BLEU()
     for index in range(0, len(hyps), 97):  # sampled evenly: sacreBLEU's own statistics per segment
         assert stats[index].tolist() == expected._extract_corpus_statistics([hyps[index]], [[ref_a[index]], [ref_b[index]]])[0]
@@ -138,4 +147,4 @@ def test_core_checks_arrow_buffers():
     with pytest.raises(ValueError, match=r"column 1 has 2 rows but column 0 has 1"):
         _core.ArrowReferences.from_columns([good, _core.ArrowStrings(np.array([0, 1, 2], np.int32), data)])
     with pytest.raises(ValueError, match=r"references\[0\] is empty"):  # a list column row without references
-        _core.bleu_segment_stats(good, _core.ArrowReferences.from_lists(np.array([0, 0], np.int64), good), "13a", 4)
+        _bleu_stats(good, _core.ArrowReferences.from_lists(np.array([0, 0], np.int64), good))

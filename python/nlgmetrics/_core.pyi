@@ -81,16 +81,32 @@ def split_tokens(text: str) -> list[str]:
 def native_tokenizer_names() -> list[str]:
     """The names of the tokenizers implemented in Rust, in display order."""
 
-# --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
+# --- src/python/segment.rs: every segment metric, built by name ------------------------------------
 
-def bleu_segment_stats(
-    hypotheses: _Texts,
-    references: _References,
-    tokenize: str,
-    max_order: int,
-    threads: int | None = None,
-) -> NDArray[np.int64]:
-    """Rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]``, shape ``(n, 2 + 2N)``."""
+SEGMENT_METRICS: list[str]
+
+# A reference set per hypothesis: a str (one reference) or a sequence of str.
+_ReferenceSets = Sequence[str | Sequence[str]] | ArrowReferences
+
+@final
+class SegmentScorer:
+    """A segment metric (one of ``SEGMENT_METRICS``) built from its options dict."""
+
+    def __new__(cls, name: str, options: dict[str, Any]) -> SegmentScorer: ...
+    def segment_stats(
+        self, hypotheses: _Texts, references: _ReferenceSets, threads: int | None = None
+    ) -> tuple[NDArray[Any], NDArray[np.float64]]:
+        """``(statistics (n, width), sentence scores (n,))`` of a batch."""
+    def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
+        """The score of each row of summed statistics."""
+    @property
+    def width(self) -> int: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+# --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
 
 def bleu_row_scores(
     stats: NDArray[np.int64],
@@ -114,20 +130,6 @@ def bleu_score_from_stats(
     neumaier_sum: bool,
 ) -> tuple[float, list[float], float]:
     """``(score, precisions, bp)`` of one statistics row."""
-
-def bleu_corpus(
-    hypotheses: _Texts,
-    references: _References,
-    tokenize: str,
-    max_order: int,
-    smooth: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    weights: _Floats | None,
-    neumaier_sum: bool,
-    threads: int | None = None,
-) -> tuple[NDArray[np.int64], NDArray[np.float64], list[int], float, list[float], float]:
-    """``(segment_stats, segment_scores, corpus_stats, score, precisions, bp)`` in one call."""
 
 # --- src/python/bleu_presets.rs: NLTK and pycocoevalcap BLEU ---------------------------------------
 
@@ -174,21 +176,6 @@ def bleu_coco_scores(
     """pycocoevalcap BLEU-1..n: ``(corpus_scores, per_image_scores[n][images])``."""
 
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
-
-def chrf_segment_stats(
-    hypotheses: _Texts,
-    references: _References,
-    char_order: int,
-    word_order: int,
-    beta: float,
-    whitespace: bool,
-    eps_smoothing: bool,
-    threads: int | None = None,
-) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """Per-segment statistics ``(n, 3 * (char_order + word_order))`` and sentence scores ``(n,)``."""
-
-def chrf_score(stats: _Ints, beta: float, eps_smoothing: bool) -> float:
-    """chrF (0–100) of one statistics vector."""
 
 # --- src/python/chrf_nltk.rs -----------------------------------------------------------------------
 
@@ -298,24 +285,8 @@ def bleu_pairwise(
 
 # --- src/python/ter.rs -----------------------------------------------------------------------------
 
-def ter_segment_stats(
-    hypotheses: _Texts,
-    references: _References,
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    threads: int | None = None,
-) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], int, float]:
-    """``(num_edits, ref_length, sentence scores, total edits, total reference length)``."""
-
 def ter_tokenize(line: str, normalized: bool, no_punct: bool, asian_support: bool) -> str:
     """sacreBLEU's ``TercomTokenizer`` on an already lowercased line: tokens joined by spaces."""
-
-def ter_score(total_edits: int, total_ref_length: float) -> float:
-    """TER (0–100+) of summed statistics."""
-
-def ter_sum(num_edits: _Ints, ref_lengths: _Floats) -> tuple[int, float]:
-    """Sequential (segment-order) sums of TER statistics."""
 
 # --- src/python/rouge.rs ---------------------------------------------------------------------------
 
@@ -384,9 +355,6 @@ def rouge_l_coco_image_scores(
 
 def ptb_coco_tokenize(lines: Sequence[str]) -> list[str]:
     """pycocoevalcap's tokenized form of each caption, in file order."""
-
-def ptb_tokens(line: str, following: Sequence[str] = ...) -> list[str]:
-    """The raw lower-cased PTB tokens of one line (``following``: the next lines, default none)."""
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
 
@@ -518,16 +486,6 @@ def nltk_meteor_batch(
 
 # --- src/python/wer.rs: jiwer's WER family and CER; rapidfuzz's Levenshtein alignment --------------
 
-def error_rate_segment_stats(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    unit: str,
-    remove_multiple_spaces: bool,
-    strip: bool,
-    threads: int | None = None,
-) -> NDArray[np.int64]:
-    """Per-segment substitutions, deletions, insertions and hits `(n, 4)`."""
-
 def error_rate_alignment(
     hypothesis: str, reference: str, unit: str, remove_multiple_spaces: bool, strip: bool
 ) -> list[tuple[str, int, int, int, int]]:
@@ -536,23 +494,8 @@ def error_rate_alignment(
 def levenshtein_opcodes(s1: Sequence[int], s2: Sequence[int]) -> list[tuple[str, int, int, int, int]]:
     """rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks)."""
 
-# --- src/python/character.rs: CharacTER (the cer package) -------------------------------------------
-
-def character_segment_scores(
-    hypotheses: Sequence[str], references: Sequence[str], threads: int | None = None
-) -> NDArray[np.float64]:
-    """CharacTER of every segment `(n,)`."""
 
 # --- src/python/charcut.rs: CharCut (the charcut package) -------------------------------------------
-
-def charcut_segment_stats(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    match_size: int,
-    alt_norm: bool,
-    threads: int | None = None,
-) -> NDArray[np.int64]:
-    """Per-segment (cost, normaliser) `(n, 2)`."""
 
 def charcut_highlight(
     hypothesis: str, reference: str, match_size: int

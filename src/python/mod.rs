@@ -7,7 +7,6 @@ mod arrays;
 mod arrow;
 mod bleu;
 mod bleu_presets;
-mod character;
 mod charcut;
 mod chrf;
 mod chrf_nltk;
@@ -50,7 +49,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     arrow::register(m)?;
     bleu::register(m)?;
     bleu_presets::register(m)?;
-    character::register(m)?;
     charcut::register(m)?;
     chrf::register(m)?;
     chrf_nltk::register(m)?;

@@ -124,26 +124,6 @@ impl<'py> Lines<'py> {
     }
 }
 
-/// A flat sequence of Python strs (one reference per hypothesis), borrowed like `Lines`.
-pub(crate) struct Texts<'py> {
-    items: Vec<Bound<'py, PyAny>>,
-    name: String,
-}
-
-impl<'py> Texts<'py> {
-    pub(crate) fn extract(value: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
-        Ok(Self { items: sequence_items(value, name)?, name: name.to_owned() })
-    }
-
-    pub(crate) fn borrow(&self) -> PyResult<Vec<&str>> {
-        self.items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| borrow_str(item, &|| format!("{}[{index}]", self.name)))
-            .collect()
-    }
-}
-
 /// The strs of `texts` as one UTF-8 buffer and the end offset of each (a text state's layout,
 /// `core.state.encode_texts`); `None` when an item is not a str or has no UTF-8 form (a lone
 /// surrogate), which the caller encodes itself.

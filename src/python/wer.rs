@@ -1,16 +1,12 @@
 //! Bindings for `metrics::wer` (jiwer's WER family and CER) and `metrics::edit_distance`.
 
-use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::error::Error;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
-use crate::metrics::wer::{corpus_stats, segment_alignment, ErrorRateConfig, Unit, STATS_WIDTH};
+use crate::metrics::wer::{segment_alignment, ErrorRateConfig, Unit};
 
-use super::arrays::matrix;
 use super::errors::guard;
-use super::strings::Texts;
-use super::threads::run_released;
 
 fn config(unit: &str, remove_multiple_spaces: bool, strip: bool) -> PyResult<ErrorRateConfig> {
     let unit = match unit {
@@ -35,28 +31,6 @@ fn chunk(code: &Opcode) -> Chunk {
         Some(EditKind::Delete) => "delete",
     };
     (tag, code.src_start, code.src_end, code.dest_start, code.dest_end)
-}
-
-/// Per-segment substitutions, deletions, insertions and hits `(n, 4)`.
-#[pyfunction]
-#[pyo3(signature = (hypotheses, references, unit, remove_multiple_spaces, strip, threads=None))]
-fn error_rate_segment_stats<'py>(
-    py: Python<'py>,
-    hypotheses: &Bound<'py, PyAny>,
-    references: &Bound<'py, PyAny>,
-    unit: &str,
-    remove_multiple_spaces: bool,
-    strip: bool,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let config = config(unit, remove_multiple_spaces, strip)?;
-    let (hypotheses, references) =
-        (Texts::extract(hypotheses, "hypotheses")?, Texts::extract(references, "references")?);
-    let (hypotheses, references) = (hypotheses.borrow()?, references.borrow()?);
-    let stats = run_released(py, threads, || corpus_stats(&hypotheses, &references, &config))??;
-    let rows = hypotheses.len();
-    let stats: Vec<i64> = stats.into_iter().map(|v| v as i64).collect();
-    Ok(matrix(py, rows, STATS_WIDTH, stats))
 }
 
 /// jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`.
@@ -97,7 +71,6 @@ fn opcodes_of(s1: &[u64], s2: &[u64]) -> Vec<Chunk> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(error_rate_segment_stats, m)?)?;
     m.add_function(wrap_pyfunction!(error_rate_alignment, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     Ok(())

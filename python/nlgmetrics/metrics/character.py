@@ -30,12 +30,12 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from nlgmetrics import _core
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_choice
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.one_reference import OneReference, single_references
 
@@ -126,10 +126,10 @@ class CharacTER(OneReference, Metric):
     def batch_arrays(self, hypotheses, references):
         refs = single_references(references, self.reference_rule)
         try:
-            scores = _core.character_segment_scores(hypotheses, refs, self.threads)
+            stats, _ = segment_scorer("character", self.options).segment_stats(hypotheses, refs, self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
-        return {"segment_stats": counted_rows(scores)}
+        return {"segment_stats": stats}
 
     def result_from_state(self, state) -> CharacTERResult:
         scores = np.ascontiguousarray(self.segment_rows(state)[:, 0])

@@ -34,6 +34,7 @@ from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.one_reference import OneReference, single_references
 
@@ -138,8 +139,7 @@ class CharCut(OneReference, Metric):
     def batch_arrays(self, hypotheses, references):
         refs = single_references(references, self.reference_rule)
         try:
-            stats = _core.charcut_segment_stats(hypotheses, refs, self.options["match_size"], self.options["alt_norm"],
-                                                self.threads)
+            stats, _ = segment_scorer("charcut", self.options).segment_stats(hypotheses, refs, self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
         self.keep_texts((hypotheses, refs))

@@ -26,6 +26,7 @@ from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.stats import sacrebleu_float32
@@ -67,7 +68,7 @@ class CHRFResult(Result):
 
     ``segment_stats`` has one row per segment and ``3 * (char_order + word_order)`` int64 columns:
     for each order (characters first, then words) the hypothesis n-grams, reference n-grams and
-    matches (sacreBLEU's layout). Summed rows give the corpus score (``_core.chrf_score``).
+    matches (sacreBLEU's layout). Summed rows give the corpus score (``_core.SegmentScorer.score_rows``).
     """
 
     score: float
@@ -156,19 +157,17 @@ class CHRF(Metric):
             # Python's own lowercasing is the reference's rule (full Unicode case mapping).
             hypotheses = [hyp.lower() for hyp in hypotheses]
             references = [[ref.lower() for ref in refs] for refs in references]
-        options = self.options
         try:
-            stats, segment_scores = _core.chrf_segment_stats(
-                hypotheses, references, options["char_order"], options["word_order"], float(options["beta"]),
-                options["whitespace"], options["eps_smoothing"], self.threads)
+            stats, segment_scores = segment_scorer("chrf", self.options).segment_stats(hypotheses, references,
+                                                                                       self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
         return {"segment_stats": stats, "segment_scores": segment_scores}
 
     def result_from_state(self, state) -> CHRFResult:
         options = self.options
-        totals = [int(value) for value in self.totals(state)]
-        score = _core.chrf_score(totals, float(options["beta"]), options["eps_smoothing"])
+        totals = np.asarray(self.totals(state), dtype=np.int64).reshape(1, -1)
+        score = float(segment_scorer("chrf", options).score_rows(totals)[0])
         scores = state.arrays.get("segment_scores", np.zeros(0))
         return CHRFResult(score, options["char_order"], options["word_order"], options["beta"],
                           self.signature(state.ref_counts), scores, self.segment_rows(state))

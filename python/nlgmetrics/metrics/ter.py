@@ -20,11 +20,11 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from nlgmetrics import _core
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.stats import sacrebleu_float32
@@ -63,7 +63,7 @@ class TERResult(Result):
     @property
     def segment_stats(self) -> np.ndarray:
         """One float64 row ``[num_edits, ref_length]`` per segment (sacreBLEU's layout); summed
-        rows give the corpus score (``_core.ter_score``)."""
+        rows give the corpus score (``_core.SegmentScorer.score_rows``)."""
         return np.column_stack([self.segment_num_edits.astype(np.float64), self.segment_ref_lengths])
 
     @property
@@ -127,12 +127,10 @@ class TER(Metric):
             hyps = [hyp.rstrip().lower() for hyp in hypotheses]
             refs = [[ref.rstrip().lower() for ref in entry] for entry in references]
         try:
-            edits, lengths, scores, _, _ = _core.ter_segment_stats(
-                hyps, refs, options["normalized"], options["no_punct"], options["asian_support"], self.threads)
+            stats, scores = segment_scorer("ter", options).segment_stats(hyps, refs, self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
-        stats = np.column_stack([np.asarray(edits, dtype=np.float64), np.asarray(lengths, dtype=np.float64)])
-        return {"segment_stats": stats.reshape(len(hyps), 2), "segment_scores": scores}
+        return {"segment_stats": stats, "segment_scores": scores}
 
     def totals(self, state) -> np.ndarray:
         if "totals" in state.arrays:
@@ -145,7 +143,8 @@ class TER(Metric):
         totals = self.totals(state)
         rows = self.segment_rows(state)
         total_edits, total_length = int(totals[0]), float(totals[1])
-        return TERResult(_core.ter_score(total_edits, total_length), total_edits, total_length,
+        score = float(self.score_rows(np.array([[total_edits, total_length]], dtype=np.float64))[0])
+        return TERResult(score, total_edits, total_length,
                          self.signature(state.ref_counts), state.arrays.get("segment_scores", np.zeros(0)),
                          rows[:, 0].astype(np.int64), np.ascontiguousarray(rows[:, 1]))
 
@@ -155,7 +154,8 @@ class TER(Metric):
                              options["asian_support"], options["case_sensitive"]).fields
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        return np.array([_core.ter_score(int(edits), float(length)) for edits, length in np.asarray(sums, np.float64)])
+        sums = np.ascontiguousarray(np.asarray(sums, dtype=np.float64).reshape(-1, 2))
+        return segment_scorer("ter", self.options).score_rows(sums)
 
     def float32_score_rows(self, rows: np.ndarray) -> np.ndarray:
         return sacrebleu_float32.ter_scores(rows)

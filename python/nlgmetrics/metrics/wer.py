@@ -47,6 +47,7 @@ from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.one_reference import OneReference, single_references
 
@@ -223,7 +224,7 @@ class _ErrorRate(OneReference, Metric):
         hyps = transforms.apply(hypotheses)
         refs = transforms.apply(single_references(references, self.reference_rule))
         try:
-            stats = _core.error_rate_segment_stats(hyps, refs, *self.unit_options(), self.threads)
+            stats, _ = segment_scorer(self.name, self.options).segment_stats(hyps, refs, self.threads)
         except UnicodeEncodeError:
             raise ValueError(_surrogate_location(hypotheses, references)) from None
         self.keep_texts((hyps, refs, self.unit_options()))

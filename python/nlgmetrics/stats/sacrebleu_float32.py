@@ -194,16 +194,23 @@ def chrf_scores(rows: np.ndarray, order: int, beta: float, eps_smoothing: bool) 
     return np.array([chrf_float32_score(row, order, beta, eps_smoothing) for row in rows])
 
 
+_CHRF_MAX_ORDER = 100  # _core.CHRF_MAX_ORDER (each of char_order and word_order)
+
+
 def chrf_exact_scores(sums: np.ndarray, order: int, beta: float, eps_smoothing: bool) -> np.ndarray:
     """chrF of rows of summed integer statistics, in full precision (as sacreBLEU's corpus score)."""
-    from nlgmetrics import _core
+    from nlgmetrics.core.segment import segment_scorer
 
     if not eps_smoothing:
         scores = chrf_scores_vectorised(np.asarray(sums, dtype=np.float64), order, beta)
         if scores is not None:
             return scores
-    rows = np.asarray(sums, dtype=np.int64).tolist()
-    return np.array([_core.chrf_score(row, float(beta), eps_smoothing) for row in rows])
+    rows = np.ascontiguousarray(np.asarray(sums, dtype=np.int64).reshape(-1, 3 * order))
+    # Only the number of orders matters to the score of a row, not how many are characters.
+    char_order = min(order, _CHRF_MAX_ORDER)
+    scorer = segment_scorer("chrf", {"char_order": char_order, "word_order": order - char_order, "beta": float(beta),
+                                     "whitespace": False, "eps_smoothing": eps_smoothing})
+    return scorer.score_rows(rows)
 
 
 def ter_scores(rows: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.metrics.bleu.result import BLEUResult
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.core.options import check_bool, check_threads
@@ -132,7 +133,8 @@ def _check_weights(weights: Any, max_order: int) -> Optional[list[float]]:
 @lru_cache(maxsize=None)
 def _rust_knows_tokenizer(name: str) -> bool:
     try:
-        _core.bleu_segment_stats([], [], name, 1)
+        _core.SegmentScorer("bleu", {"tokenize": name, "max_order": 1, "smooth": "exp", "smooth_value": None,
+                                     "effective_order": False, "weights": None})
     except ValueError:
         return False
     return True
@@ -192,10 +194,15 @@ def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=N
                                           "effective_order")}
 
 
+def _scorer(options: dict) -> "_core.SegmentScorer":
+    """The Rust scorer of these options (MeCab text reaches it pre-tokenized, as ``none``; see ``_preprocess``)."""
+    return segment_scorer("bleu", {**options, "tokenize": "none"} if options["tokenize"] in _MECAB_TOKENIZERS else options)
+
+
 def batch_arrays(hypotheses: list, references: list, options: dict, threads: Optional[int]) -> dict:
     """sacreBLEU's statistics rows and sentence scores of one batch, in one parallel Rust call."""
     tokenize, lowercase = options["tokenize"], options["lowercase"]
-    hyp_lines, core_tokenizer = _preprocess(hypotheses, lowercase, tokenize)
+    hyp_lines, _ = _preprocess(hypotheses, lowercase, tokenize)
     if lowercase or tokenize in _MECAB_TOKENIZERS:
         flat, _ = _preprocess([ref for refs in references for ref in refs], lowercase, tokenize)
         ref_lines, start = [], 0
@@ -204,11 +211,8 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
             start += len(refs)
     else:
         ref_lines = references
-    try:
-        stats, segment_scores, *_ = _core.bleu_corpus(
-            hyp_lines, ref_lines, core_tokenizer, options["max_order"], options["smooth"], options["smooth_value"],
-            True, options["weights"], _NEUMAIER_SUM, threads,  # segment scores: sentence_bleu's effective order
-        )
+    try:  # segment scores: sentence_bleu's (always the effective order)
+        stats, segment_scores = _scorer(options).segment_stats(hyp_lines, ref_lines, threads)
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
     return {"segment_stats": stats, "segment_scores": segment_scores}
@@ -216,9 +220,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
 
 def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
     """sacreBLEU's score of each row of summed statistics (full precision)."""
-    return _core.bleu_row_scores(np.ascontiguousarray(sums, dtype=np.int64), options["max_order"], options["smooth"],
-                                 options["smooth_value"], options["effective_order"], options["weights"],
-                                 _NEUMAIER_SUM)
+    return _scorer(options).score_rows(np.ascontiguousarray(sums, dtype=np.int64))
 
 
 def signature_fields(nrefs: str, options: dict) -> tuple:
