@@ -137,6 +137,7 @@ def bleu_nltk_token_stats(
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[Sequence[str]]],
     max_order: int,
+    threads: int | None = None,
 ) -> NDArray[np.uint64]:
     """NLTK BLEU rows ``[hyp_len, closest_ref_len, matches_1..N, denominators_1..N]`` of token lists."""
 
@@ -144,6 +145,7 @@ def bleu_nltk_id_stats(
     hypotheses: Sequence[Sequence[int]],
     references: Sequence[Sequence[Sequence[int]]],
     max_order: int,
+    threads: int | None = None,
 ) -> NDArray[np.uint64]:
     """NLTK BLEU rows of segments whose tokens are interned to ints."""
 
@@ -152,6 +154,7 @@ def bleu_nltk_text_stats(
     references: Sequence[Sequence[str]],
     max_order: int,
     tokenize: str = "split",
+    threads: int | None = None,
 ) -> NDArray[np.uint64]:
     """NLTK BLEU rows of raw lines (``"split"`` or a sacreBLEU tokenizer name)."""
 
@@ -164,14 +167,17 @@ def bleu_nltk_float_scores(
     k: float,
     auto_reweigh: bool,
     weights_are_default: bool,
+    threads: int | None = None,
 ) -> NDArray[np.float64]:
     """NLTK sentence BLEU of every statistics row (smoothing ``none``, ``method0``…``method4``)."""
 
-def bleu_coco_stats(captions: Sequence[str], references: Sequence[Sequence[str]]) -> NDArray[np.uint64]:
+def bleu_coco_stats(
+    captions: Sequence[str], references: Sequence[Sequence[str]], threads: int | None = None
+) -> NDArray[np.uint64]:
     """pycocoevalcap BLEU rows, shape ``(n, 13)``."""
 
 def bleu_coco_scores(
-    stats: NDArray[np.uint64], n: int = 4, ref_length: str = "closest"
+    stats: NDArray[np.uint64], n: int = 4, ref_length: str = "closest", threads: int | None = None
 ) -> tuple[list[float], list[list[float]]]:
     """pycocoevalcap BLEU-1..n: ``(corpus_scores, per_image_scores[n][images])``."""
 
@@ -296,6 +302,7 @@ def rouge_score_stats(
     variants: Sequence[str],
     tokenizer: str,
     stem: bool,
+    threads: int | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``(counts, scores)``, both ``(segments, variants, 3)``: (hits, cand total, ref total) and (P, R, F)."""
 
@@ -317,11 +324,12 @@ def rouge155_stats(
     byte_limit: int,
     multi_ref: str,
     alpha: float,
+    threads: int | None = None,
 ) -> NDArray[np.float64]:
     """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``."""
 
 def rouge155_bootstrap(
-    scores: NDArray[np.float64], samples: int, confidence: float, spl_ids: bool
+    scores: NDArray[np.float64], samples: int, confidence: float, spl_ids: bool, threads: int | None = None
 ) -> NDArray[np.float64]:
     """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``."""
 
@@ -343,17 +351,18 @@ def cider_image_scores(
     sigma: float = 6.0,
     clipping: bool = True,
     length_penalty: bool = True,
+    threads: int | None = None,
 ) -> NDArray[np.float64]:
     """Per-image CIDEr(-D) of tokenized captions."""
 
 def rouge_l_coco_image_scores(
-    candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2
+    candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2, threads: int | None = None
 ) -> NDArray[np.float64]:
     """Per-image ROUGE-L of tokenized captions (pycocoevalcap's rouge.py)."""
 
 # --- src/python/ptb.rs -----------------------------------------------------------------------------
 
-def ptb_coco_tokenize(lines: Sequence[str]) -> list[str]:
+def ptb_coco_tokenize(lines: Sequence[str], threads: int | None = None) -> list[str]:
     """pycocoevalcap's tokenized form of each caption, in file order."""
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
@@ -363,6 +372,7 @@ def qa_scores(
     references: Sequence[Sequence[str]],
     normalizer: str = "squad",
     language: str | None = None,
+    threads: int | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Exact match and F1 of each prediction against its gold answers."""
 

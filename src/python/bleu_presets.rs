@@ -4,7 +4,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::threads::released;
+use super::threads::run_released;
 
 use crate::metrics::bleu::{coco as bleu_coco, nltk as bleu_nltk};
 use crate::text::BleuTokenizer;
@@ -29,25 +29,27 @@ fn tokenize_lines(lines: &[String], tokenize: &str) -> PyResult<Vec<Vec<String>>
 /// NLTK BLEU statistics of pre-tokenized segments: one row `[hyp_len, closest_ref_len,
 /// matches_1..N, denominators_1..N]` per hypothesis (uint64, shape `(n, 2 + 2N)`).
 #[pyfunction]
-#[pyo3(signature = (hypotheses, references, max_order))]
+#[pyo3(signature = (hypotheses, references, max_order, threads=None))]
 fn bleu_nltk_token_stats<'py>(
     py: Python<'py>,
     hypotheses: Vec<Vec<String>>,
     references: Vec<Vec<Vec<String>>>,
     max_order: usize,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = released(py, || bleu_nltk::batch_stats(&hypotheses, &references, max_order))??;
+    let rows = run_released(py, threads, || bleu_nltk::batch_stats(&hypotheses, &references, max_order))??;
     rows_to_array(py, rows, bleu_nltk::row_width(max_order))
 }
 
 /// NLTK BLEU statistics of pre-tokenized segments whose tokens are already interned to ints.
 #[pyfunction]
-#[pyo3(signature = (hypotheses, references, max_order))]
+#[pyo3(signature = (hypotheses, references, max_order, threads=None))]
 fn bleu_nltk_id_stats<'py>(
     py: Python<'py>,
     hypotheses: Vec<Vec<u32>>,
     references: Vec<Vec<Vec<u32>>>,
     max_order: usize,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     if hypotheses.len() != references.len() {
         return Err(PyValueError::new_err(format!(
@@ -56,7 +58,7 @@ fn bleu_nltk_id_stats<'py>(
             references.len()
         )));
     }
-    let rows: Vec<Vec<u64>> = released(py, || {
+    let rows: Vec<Vec<u64>> = run_released(py, threads, || {
         use rayon::prelude::*;
         hypotheses
             .par_iter()
@@ -76,15 +78,16 @@ fn bleu_nltk_id_stats<'py>(
 
 /// NLTK BLEU statistics of raw lines, tokenized here (`tokenize="split"` or a sacreBLEU tokenizer).
 #[pyfunction]
-#[pyo3(signature = (hypotheses, references, max_order, tokenize="split"))]
+#[pyo3(signature = (hypotheses, references, max_order, tokenize="split", threads=None))]
 fn bleu_nltk_text_stats<'py>(
     py: Python<'py>,
     hypotheses: Vec<String>,
     references: Vec<Vec<String>>,
     max_order: usize,
     tokenize: &str,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = released(py, || -> PyResult<Vec<Vec<u64>>> {
+    let rows = run_released(py, threads, || -> PyResult<Vec<Vec<u64>>> {
         let hyp_tokens = tokenize_lines(&hypotheses, tokenize)?;
         let ref_tokens: Vec<Vec<Vec<String>>> =
             references.iter().map(|refs| tokenize_lines(refs, tokenize)).collect::<PyResult<_>>()?;
@@ -96,25 +99,27 @@ fn bleu_nltk_text_stats<'py>(
 /// pycocoevalcap BLEU statistics of whitespace-tokenized captions: one row per image
 /// `[testlen, closest_reflen, shortest_reflen, sum_reflen, n_refs, guess_1..4, correct_1..4]`.
 #[pyfunction]
-#[pyo3(signature = (captions, references))]
+#[pyo3(signature = (captions, references, threads=None))]
 fn bleu_coco_stats<'py>(
     py: Python<'py>,
     captions: Vec<String>,
     references: Vec<Vec<String>>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rows = released(py, || bleu_coco::batch_stats(&captions, &references))??;
+    let rows = run_released(py, threads, || bleu_coco::batch_stats(&captions, &references))??;
     let rows: Vec<Vec<u64>> = rows.into_iter().map(|row| row.to_vec()).collect();
     rows_to_array(py, rows, bleu_coco::ROW_WIDTH)
 }
 
 /// pycocoevalcap BLEU-1..n from statistics rows: `(corpus_scores, per_image_scores[n][images])`.
 #[pyfunction]
-#[pyo3(signature = (stats, n=4, ref_length="closest"))]
+#[pyo3(signature = (stats, n=4, ref_length="closest", threads=None))]
 fn bleu_coco_scores(
     py: Python<'_>,
     stats: numpy::PyReadonlyArray2<'_, u64>,
     n: usize,
     ref_length: &str,
+    threads: Option<usize>,
 ) -> PyResult<(Vec<f64>, Vec<Vec<f64>>)> {
     let option = bleu_coco::RefLength::parse(ref_length)?;
     let view = stats.as_array();
@@ -137,13 +142,13 @@ fn bleu_coco_scores(
     if rows.iter().any(|row| row[4] == 0) {
         return Err(PyValueError::new_err("stats has a row with zero references"));
     }
-    Ok(released(py, || bleu_coco::scores(&rows, n, option))??)
+    Ok(run_released(py, threads, || bleu_coco::scores(&rows, n, option))??)
 }
 
 /// NLTK sentence BLEU of every statistics row for smoothing `none`/`method0`…`method4`
 /// (a float per row; `0.0` where NLTK returns the int 0).
 #[pyfunction]
-#[pyo3(signature = (stats, max_order, weights, smooth, epsilon, k, auto_reweigh, weights_are_default))]
+#[pyo3(signature = (stats, max_order, weights, smooth, epsilon, k, auto_reweigh, weights_are_default, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn bleu_nltk_float_scores<'py>(
     py: Python<'py>,
@@ -155,6 +160,7 @@ fn bleu_nltk_float_scores<'py>(
     k: f64,
     auto_reweigh: bool,
     weights_are_default: bool,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let smoothing = bleu_nltk::FloatSmoothing::parse(smooth, epsilon, k)?;
     let view = stats.as_array();
@@ -166,7 +172,7 @@ fn bleu_nltk_float_scores<'py>(
         )));
     }
     let rows: Vec<Vec<u64>> = view.rows().into_iter().map(|row| row.to_vec()).collect();
-    let scores = released(py, || {
+    let scores = run_released(py, threads, || {
         bleu_nltk::float_scores(&rows, max_order, &weights, smoothing, auto_reweigh, weights_are_default)
     })?;
     Ok(PyArray1::from_vec(py, scores))

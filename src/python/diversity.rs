@@ -19,7 +19,7 @@ fn distinct_stats<'py>(
     n: usize,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, u64)> {
-    let ids = extract_outputs(py, outputs, tokenize)?;
+    let ids = extract_outputs(py, outputs, tokenize, threads)?;
     let (rows, corpus_distinct) = run_released(py, threads, || distinct_rows(&ids, n))?;
     Ok((matrix(py, ids.len(), 2, rows), corpus_distinct))
 }
@@ -35,7 +35,7 @@ fn self_bleu_stats<'py>(
     max_order: usize,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let ids = extract_outputs(py, outputs, tokenize)?;
+    let ids = extract_outputs(py, outputs, tokenize, threads)?;
     let rows = run_released(py, threads, || self_bleu_rows(&ids, max_order))??;
     Ok(matrix(py, ids.len(), 2 + 2 * max_order, rows))
 }

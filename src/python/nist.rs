@@ -42,6 +42,7 @@ fn nist_stats<'py>(
         references,
         tokenize,
         if per_segment { IdScope::Segment } else { IdScope::Corpus },
+        threads,
     )?;
     let rows = run_released(py, threads, || {
         if per_segment {
@@ -89,7 +90,7 @@ fn nist_corpus_and_sentence_stats<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<f64>>)> {
     let sum = if neumaier_sum { PythonSum::Neumaier } else { PythonSum::Sequential };
-    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus)?;
+    let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Corpus, threads)?;
     let (corpus, sentence) = run_released(py, threads, || rows(&hyps, &refs, n, sum, true, true))??;
     let width = row_width(n);
     Ok((matrix(py, hyps.len(), width, corpus), matrix(py, hyps.len(), width, sentence)))

@@ -2,14 +2,15 @@
 
 use pyo3::prelude::*;
 
-use super::threads::released;
+use super::threads::run_released;
 
 use crate::text::ptb;
 
 /// pycocoevalcap's tokenized form of each caption, in file order (each sees the next as lookahead).
 #[pyfunction]
-fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>) -> PyResult<Vec<String>> {
-    released(py, || ptb::coco_tokenize_lines(&lines))
+#[pyo3(signature = (lines, threads=None))]
+fn ptb_coco_tokenize(py: Python<'_>, lines: Vec<String>, threads: Option<usize>) -> PyResult<Vec<String>> {
+    run_released(py, threads, || ptb::coco_tokenize_lines(&lines))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::errors::guard;
 
-use super::threads::released;
+use super::threads::{released, run_released};
 use pyo3::types::PyDict;
 
 use crate::metrics::qa::squad::{squad_v1_totals, squad_v2_evaluation, V2Question, V2Subset};
@@ -13,16 +13,17 @@ use crate::metrics::qa::{score_answers, QaNormalizer};
 
 /// Exact match and F1 of each prediction against its gold answers: two float64 arrays.
 #[pyfunction]
-#[pyo3(signature = (predictions, references, normalizer="squad", language=None))]
+#[pyo3(signature = (predictions, references, normalizer="squad", language=None, threads=None))]
 fn qa_scores<'py>(
     py: Python<'py>,
     predictions: Vec<String>,
     references: Vec<Vec<String>>,
     normalizer: &str,
     language: Option<&str>,
+    threads: Option<usize>,
 ) -> PyResult<super::arrays::Columns2<'py, f64>> {
     let normalizer = QaNormalizer::parse(normalizer, language)?;
-    let scores = released(py, || score_answers(&predictions, &references, normalizer))??;
+    let scores = run_released(py, threads, || score_answers(&predictions, &references, normalizer))??;
     let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
     let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
     Ok((exact.into_pyarray(py), f1.into_pyarray(py)))

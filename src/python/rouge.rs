@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
 
-use super::threads::released;
+use super::threads::{released, run_released};
 
 use rayon::prelude::*;
 
@@ -28,7 +28,7 @@ fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
 /// `rouge_score`-preset statistics of a batch: `(counts, scores)`, both float64 arrays of shape
 /// `(segments, variants, 3)`; counts = (hits, candidate total, reference total), scores = (P, R, F).
 #[pyfunction]
-#[pyo3(signature = (predictions, references, variants, tokenizer, stem))]
+#[pyo3(signature = (predictions, references, variants, tokenizer, stem, threads=None))]
 fn rouge_score_stats<'py>(
     py: Python<'py>,
     predictions: &Bound<'py, PyAny>,
@@ -36,6 +36,7 @@ fn rouge_score_stats<'py>(
     variants: Vec<String>,
     tokenizer: &str,
     stem: bool,
+    threads: Option<usize>,
 ) -> PyResult<StatArrays<'py>> {
     let options = RougeScoreOptions {
         variants: parse_variants(&variants)?,
@@ -44,7 +45,7 @@ fn rouge_score_stats<'py>(
     };
     let lines = Lines::extract_named(predictions, references, "predictions")?;
     let (predictions, references) = lines.borrow()?;
-    let scores = released(py, || rouge_score_batch(&options, &predictions, &references))??;
+    let scores = run_released(py, threads, || rouge_score_batch(&options, &predictions, &references))??;
     to_arrays(py, &scores, predictions.len(), options.variants.len())
 }
 
@@ -106,7 +107,7 @@ fn rouge_score_stats_tokens<'py>(
 
 /// `rouge155`-preset per-document scores: float64 `(segments, measures, 3)` of (R, P, F), 5 decimals.
 #[pyfunction]
-#[pyo3(signature = (predictions, references, measures, stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit, multi_ref, alpha))]
+#[pyo3(signature = (predictions, references, measures, stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit, multi_ref, alpha, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn rouge155_stats<'py>(
     py: Python<'py>,
@@ -120,6 +121,7 @@ fn rouge155_stats<'py>(
     byte_limit: usize,
     multi_ref: &str,
     alpha: f64,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
     let measures = measures.iter().map(|m| Measure155::parse(m)).collect::<crate::error::Result<Vec<_>>>()?;
     let multi_ref = match multi_ref {
@@ -144,7 +146,7 @@ fn rouge155_stats<'py>(
         multi_ref,
         alpha,
     };
-    let segments: Vec<Vec<[f64; 3]>> = released(py, || {
+    let segments: Vec<Vec<[f64; 3]>> = run_released(py, threads, || {
         predictions
             .par_iter()
             .zip(references.par_iter())
@@ -159,13 +161,14 @@ fn rouge155_stats<'py>(
 
 /// ROUGE-1.5.5's bootstrap for each measure: `(measures, 3 [R, P, F], 3 [average, low, high])`.
 #[pyfunction]
-#[pyo3(signature = (scores, samples, confidence, spl_ids))]
+#[pyo3(signature = (scores, samples, confidence, spl_ids, threads=None))]
 fn rouge155_bootstrap<'py>(
     py: Python<'py>,
     scores: PyReadonlyArray3<'py, f64>,
     samples: usize,
     confidence: f64,
     spl_ids: bool,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
     let array = scores.as_array();
     let (n_docs, n_measures, width) = array.dim();
@@ -175,7 +178,7 @@ fn rouge155_bootstrap<'py>(
     let per_measure: Vec<Vec<[f64; 3]>> = (0..n_measures)
         .map(|k| (0..n_docs).map(|i| [array[[i, k, 0]], array[[i, k, 1]], array[[i, k, 2]]]).collect())
         .collect();
-    let results: Vec<[[f64; 3]; 3]> = released(py, || {
+    let results: Vec<[[f64; 3]; 3]> = run_released(py, threads, || {
         per_measure
             .par_iter()
             .map(|docs| rouge155_bootstrap_core(docs, samples, confidence, spl_ids))

@@ -20,6 +20,7 @@ use crate::metrics::wer::{ErrorRate, ErrorRateConfig, Measure, Unit};
 use crate::text::BleuTokenizer;
 
 use super::arrays::matrix;
+use super::errors::catch_panics;
 use super::strings::Lines;
 use super::threads::run_kernel;
 
@@ -179,6 +180,9 @@ where
     Ok((matrix(py, hyps.len(), metric.width(), rows).into_any(), scores.into_pyarray(py)))
 }
 
+/// Fewer rows than this are scored on the calling thread, the GIL held (microseconds of work).
+const SMALL_SCORE_ROWS: usize = 64;
+
 /// The score of every row of `sums` (a 2-D array of the metric's row dtype and width).
 fn sum_scores<'py, M>(
     py: Python<'py>,
@@ -207,7 +211,12 @@ where
         Ok(slice) => slice.to_vec(),
         Err(_) => readonly.as_array().iter().copied().collect(),
     };
-    let scores = run_kernel(py, threads, || score_rows(metric, &rows))?;
+    // A corpus row or a few resamples: scored here, without waking (or building) a thread pool.
+    let scores = if rows.len() / width < SMALL_SCORE_ROWS {
+        catch_panics(|| score_rows(metric, &rows))??
+    } else {
+        run_kernel(py, threads, || score_rows(metric, &rows))?
+    };
     Ok(scores.into_pyarray(py))
 }
 

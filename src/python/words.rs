@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::strings::{borrow_str, Lines};
-use super::threads::{released, run_released};
+use super::threads::run_released;
 use crate::text::words::{scoped_ids, token_ids, CorpusIds, IdScope, WordTokenizer};
 
 /// Word ids of a corpus. `tokenize` is a tokenizer name for lines of text (`"none"`, `"nist"`,
@@ -16,6 +16,7 @@ pub(crate) fn extract_corpus(
     references: &Bound<'_, PyAny>,
     tokenize: &str,
     scope: IdScope,
+    threads: Option<usize>,
 ) -> PyResult<CorpusIds> {
     match tokenize {
         "ids" => Ok((hypotheses.extract()?, references.extract()?)),
@@ -53,13 +54,13 @@ pub(crate) fn extract_corpus(
                     flat_refs[first - count..first].to_vec()
                 })
                 .collect();
-            released(py, || token_ids(&hyps, &refs, scope))
+            run_released(py, threads, || token_ids(&hyps, &refs, scope))
         }
         name => {
             let tokenizer = WordTokenizer::from_name(name)?;
             let lines = Lines::extract(hypotheses, references)?;
             let (hyps, refs) = lines.borrow()?;
-            released(py, || scoped_ids(&hyps, &refs, tokenizer, scope))
+            run_released(py, threads, || scoped_ids(&hyps, &refs, tokenizer, scope))
         }
     }
 }
@@ -77,7 +78,7 @@ pub(crate) fn segment_kernel<T: Send>(
     on_ids: impl FnOnce(&[Vec<u32>], &[Vec<Vec<u32>>]) -> T + Send,
 ) -> PyResult<T> {
     if matches!(tokenize, "ids" | "tokens") {
-        let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment)?;
+        let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment, threads)?;
         return run_released(py, threads, || on_ids(&hyps, &refs));
     }
     let tokenizer = WordTokenizer::from_name(tokenize)?;
@@ -112,7 +113,12 @@ fn push_items<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) 
 }
 
 /// Word ids of a set of outputs alone (diversity metrics), `tokenize` as in [`extract_corpus`].
-pub(crate) fn extract_outputs(py: Python<'_>, outputs: &Bound<'_, PyAny>, tokenize: &str) -> PyResult<Vec<Vec<u32>>> {
+pub(crate) fn extract_outputs(
+    py: Python<'_>,
+    outputs: &Bound<'_, PyAny>,
+    tokenize: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<Vec<u32>>> {
     let no_references = PyList::empty(py);
-    Ok(extract_corpus(py, outputs, &no_references, tokenize, IdScope::Corpus)?.0)
+    Ok(extract_corpus(py, outputs, &no_references, tokenize, IdScope::Corpus, threads)?.0)
 }

@@ -30,7 +30,7 @@ from nlgmetrics.core.signature import Signature
 VARIANTS = ("cider-d", "cider")
 
 
-def ptb_tokenize(captions: Sequence[str]) -> List[str]:
+def ptb_tokenize(captions: Sequence[str], threads: Optional[int] = None) -> List[str]:
     """pycocoevalcap's tokenized form of each caption (PTB tokens, lower case, punctuation removed).
 
     The captions are tokenized as one batch in this order, like pycocoevalcap's one-file jar run:
@@ -38,7 +38,7 @@ def ptb_tokenize(captions: Sequence[str]) -> List[str]:
     Newlines inside a caption are spaces, as in pycocoevalcap.
     """
     lines = hypotheses_list(captions, "captions")
-    return _core.ptb_coco_tokenize([line.replace("\n", " ") for line in lines])
+    return _core.ptb_coco_tokenize([line.replace("\n", " ") for line in lines], threads)
 
 
 @dataclass(frozen=True)
@@ -124,13 +124,14 @@ class CIDEr(Metric):
         if not hyps:
             raise ValueError("hypotheses is empty")
         if options["tokenize"]:
-            hyps, flat = ptb_tokenize(hyps), ptb_tokenize(flat)
+            hyps, flat = ptb_tokenize(hyps, self.threads), ptb_tokenize(flat, self.threads)
         refs, start = [], 0
         for count in state.arrays["ref_counts"].tolist():
             refs.append(flat[start:start + count])
             start += count
         penalized = options["variant"] == "cider-d"
-        scores = _core.cider_image_scores(hyps, refs, options["n"], float(options["sigma"]), penalized, penalized)
+        scores = _core.cider_image_scores(hyps, refs, options["n"], float(options["sigma"]), penalized, penalized,
+                                          self.threads)
         return CiderResult(float(np.mean(scores)), scores, self.signature(state.ref_counts))
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:

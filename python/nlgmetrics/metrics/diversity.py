@@ -152,7 +152,8 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
         nltk_rows = rows.astype(np.uint64)
         nltk_rows[:, 2 + max_order:] = np.maximum(nltk_rows[:, 2 + max_order:], 1)
         weights = [1.0 / max_order] * max_order
-        scores = _core.bleu_nltk_float_scores(nltk_rows, max_order, weights, "method1", 0.1, 5.0, False, False)
+        scores = _core.bleu_nltk_float_scores(nltk_rows, max_order, weights, "method1", 0.1, 5.0, False, False,
+                                              threads)
     else:
         scores = _core.bleu_row_scores(np.ascontiguousarray(rows, dtype=np.int64), max_order, "exp", None, True, None,
                                        _NEUMAIER_SUM, threads)

@@ -216,7 +216,8 @@ class QA(Metric):
         return predictions, references_lists(references, len(predictions))
 
     def batch_arrays(self, predictions, references):
-        exact, f1 = _core.qa_scores(predictions, references, self.options["normalizer"], self.options["language"])
+        exact, f1 = _core.qa_scores(predictions, references, self.options["normalizer"], self.options["language"],
+                                    self.threads)
         return {"exact_scores": np.asarray(exact, dtype=np.float64), "f1_scores": np.asarray(f1, dtype=np.float64)}
 
     def result_from_state(self, state) -> QAResult:

@@ -16,7 +16,7 @@ uses; the shorter reference on ties), ``"shortest"`` or ``"average"`` (the other
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -26,19 +26,21 @@ REF_LENGTH_OPTIONS = ("closest", "shortest", "average")
 MAX_ORDER = 4  # pycocoevalcap counts n-grams up to 4 only
 
 
-def image_stats(captions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+def image_stats(captions: Sequence[str], references: Sequence[Sequence[str]],
+                threads: Optional[int] = None) -> np.ndarray:
     """Per-image rows ``[testlen, closest_reflen, shortest_reflen, sum_reflen, n_refs, guess_1..4,
     correct_1..4]`` (uint64); inputs must already be validated lists of str."""
-    return _core.bleu_coco_stats(captions, references)
+    return _core.bleu_coco_stats(captions, references, threads)
 
 
-def scores_from_stats(stats: np.ndarray, n: int = 4, ref_length: str = "closest") -> tuple[list, list]:
+def scores_from_stats(stats: np.ndarray, n: int = 4, ref_length: str = "closest",
+                      threads: Optional[int] = None) -> tuple[list, list]:
     """``(corpus[k], per_image[k][i])`` for BLEU-1..n, as ``BleuScorer.compute_score`` returns them."""
     if ref_length not in REF_LENGTH_OPTIONS:
         raise ValueError(f"ref_length must be one of {REF_LENGTH_OPTIONS}, got {ref_length!r}")
     if not 1 <= n <= MAX_ORDER:
         raise ValueError(f"max_order must be between 1 and {MAX_ORDER} for the coco preset, got {n}")
-    return _core.bleu_coco_scores(stats, n, ref_length)
+    return _core.bleu_coco_scores(stats, n, ref_length, threads)
 
 
 def coco_bleu(captions: Sequence[str], references: Sequence[Sequence[str]], n: int = 4,
@@ -96,15 +98,15 @@ def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=N
             "ref_length": ref_length}
 
 
-def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
+def batch_arrays(hypotheses: list, references: list, options: dict, threads: Optional[int] = None) -> dict:
     """Per-image rows (``image_stats``) of one batch: the state this preset keeps."""
     if options["lowercase"]:
         hypotheses = [line.lower() for line in hypotheses]
         references = [[ref.lower() for ref in refs] for refs in references]
-    return {"segment_stats": image_stats(hypotheses, references)}
+    return {"segment_stats": image_stats(hypotheses, references, threads)}
 
 
-def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
+def score_rows(sums: np.ndarray, options: dict, threads: Optional[int] = None) -> np.ndarray:
     """The corpus score of each row of summed result rows ``[testlen, reflen, matches.., guesses..]`` (resampling)."""
     order = options["max_order"]
     if options["ref_length"] != "closest":
@@ -116,10 +118,10 @@ def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
     raw[:, 4] = 1
     raw[:, 5:5 + order] = sums[:, 2 + order:2 + 2 * order]
     raw[:, 5 + MAX_ORDER:5 + MAX_ORDER + order] = sums[:, 2:2 + order]
-    return np.array([scores_from_stats(row[None, :], order, "closest")[0][order - 1] for row in raw])
+    return np.array([scores_from_stats(row[None, :], order, "closest", threads)[0][order - 1] for row in raw])
 
 
-def result(stats: np.ndarray, nrefs: str, options: dict):
+def result(stats: np.ndarray, nrefs: str, options: dict, threads: Optional[int] = None):
     """pycocoevalcap's BLEU-``max_order`` on 0–1 scale, as a BLEUResult.
 
     Field mapping: ``score`` = pycocoevalcap's ``Bleu_<max_order>`` (``score[max_order-1]``),
@@ -135,7 +137,7 @@ def result(stats: np.ndarray, nrefs: str, options: dict):
     from nlgmetrics.metrics.bleu.result import BLEUResult
 
     order, ref_length = options["max_order"], options["ref_length"]
-    corpus, per_image = scores_from_stats(stats, order, ref_length)
+    corpus, per_image = scores_from_stats(stats, order, ref_length, threads)
     summed = totals(stats, ref_length)
     ratio = (summed["testlen"] + 1e-15) / (summed["reflen"] + 1e-9)
     counts = tuple(summed["correct"][:order])

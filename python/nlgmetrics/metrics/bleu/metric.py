@@ -165,7 +165,7 @@ class NltkBLEU(BLEU):
         return nltk._Scoring(self.options).counted_order
 
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
-        return nltk.batch_arrays(hypotheses, references, self.options)
+        return nltk.batch_arrays(hypotheses, references, self.options, self.threads)
 
     def result_from_state(self, state: MetricState) -> BLEUResult:
         return nltk.result(state.arrays["segment_stats"], state.arrays["segment_scores"],
@@ -195,13 +195,13 @@ class CocoBLEU(BLEU):
                 *(f"guess_{n}" for n in range(1, 5)), *(f"correct_{n}" for n in range(1, 5)))
 
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
-        return coco.batch_arrays(hypotheses, references, self.options)
+        return coco.batch_arrays(hypotheses, references, self.options, self.threads)
 
     def result_from_state(self, state: MetricState) -> BLEUResult:
-        return coco.result(state.arrays["segment_stats"], nrefs_field(state.ref_counts), self.options)
+        return coco.result(state.arrays["segment_stats"], nrefs_field(state.ref_counts), self.options, self.threads)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        return coco.score_rows(sums, self.options)
+        return coco.score_rows(sums, self.options, self.threads)
 
 
 def bleu(

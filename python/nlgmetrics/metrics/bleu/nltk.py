@@ -387,18 +387,18 @@ class _Scoring:
         except (AssertionError, IndexError, ZeroDivisionError):  # where NLTK's sentence_bleu raises
             return math.nan
 
-    def segment_scores(self, rows: np.ndarray) -> np.ndarray:
+    def segment_scores(self, rows: np.ndarray, threads: Optional[int] = None) -> np.ndarray:
         options = self.options
         if self.smooth in _FLOAT_METHODS and all(_exact_float(v) for v in (*self.weights, options["epsilon"], options["k"])):
             # Plain f64 arithmetic in NLTK: the Rust core scores every segment in parallel, bit for bit.
             return _core.bleu_nltk_float_scores(
                 rows, self.max_order, [float(w) for w in self.weights], self.smooth, float(options["epsilon"]),
-                float(options["k"]), options["auto_reweigh"], self.weights == DEFAULT_WEIGHTS,
+                float(options["k"]), options["auto_reweigh"], self.weights == DEFAULT_WEIGHTS, threads,
             )
         return np.array([self.segment_score(row) for row in rows], dtype=np.float64)
 
 
-def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
+def batch_arrays(hypotheses: list, references: list, options: dict, threads: Optional[int] = None) -> dict:
     """NLTK's counts per segment (``counted_order`` orders) and ``sentence_bleu`` of each segment."""
     from nlgmetrics.metrics.bleu import sacrebleu as _bleu
 
@@ -409,8 +409,8 @@ def batch_arrays(hypotheses: list, references: list, options: dict) -> dict:
     for refs in references:
         ref_lines.append(flat[start:start + len(refs)])
         start += len(refs)
-    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, scoring.counted_order, core_tokenizer)
-    return {"segment_stats": rows, "segment_scores": scoring.segment_scores(rows)}
+    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, scoring.counted_order, core_tokenizer, threads)
+    return {"segment_stats": rows, "segment_scores": scoring.segment_scores(rows, threads)}
 
 
 def result(rows: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict):

@@ -210,7 +210,7 @@ class RougeScorePreset(ROUGE):
             reference_lists = [[next(flat) for _ in range(count)] for count in counts]
             core_tokenizer = "unicode_words"
         statistics, segment_scores = call_core(_core.rouge_score_stats, predictions, reference_lists, names,
-                                               core_tokenizer, options["stemmer"])
+                                               core_tokenizer, options["stemmer"], self.threads)
         if options["alpha"] is not None:
             segment_scores = _with_alpha(segment_scores, float(options["alpha"]))
         shape = (len(predictions), len(names), 3)
@@ -272,7 +272,7 @@ class Rouge155Preset(ROUGE):
         names = options["variants"]
         rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, options["stemmer"],
                         options["wordnet_exceptions"], options["remove_stopwords"], options["word_limit"] or 0,
-                        options["byte_limit"] or 0, options["multi_ref"], options["alpha"])
+                        options["byte_limit"] or 0, options["multi_ref"], options["alpha"], self.threads)
         return {"rouge155_rpf": np.asarray(rpf, dtype=np.float64).reshape(len(predictions), len(names), 3)}
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
@@ -287,7 +287,7 @@ class Rouge155Preset(ROUGE):
         names, options = self.options["variants"], self.options
         percent = round(options["confidence"] * 100, 10)
         corpus = _core.rouge155_bootstrap(np.ascontiguousarray(rpf), options["bootstrap"], percent,
-                                          options["eval_ids"] == "spl")
+                                          options["eval_ids"] == "spl", self.threads)
         segment_scores = np.ascontiguousarray(rpf[..., [1, 0, 2]])
         scores, intervals = {}, {}
         for k, name in enumerate(names):
