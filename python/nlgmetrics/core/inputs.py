@@ -132,7 +132,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
 
 
 def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",
-                     sacrebleu_metric: bool = False) -> list[list[str]]:
+                     sacrebleu_metric: bool = False, one_each: bool = False) -> list[list[str]]:
     """Return one non-empty list of reference strings per hypothesis.
 
     ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
@@ -140,7 +140,8 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     ``sacrebleu_metric``: the metric is one of sacreBLEU's (BLEU, chrF, TER), whose users may pass
     sacreBLEU's stream layout; the shape that reads both ways is refused (``check_not_streams``).
     Column-shaped references (a column, a list column, several columns, a DataFrame) are read by
-    ``nlgmetrics.io.columns``.
+    ``nlgmetrics.io.columns``. ``one_each``: the metric hands the references to Rust as they are, so one string
+    per hypothesis is kept as those strings (``OneEach``), without a list built per segment.
     """
     if columns.is_columnar((), references):
         return columns.reference_lists(references, n_hypotheses, argument)
@@ -158,6 +159,8 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         return PerHypothesis(references)
     # Fast path for one reference string per hypothesis (the one-reference metrics' usual input).
     if type(references) is list and len(references) == n_hypotheses and set(map(type, references)) <= {str}:
+        if one_each and max(map(len, references), default=0) <= MAX_SEGMENT_CHARS:
+            return OneEach(references)
         wrapped = [[reference] for reference in references]
         check_reference_lengths(wrapped, argument)
         return PerHypothesis(wrapped)

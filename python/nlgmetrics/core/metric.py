@@ -161,7 +161,8 @@ class Metric:
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         hyps = inputs.hypotheses_list(hypotheses)
-        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout)
+        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout,
+                                             one_each=self.reads_one_each())
 
     # ------------------------------------------------------------------ the life cycle
 
@@ -220,6 +221,12 @@ class Metric:
         """Whether ``batch_arrays`` takes Arrow columns (``_core.ArrowStrings``/``ArrowReferences``) as they are
         under this metric's options (its Rust call reads them without a Python str per row); else columns
         arrive as lists of str."""
+        return False
+
+    def reads_one_each(self) -> bool:
+        """Whether ``batch_arrays`` hands the references to Rust untouched under these options, so references given
+        as one str per hypothesis may stay those strs (``core.inputs.OneEach``; the scorer reads a str entry as
+        one reference) instead of a list built per segment."""
         return False
 
     def _batch_inputs(self, hypotheses: Any, references: Any, nulls: str) -> Tuple[Any, Any]:

@@ -152,6 +152,9 @@ class CHRF(Metric):
     def reads_arrow(self) -> bool:
         return not self.options["lowercase"]  # lowercasing is Python's str.lower, on lists
 
+    def reads_one_each(self) -> bool:
+        return self.reads_arrow()
+
     def batch_arrays(self, hypotheses, references):
         if self.options["lowercase"]:
             # Python's own lowercasing is the reference's rule (full Unicode case mapping).

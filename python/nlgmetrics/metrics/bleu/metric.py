@@ -121,6 +121,9 @@ class SacreBLEU(BLEU):
         options = self.options
         return not options["lowercase"] and options["tokenize"] not in sacrebleu._MECAB_TOKENIZERS
 
+    def reads_one_each(self) -> bool:
+        return self.reads_arrow()
+
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
 
