@@ -9,7 +9,7 @@ from pathlib import Path
 from harness import Case
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _test_data import data_root  # noqa: E402  (the tests' evaluation data, unpacked once)
+from _test_data import data_root  # the tests' evaluation data, unpacked once
 
 SHARED = data_root()
 WMT22 = SHARED / "mt" / "wmt22"
@@ -30,8 +30,9 @@ def wmt22_pair(pair: str = "en-de"):
 
 
 def bleu_cases():
-    import nlgmetrics
     import sacrebleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     refs = [[r] for r in reference]
@@ -66,8 +67,9 @@ GROUPS = {"bleu": bleu_cases}
 
 
 def chrf_ter_cases():
-    import nlgmetrics
     import sacrebleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     refs = [[r] for r in reference]
@@ -230,11 +232,10 @@ def coco_cases():
 
 
 def paired_cases():
-    import os
-
-    import nlgmetrics
     from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("zh-en")
     data = f"WMT22 zh-en, {len(systems)} systems x {len(reference)} segments, ref A, BLEU + chrF"
@@ -252,8 +253,9 @@ def paired_cases():
 
 
 def nltk_coco_bleu_cases():
-    import nlgmetrics
     from nltk.translate.bleu_score import corpus_bleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     tokenized_refs = [[r.split()] for r in reference]

@@ -13,6 +13,7 @@ pl = pytest.importorskip("polars")
 from nlgmetrics import _core  # noqa: E402
 from nlgmetrics.io.columns import text_batch  # noqa: E402
 
+
 def _kernels(batch):
     """Every batch kernel on one text batch: BLEU, chrF++, TER, ROUGE (rouge_score) and METEOR statistics."""
     h, r = batch.hypotheses, batch.references

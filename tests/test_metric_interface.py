@@ -11,18 +11,17 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
-from pathlib import Path
+from conftest import read_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
 from nlgmetrics import MetricState
 from nlgmetrics.core.registry import from_state
-
-from conftest import read_lines
 
 N_SEGMENTS = 120
 

@@ -17,9 +17,9 @@ import pytest
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
 
-import nlgmetrics  # noqa: E402
-
 from test_metric_interface import CASES, IDS  # noqa: E402
+
+import nlgmetrics  # noqa: E402
 
 N_ROWS = 150
 
