@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cases import wmt22_pair
+from bench_data import wmt22_pair
 from harness import machine_description
 
 
