@@ -89,3 +89,12 @@ def test_ci_gates_use_the_test_extras_versions():
         assert installed.group(1) == pinned.group(1), f".ci/run installs {tool} {installed.group(1)}, the test extra pins {pinned.group(1)}"
     for gate in ("ruff check .", "python -m mypy", "bash tools/wheel_smoke.sh"):
         assert gate in ci_run.split(quickstart_test_command())[0], f".ci/run does not run {gate!r} before the test command"
+
+
+def test_the_wheel_smoke_builds_with_pip_s_maturin():
+    """tools/wheel_smoke.sh installs maturin as pyproject.toml's build-system asks, so that the README's
+    `pip install .` reuses its release build (same maturin, same interpreter, same cargo fingerprints)."""
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    requires = re.search(r'^requires = \["(maturin[^"]*)"\]', pyproject, re.M)
+    assert requires, "pyproject.toml's build-system requires one maturin"
+    assert f'pip install --quiet "{requires.group(1)}"' in (REPO / "tools" / "wheel_smoke.sh").read_text(encoding="utf-8")
