@@ -6,32 +6,15 @@ import os
 import sys
 from pathlib import Path
 
+from bench_data import SHARED, read_lines, wmt22_pair
+from cases_nltk_mt import diversity_cases, nltk_mt_cases
 from harness import Case
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _test_data import data_root  # noqa: E402  (the tests' evaluation data, unpacked once)
-
-SHARED = data_root()
-WMT22 = SHARED / "mt" / "wmt22"
-
-
-def read_lines(path: Path) -> list[str]:
-    with open(path, encoding="utf-8", newline="\n") as handle:
-        return [line.rstrip("\n") for line in handle]
-
-
-def wmt22_pair(pair: str = "en-de"):
-    """(system name → hypotheses, reference A lines) for one WMT22 pair."""
-    folder = WMT22 / pair
-    target = pair.split("-")[1]
-    reference = read_lines(folder / f"generaltest2022.{pair}.ref.A.{target}")
-    systems = {p.name.split(".hyp.")[1][: -len(target) - 1]: read_lines(p) for p in sorted(folder.glob(f"*.hyp.*.{target}"))}
-    return systems, reference
 
 
 def bleu_cases():
-    import nlgmetrics
     import sacrebleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     refs = [[r] for r in reference]
@@ -66,8 +49,9 @@ GROUPS = {"bleu": bleu_cases}
 
 
 def chrf_ter_cases():
-    import nlgmetrics
     import sacrebleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     refs = [[r] for r in reference]
@@ -181,7 +165,6 @@ def _run(command, cwd=None):
 
 
 def meteor_cases():
-    import sys
 
     import pycocoevalcap
 
@@ -230,11 +213,10 @@ def coco_cases():
 
 
 def paired_cases():
-    import os
-
-    import nlgmetrics
     from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("zh-en")
     data = f"WMT22 zh-en, {len(systems)} systems x {len(reference)} segments, ref A, BLEU + chrF"
@@ -252,8 +234,9 @@ def paired_cases():
 
 
 def nltk_coco_bleu_cases():
-    import nlgmetrics
     from nltk.translate.bleu_score import corpus_bleu
+
+    import nlgmetrics
 
     systems, reference = wmt22_pair("en-de")
     tokenized_refs = [[r.split()] for r in reference]
@@ -324,8 +307,6 @@ def interface_cases():
 
 
 GROUPS.update({"interface": interface_cases})
-
-from cases_nltk_mt import diversity_cases, nltk_mt_cases  # noqa: E402  (they use wmt22_pair above)
 
 GROUPS.update({"nltk_mt": nltk_mt_cases, "diversity": diversity_cases})
 

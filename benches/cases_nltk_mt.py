@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bench_data import wmt22_pair
 from harness import Case
 
 SEGMENTS = 20000
@@ -9,8 +10,6 @@ SEGMENTS = 20000
 
 def mt_segments(limit: int = SEGMENTS):
     """(hypotheses, references) of WMT22 en-de then de-en, every system, ref A: the first ``limit`` pairs."""
-    from cases import wmt22_pair  # cases.py imports this module at its end
-
     hyps, refs = [], []
     for pair in ("en-de", "de-en"):
         systems, reference = wmt22_pair(pair)

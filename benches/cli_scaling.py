@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import resource
 import subprocess
 import sys
 import tempfile
@@ -19,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cases import wmt22_pair  # noqa: E402
+from bench_data import wmt22_pair
 
 
 def write_repeated(lines: list[str], count: int, path: Path) -> None:

@@ -127,7 +127,7 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def worker(args) -> dict:
+def worker(args) -> dict:  # noqa: C901
     """Run one contender on one case in this process; return timings and a score sample."""
     t0 = time.perf_counter()
     work = workload(args, args.case)
@@ -289,7 +289,7 @@ def spawn(python: str, args, case: str, contender: str) -> dict:
     return {"case": case, "contender": contender, "error": (proc.stderr or proc.stdout).strip().splitlines()[-3:]}
 
 
-def main() -> None:
+def main() -> None:  # noqa: C901
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--oracle-python", default=DEFAULT_ORACLE_PYTHON)

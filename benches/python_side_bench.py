@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cases import _wmt17_pool  # noqa: E402
-from harness import machine_description  # noqa: E402
+from cases import _wmt17_pool
+from harness import machine_description
 
 
 def best_of(function, repeats: int) -> float:

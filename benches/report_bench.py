@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _test_data import data_root  # noqa: E402  (the tests' evaluation data, unpacked once)
-from harness import machine_description  # noqa: E402
+from _test_data import data_root  # the tests' evaluation data, unpacked once
+from harness import machine_description
 
 DATA = data_root() / "mt" / "wmt22" / "zh-en"
 OURS = """

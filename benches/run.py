@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import markdown_report, run_case  # noqa: E402
-import cases  # noqa: E402
+import cases
+from harness import markdown_report, run_case
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cases import wmt22_pair  # noqa: E402
-from harness import machine_description  # noqa: E402
+from bench_data import wmt22_pair
+from harness import machine_description
 
 
 def real_pairs() -> list:
@@ -118,7 +118,7 @@ def _first_score(out: str) -> float:
     raise ValueError(f"no score in {out[:200]}")
 
 
-ENGINE_CODE = r'''
+ENGINE_CODE = r"""
 import sys, time, json
 engine, path, warm, metric = sys.argv[1:5]
 import pyarrow.parquet as pq
@@ -175,7 +175,7 @@ setup = time.perf_counter() - start
 start = time.perf_counter()
 result = run(path)
 print(json.dumps({"seconds": time.perf_counter() - start, "setup": setup, "score": result.score}))
-'''
+"""
 
 
 def section_engines(pairs, rows: int, workdir: Path, repeats: int = 1, engines: tuple = ("single", "spark", "ray"),
@@ -247,7 +247,7 @@ def section_arrow(pairs, rows: int) -> None:
           f"{via_pylist / as_arrow:.2f} |", flush=True)
 
 
-API_CODE = r'''
+API_CODE = r"""
 import sys, time
 hyp, ref = sys.argv[1:3]
 read = lambda p: open(p, encoding="utf-8").read().split("\n")[:-1]
@@ -257,7 +257,7 @@ nlgmetrics.bleu(hyps[:10], refs[:10])
 start = time.perf_counter()
 result = nlgmetrics.bleu(hyps, refs)
 print(time.perf_counter() - start, result.score)
-'''
+"""
 
 
 def section_cli(pairs, rows: int, workdir: Path) -> None:

@@ -302,8 +302,8 @@ def write_report(rows, args, elapsed: float) -> None:
         f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other jobs, Python "
         f"{platform.python_version()}; whole run {elapsed / 60:.1f} min.",
         "",
-        "Shapes: **huge_line** n words vs a shuffled copy with 10% replaced; **repetition** \"the the …\" vs the "
-        "same; **alternating** \"a b a b …\" vs \"b a b a …\"; **many_refs** a 20-word hypothesis vs n/10 "
+        'Shapes: **huge_line** n words vs a shuffled copy with 10% replaced; **repetition** "the the …" vs the '
+        'same; **alternating** "a b a b …" vs "b a b a …"; **many_refs** a 20-word hypothesis vs n/10 '
         "references (10n: n references); **long_vs_short** n words vs a 10-word reference.",
         "",
         "| metric | shape | n | ours at n | ours at 10n | growth | reference | reference at n | reference at 10n "

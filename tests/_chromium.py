@@ -98,7 +98,7 @@ class _Pipe:
     def close(self) -> None:
         try:
             self.send("Browser.close", timeout=10)
-        except Exception:  # noqa: BLE001 - the browser may already be gone
+        except Exception:  # the browser may already be gone
             pass
         try:
             self.process.wait(timeout=10)

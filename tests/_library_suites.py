@@ -98,7 +98,7 @@ def install(library: str, root: Path) -> None:
             _alias(f"rouge_score.{module}", importlib.import_module(f"nlgmetrics.compat.rouge_score.{module}"))
         _install_rouge_test_util(root)
     elif library == "nltk":
-        import nltk.translate  # the real package: corpora, data paths and the rest stay NLTK's
+        import nltk.translate  # noqa: F401  (the real package: corpora, data paths and the rest stay NLTK's)
 
         for name, ours in NLTK_FACADES.items():
             _alias(f"nltk.translate.{name}", importlib.import_module(ours))
@@ -124,7 +124,7 @@ def install_reference_helpers(library: str, root: Path) -> None:
 
         _install_rouge_test_util(root)
     elif library == "nltk":
-        import nltk
+        import nltk  # noqa: F401  (the real package first: nltk.test is attached to it)
 
         spec = importlib.util.spec_from_file_location("nltk.test", root / "nltk" / "test" / "__init__.py",
                                                       submodule_search_locations=[str(root / "nltk" / "test")])

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 import pytest
-
 from conftest import java_missing_reason
 
 

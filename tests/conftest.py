@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from _test_data import data_root, describe
 
 REPO = Path(__file__).resolve().parent.parent

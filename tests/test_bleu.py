@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import bleu
-from nlgmetrics import BLEUResult, sentence_bleu
+from nlgmetrics import BLEUResult, bleu, sentence_bleu
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

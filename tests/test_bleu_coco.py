@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import java_missing_reason
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nlgmetrics.metrics.bleu.coco import coco_bleu, image_stats, scores_from_stats, totals
 from nlgmetrics.compat.pycocoevalcap import Bleu
-
-from conftest import java_missing_reason
+from nlgmetrics.metrics.bleu.coco import coco_bleu, image_stats, scores_from_stats, totals
 
 pycoco_bleu = pytest.importorskip("pycocoevalcap.bleu.bleu")
 ReferenceBleu = pycoco_bleu.Bleu
@@ -155,8 +154,9 @@ def test_random_captions_match_pycocoevalcap(images):
 
 @pytest.mark.parametrize("option", ["closest", "shortest", "average"])
 def test_native_api_matches_bleu_scorer(flickr_tokenized, option):
-    import nlgmetrics
     from pycocoevalcap.bleu.bleu_scorer import BleuScorer
+
+    import nlgmetrics
 
     gts_all, results, _ = flickr_tokenized
     res = results["magic"]

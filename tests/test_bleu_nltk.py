@@ -11,10 +11,10 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from conftest import read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import read_lines
 from nlgmetrics.compat import nltk as ours
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")

@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
-from conftest import read_lines
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 SEGMENTS = 150

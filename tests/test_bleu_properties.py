@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from _bleu_wmt import TOKENIZERS_READY, TOKENIZERS_REASON
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _bleu_wmt import TOKENIZERS_READY, TOKENIZERS_REASON
-from nlgmetrics import bleu
-from nlgmetrics import sentence_bleu
+from nlgmetrics import bleu, sentence_bleu
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

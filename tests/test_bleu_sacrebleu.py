@@ -14,7 +14,6 @@ import gzip
 
 import numpy as np
 import pytest
-
 from _bleu_wmt import (
     ORACLES,
     TOKENIZERS_READY,
@@ -29,8 +28,8 @@ from _bleu_wmt import (
     wmt22_refs,
     wmt22_systems,
 )
-from nlgmetrics import bleu
-from nlgmetrics import sentence_bleu
+
+from nlgmetrics import bleu, sentence_bleu
 from nlgmetrics import tokenize as our_tokenize
 from nlgmetrics.compat import sacrebleu as compat
 

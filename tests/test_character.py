@@ -9,9 +9,9 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
-from conftest import read_lines
 
 cer = pytest.importorskip("cer")
 

@@ -7,9 +7,9 @@ Real MT outputs: WMT17 en→de, WMT22 zh→en and en→zh systems, sampled evenl
 from __future__ import annotations
 
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
-from conftest import read_lines
 
 charcut_pkg = pytest.importorskip("charcut")
 from charcut.charcut import compare_segments, score_pair  # noqa: E402

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import read_lines
 from sacrebleu.metrics import CHRF
 from sacrebleu.utils import sum_of_lists
 
 import nlgmetrics
 from nlgmetrics.compat import sacrebleu as compat
-from conftest import read_lines
 
 PAIRS = ["de-en", "en-de", "zh-en", "en-zh"]
 

@@ -15,8 +15,8 @@ from nlgmetrics.compat.pycocoevalcap import Cider as OurCider
 from nlgmetrics.compat.pycocoevalcap import Rouge as OurRouge
 
 pytest.importorskip("pycocoevalcap")
-from pycocoevalcap.cider.cider import Cider  # noqa: E402
-from pycocoevalcap.rouge.rouge import Rouge  # noqa: E402
+from pycocoevalcap.cider.cider import Cider
+from pycocoevalcap.rouge.rouge import Rouge
 
 WORDS = st.sampled_from(["a", "dog", "cat", "runs", "the", "red", "ball", "on", "grass", "x"])
 CAPTION = st.lists(WORDS, max_size=12).map(" ".join)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from conftest import read_lines
 
 from nlgmetrics.cli.commands import main
-from conftest import read_lines
 
 PAIR = "en-de"
 

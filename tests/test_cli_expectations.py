@@ -13,10 +13,10 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics.cli.commands import main
-from conftest import read_lines
 
 PAIR = "en-de"
 N_LINES = 400

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nlgmetrics.io.text_files import InputFileError, decode_lines, read_aligned, read_lines
 from nlgmetrics.io.table import format_table
+from nlgmetrics.io.text_files import InputFileError, decode_lines, read_aligned, read_lines
 
 
 def write(tmp_path, name, data: bytes):

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics.cli.commands import main
-from conftest import read_lines
 
 
 def run_cli(args, capsys):
@@ -54,7 +54,7 @@ def test_caption_table_for_two_systems(coco, capsys):
 
 def test_caption_bad_inputs(coco, tmp_path, capsys):
     broken = tmp_path / "broken.json"
-    broken.write_text("[{\"image_id\": 1, ", encoding="utf-8")
+    broken.write_text('[{"image_id": 1, ', encoding="utf-8")
     code, out, err = run_cli(["caption", coco / "annotations.coco_format.json", broken], capsys)
     assert code == 1 and out == "" and f"{broken}: not valid JSON (line 1" in err
     stray = tmp_path / "stray.json"

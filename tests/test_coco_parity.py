@@ -12,13 +12,12 @@ import random
 
 import numpy as np
 import pytest
+from conftest import java_missing_reason
 
 import nlgmetrics
 from nlgmetrics.compat.pycocoevalcap import Cider as OurCider
 from nlgmetrics.compat.pycocoevalcap import PTBTokenizer as OurPTBTokenizer
 from nlgmetrics.compat.pycocoevalcap import Rouge as OurRouge
-
-from conftest import java_missing_reason
 
 pycocoevalcap = pytest.importorskip("pycocoevalcap")
 from pycocoevalcap.cider.cider import Cider  # noqa: E402
@@ -41,7 +40,7 @@ TRICKY = [
     "plan b. The end plan b. the end I. He A.B. He a.m. p.m. 5 p.m. The",
     "the dog... runs. . . . fast .... a .... b ..... c ...... d ....... e",
     "a--b a---b a - b a -- b a----b a-----b tree- -tree x--y -x- --",
-    "(hello) [hi] {there} <b> a<b c>d <a href=\"x y\">z</a> <!-- hi --> < b>",
+    '(hello) [hi] {there} <b> a<b c>d <a href="x y">z</a> <!-- hi --> < b>',
     "AT&T at&amp;t Q&A R&D & x Texas A&amp;M I&lt;3NY &gt; &#39; &nbsp;x",
     "$5 US$ 5 #1 #hashtag 5% 50+ a+b a_b __ 1/2 3-4 1-2-2010 12:55 :30 1 1/2 3 1/2-inch",
     "'quoted' \"double\" ''two'' ``tick'' `single` 'a b' 'I saw' 'sit 'sé 'St. x\" 6\"ß",
@@ -58,7 +57,7 @@ TRICKY = [
     "a 😀 emoji 👍🏽 and ♥ heart ★ star → arrow ✓ check ¿verdad? ¡Sí! १२३ ٣٤٥ 12½ ５６ ＡＢＣ",
     "tab\tsep and \u200bzero width and soft\u00adhyphen \u00ad Ωmega ΣΑΣ ﬂower ǅ İstanbul",
     "x-yॣ b‑b ‑1 #manI1 #a_b ＃tag \x80 \x82 \x91x\x92 \x96 ´s 〈a〉 「b」",
-    "see photo.jpg. a file.txt, x3.5www.x. c.c b.h foo-bar/baz.pdf\" Calif.x Inc.com etc.x (http://a.b/c}",
+    'see photo.jpg. a file.txt, x3.5www.x. c.c b.h foo-bar/baz.pdf" Calif.x Inc.com etc.x (http://a.b/c}',
     "the U.N. and the E.U., N.Y.C. 3www.x.com <3www.x.com Ltd. Ltd.x +1/2gonna",
     "",
     "   ",

@@ -9,10 +9,10 @@ import sys
 
 import numpy as np
 import pytest
+from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle
 
 import nlgmetrics
 from nlgmetrics.core.state import MetricState
-from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tokenizers")

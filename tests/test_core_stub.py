@@ -56,7 +56,7 @@ def test_explain_names_what_is_missing():
     # Synthetic stubtest output (the format of mypy 2.4), to check the message this test prints.
     output = ("error: nlgmetrics._core.wer_segment_stats is not present in stub\nStub: MISSING\n"
               "error: nlgmetrics._core.old_helper is not present at runtime\n"
-              "error: nlgmetrics._core.qa_scores is inconsistent, stub parameter \"x\" differs\n")
+              'error: nlgmetrics._core.qa_scores is inconsistent, stub parameter "x" differs\n')
     message = explain(output)
     assert "Missing from the stub (add a stub line for each, see nlgmetrics/core/README.md): wer_segment_stats" in message
     assert "In the stub but not in the extension (remove, or rebuild the extension): old_helper" in message

@@ -12,9 +12,9 @@ pd = pytest.importorskip("pandas")
 dd = pytest.importorskip("dask.dataframe")
 
 import dask  # noqa: E402
+from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 
 import nlgmetrics  # noqa: E402
-from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 import nlgmetrics.dask  # noqa: E402
 
 

@@ -76,3 +76,26 @@ def test_dotted_names_and_resolve():
         "nlgmetrics.bleu", "nlgmetrics.sample.sample_paths"]
     with pytest.raises(AttributeError):
         resolve("nlgmetrics.sample_paths")
+
+
+def test_ci_gates_use_the_test_extras_versions():
+    """.ci/run installs ruff and mypy before the build, at the versions the test extra pins (one place to bump)."""
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    ci_run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    for tool in ("ruff", "mypy"):
+        pinned = re.search(rf'"{tool}==([\w.]+)', pyproject)
+        installed = re.search(rf'"{tool}==([\w.]+)"', ci_run)
+        assert pinned and installed, f"{tool} is not pinned in pyproject.toml's test extra and installed by .ci/run"
+        assert installed.group(1) == pinned.group(1), f".ci/run installs {tool} {installed.group(1)}, the test extra pins {pinned.group(1)}"
+    for gate in ("ruff check .", "python -m mypy", "cargo fmt --check", "cargo clippy --all-targets -- -D warnings",
+                 "cargo clippy --all-targets --features python -- -D warnings", "bash tools/wheel_smoke.sh"):
+        assert gate in ci_run.split(quickstart_test_command())[0], f".ci/run does not run {gate!r} before the test command"
+
+
+def test_the_wheel_smoke_builds_with_pip_s_maturin():
+    """tools/wheel_smoke.sh installs maturin as pyproject.toml's build-system asks, so that the README's
+    `pip install .` reuses its release build (same maturin, same interpreter, same cargo fingerprints)."""
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    requires = re.search(r'^requires = \["(maturin[^"]*)"\]', pyproject, re.M)
+    assert requires, "pyproject.toml's build-system requires one maturin"
+    assert f'pip install --quiet "{requires.group(1)}"' in (REPO / "tools" / "wheel_smoke.sh").read_text(encoding="utf-8")

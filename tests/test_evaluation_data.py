@@ -10,11 +10,9 @@ import importlib.util
 import os
 from pathlib import Path
 
-import pytest
-
 import _test_data as store_module
+import pytest
 from _test_data import INDEX_NAME, StoreError, content, data_root, describe, install, materialize, read_index, unpack
-
 from conftest import SHARED_DATA
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"

@@ -14,10 +14,9 @@ import multiprocessing
 import threading
 
 import pytest
+from conftest import SHARED_DATA, read_lines
 
 import nlgmetrics
-
-from conftest import SHARED_DATA, read_lines
 
 WMT17 = SHARED_DATA / "mt" / "wmt17_en_de_sacrebleu_testset"
 N_SEGMENTS = 120

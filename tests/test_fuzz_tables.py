@@ -11,7 +11,8 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from nlgmetrics.io.tabular import TableError, check_text_column, read_batches  # noqa: E402
 
@@ -30,7 +31,7 @@ def read_all(path: str, kind: str) -> int:
 
 def seed_file(kind: str) -> bytes:
     """A small real table (WMT22 en-de lines) in ``kind``."""
-    hyps = ["Sie können jederzeit wiederkommen.", "3) Tippen Sie auf Einstellungen.", "Der Hund \"bellt\", laut."]
+    hyps = ["Sie können jederzeit wiederkommen.", "3) Tippen Sie auf Einstellungen.", 'Der Hund "bellt", laut.']
     table = pa.table({"hyp": hyps, "ref": hyps[::-1]})
     sink = io.BytesIO()
     if kind == "parquet":

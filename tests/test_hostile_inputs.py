@@ -15,11 +15,10 @@ import sys
 import warnings
 
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics import _core
-
-from conftest import read_lines
 
 # Address space a child may map (rayon stacks and numpy included); the old code took 8-34 GB here.
 LIMIT_BYTES = 3 * 2**30

@@ -13,12 +13,10 @@ import time
 
 import numpy as np
 import pytest
-
-import nlgmetrics
-
 from conftest import read_lines
 from test_hostile_inputs import run_limited
 
+import nlgmetrics
 
 # ---------------------------------------------------------------- item 4: one object shared by threads
 
@@ -235,7 +233,8 @@ def test_a_malformed_header_raises_only_value_error(bleu_state, edit, why):
 
 
 def test_from_bytes_raises_only_value_error_on_any_bytes():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     valid = nlgmetrics.metric("chrf").update(["a cat sat", "dogs"], ["a cat sits", "dog"]).state().to_bytes()
 
@@ -290,8 +289,8 @@ def test_dask_refuses_a_forged_partition_state(bleu_state, monkeypatch):
     import dask
     import pandas as pd
 
-    from nlgmetrics.io.partitions import PartitionScorer
     import nlgmetrics.dask
+    from nlgmetrics.io.partitions import PartitionScorer
 
     # a partition's state as the workers send it (column totals), its matches past their totals
     totals = np.array(bleu_state.arrays["segment_stats"]).sum(axis=0)

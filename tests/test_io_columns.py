@@ -22,6 +22,7 @@ _TER = {"normalized": False, "no_punct": False, "asian_support": False}
 def _bleu_stats(hypotheses, references):
     return _core.SegmentScorer("bleu", _BLEU).segment_stats(hypotheses, references)[0]
 
+
 def _kernels(batch):
     """Every batch kernel on one text batch: BLEU, chrF++, TER, ROUGE (rouge_score) and METEOR statistics."""
     h, r = batch.hypotheses, batch.references

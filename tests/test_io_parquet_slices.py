@@ -6,17 +6,16 @@ themselves are tested in test_spark.py and test_ray.py."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
+from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 
 import nlgmetrics  # noqa: E402
-from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
-from nlgmetrics.io.parquet_slices import (  # noqa: E402
-    list_files, plan_slices, raise_failure, slice_state, task_threads)
+from nlgmetrics.io.parquet_slices import list_files, plan_slices, raise_failure, slice_state, task_threads  # noqa: E402
 from nlgmetrics.io.partitions import PartitionScorer  # noqa: E402
 from nlgmetrics.io.tabular import TableError  # noqa: E402
 

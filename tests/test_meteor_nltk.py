@@ -11,13 +11,12 @@ import json
 
 import numpy as np
 import pytest
+from _wordnet import build_nltk_data, wn_wordnet_source
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics import _core
 from nlgmetrics.compat.nltk import meteor_score, single_meteor_score
-
-from conftest import read_lines
-from _wordnet import build_nltk_data, wn_wordnet_source
 
 FILES = [f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")] + [
     f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")

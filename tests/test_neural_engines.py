@@ -12,7 +12,6 @@ pytest.importorskip("onnxruntime")
 from _neural import COMET_MODELS, MODELS, TOLERANCE, input_set, oracle  # noqa: E402
 
 
-
 def _comet_case():
     call = next(c for c in oracle("comet")["calls"] if c["id"] == "tiny-da-softmax/wmt22_en_de")
     data = input_set(call["set"])

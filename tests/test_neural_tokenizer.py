@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("tokenizers")
 
-from nlgmetrics.neural.tokenizer import VERY_LARGE_INTEGER, TokenizerError, load_tokenizer  # noqa: E402
+from nlgmetrics.neural.tokenizer import VERY_LARGE_INTEGER, TokenizerError, load_tokenizer
 
 DATA = Path(__file__).parent / "data" / "neural" / "encoder"
 MODELS = DATA / "models"

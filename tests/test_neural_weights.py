@@ -16,8 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nlgmetrics.neural.weights import (WeightsError, load_torch_pickle, read_checkpoint, read_safetensors,
-                                       read_weights, write_safetensors)
+from nlgmetrics.neural.weights import (
+    WeightsError,
+    load_torch_pickle,
+    read_checkpoint,
+    read_safetensors,
+    read_weights,
+    write_safetensors,
+)
 
 DATA = Path(__file__).parent / "data" / "neural" / "encoder"
 TORCH = DATA / "torch"

@@ -136,7 +136,7 @@ def test_nist_lowercase_with_nltk_tokenizer(wmt17, nist_tokenizer):
     hyps, refs = wmt17
     synthetic_hyps = ["Tom &AMP; Jerry &amp; co &LT;b&GT; &Quot;x&QUOT; <SKIPPED> and <skipped> ÄÖ",
                       "A &amp;AMP; b &#91;c&#93; &APOS;s"]
-    synthetic_refs = [["tom &amp; jerry & co <b> \"x\" <skipped> and ÄÖ"], ["a &AMP; b [c] 's"]]
+    synthetic_refs = [['tom &amp; jerry & co <b> "x" <skipped> and ÄÖ'], ["a &AMP; b [c] 's"]]
     hyps, refs = synthetic_hyps + hyps, synthetic_refs + refs
     tokenize = lambda line: nist_tokenizer.tokenize(line, lowercase=True)  # noqa: E731
     tokens, token_refs = split_corpus(hyps, refs, tokenize)

@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-import nlgmetrics
-from nlgmetrics.core.signature import Signature
-from nlgmetrics.core.inputs import references_lists, hypotheses_list
-
 import pytest
+
+import nlgmetrics
+from nlgmetrics.core.inputs import hypotheses_list, references_lists
+from nlgmetrics.core.signature import Signature
 
 
 def test_version_matches_the_extension():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sacrebleu
+from test_chrf_parity import wmt22
 
 import nlgmetrics
-from test_chrf_parity import wmt22
 
 
 @pytest.fixture(scope="module")

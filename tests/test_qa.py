@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import string
-import unicodedata
 import sys
+import unicodedata
 
 import numpy as np
 import pytest
@@ -95,8 +95,8 @@ def test_cmrc_semantics():
     assert (result.exact_match, result.f1) == (50.0, 50.0)
 
 
-CMRC_SP_CHAR = ['-', ':', '_', '*', '^', '/', '\\', '~', '`', '+', '=', '，', '。', '：', '？', '！', '“', '”', '；',
-                '’', '《', '》', '……', '·', '、', '「', '」', '（', '）', '－', '～', '『', '』']
+CMRC_SP_CHAR = ["-", ":", "_", "*", "^", "/", "\\", "~", "`", "+", "=", "，", "。", "：", "？", "！", "“", "”", "；",
+                "’", "《", "》", "……", "·", "、", "「", "」", "（", "）", "－", "～", "『", "』"]
 
 
 def cmrc_segments_by_definition(text: str) -> list:

@@ -10,8 +10,9 @@ pytestmark = pytest.mark.ray
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("ray.data")
 
-import nlgmetrics  # noqa: E402
 from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
+
+import nlgmetrics  # noqa: E402
 import nlgmetrics.ray  # noqa: E402
 
 
@@ -93,7 +94,6 @@ def test_one_slice_asks_for_no_more_cpus_than_a_node_has(ray_cluster, wmt22_parq
     """On a cluster of several nodes, one slice (one file, one row group) takes as many threads as the largest
     node has CPUs, not the cluster's: asking Ray for more CPUs than a node has could never be scheduled."""
     import pyarrow.parquet as pq
-
     import ray
 
     hyps, ref_a, _ = wmt22_two_refs

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _chromium import chromium_path, load_page
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics.report import analyses
 from nlgmetrics.report.build import build
 from nlgmetrics.report.html import render
 from nlgmetrics.report.ngrams import TokenCorpus
-from _chromium import chromium_path, load_page
-from conftest import read_lines
 
 N_SEGMENTS = 600  # evenly spaced segments of each WMT22 test set keep the suite fast
 

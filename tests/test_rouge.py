@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import read_lines
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -13,11 +14,8 @@ from nlgmetrics.compat.rouge_score import rouge_scorer as compat_scorer
 from nlgmetrics.compat.rouge_score import scoring as compat_scoring
 from nlgmetrics.compat.rouge_score import tokenize as compat_tokenize
 
-from conftest import read_lines
-
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 from rouge_score import tokenize as rs_tokenize  # noqa: E402
-
 
 # ---- seed examples (issue 4) -------------------------------------------------------------------
 

@@ -17,11 +17,10 @@ import subprocess
 
 import numpy as np
 import pytest
+from rouge155_perl import RELEASE, Rouge155Perl, parse_output, perl_available
 
 import nlgmetrics
 from nlgmetrics import _core
-
-from rouge155_perl import RELEASE, Rouge155Perl, parse_output, perl_available
 
 SYSTEMS = ["baseline", "pointer-gen", "pointer-gen-cov"]
 FOLDER = ("summarization", "cnndm_see2017_pointer_generator")
@@ -131,7 +130,7 @@ def test_porter155_identical_to_the_perl_stemmer_on_every_word(cnndm, perl, tmp_
     script.write_text(
         "my $src = do { local $/; open(my $f, '<', $ARGV[0]) or die; <$f> };\n"
         "my ($sub) = $src =~ /(local %step2list;.*)\\z/s; eval $sub; die $@ if $@; initialise();\n"
-        "while (my $w = <STDIN>) { chomp $w; print stem($w), \"\\n\"; }\n")
+        'while (my $w = <STDIN>) { chomp $w; print stem($w), "\\n"; }\n')
     output = subprocess.run(["perl", str(script), str(RELEASE / "ROUGE-1.5.5.pl")], input="\n".join(words) + "\n",
                             capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
     assert len(words) == 46535

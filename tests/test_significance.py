@@ -8,12 +8,12 @@ import os
 
 import numpy as np
 import pytest
+from conftest import read_lines
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import nlgmetrics
 from nlgmetrics.stats.significance import confidence_interval, paired_test
-from conftest import read_lines
 
 BASELINE = "newstest2017.LIUM-NMT.4900.en-de"
 
@@ -181,9 +181,10 @@ class TestCompareCommand:
                 [folder / f"{name}.hyp.de" for name in (BASELINE, "newstest2017.uedin-nmt.4722.en-de", "newstest2017.KIT.4950.en-de")]]
 
     def run(self, files, *extra):
-        from nlgmetrics.cli.commands import main
         import contextlib
         import io
+
+        from nlgmetrics.cli.commands import main
 
         ref, hyps = files
         out, err = io.StringIO(), io.StringIO()
@@ -257,8 +258,8 @@ class TestEveryMetric:
 @pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
 @pytest.mark.parametrize("effective_order", [False, True])
 def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, effective_order):
-    from nlgmetrics.stats.sacrebleu_float32 import bleu_float32_score, bleu_float32_scores
     from nlgmetrics.stats.resampling import Resample, bootstrap_indices, make_rng
+    from nlgmetrics.stats.sacrebleu_float32 import bleu_float32_score, bleu_float32_scores
 
     systems, refs, _ = wmt17
     # Short slices give zero-match and zero-total orders, where the branches differ.
@@ -272,8 +273,8 @@ def test_vectorised_float32_bleu_equals_the_row_by_row_mirror(wmt17, smooth, eff
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_vectorised_chrf_equals_the_row_by_row_mirror_and_the_core(wmt17, word_order):
     from nlgmetrics import _core
-    from nlgmetrics.stats.sacrebleu_float32 import chrf_float32_score, chrf_scores_vectorised
     from nlgmetrics.stats.resampling import Resample, bootstrap_indices, make_rng
+    from nlgmetrics.stats.sacrebleu_float32 import chrf_float32_score, chrf_scores_vectorised
 
     systems, refs, _ = wmt17
     stats = nlgmetrics.chrf(systems[BASELINE][:60], refs[:60], word_order=word_order).segment_stats

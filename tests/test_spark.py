@@ -10,9 +10,9 @@ pytestmark = pytest.mark.spark
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("pyspark")
 import pyarrow.parquet as pq  # noqa: E402
+from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 
 import nlgmetrics  # noqa: E402
-from _engines import ENGINE_CASES, assert_single_process_result  # noqa: E402
 import nlgmetrics.spark  # noqa: E402
 
 

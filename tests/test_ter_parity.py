@@ -12,10 +12,10 @@ import itertools
 import pytest
 from sacrebleu.metrics import TER
 from sacrebleu.utils import sum_of_lists
+from test_chrf_parity import PAIRS, wmt22
 
 import nlgmetrics
 from nlgmetrics.compat import sacrebleu as compat
-from test_chrf_parity import PAIRS, wmt22
 
 
 def test_oracle_table_full_sets(shared_data):

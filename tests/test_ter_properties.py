@@ -4,7 +4,8 @@ every error path of the native and compat APIs."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 
 import nlgmetrics

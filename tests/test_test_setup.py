@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import java_missing_reason
 
 SCRIPT = Path(__file__).resolve().parent.parent / "tools" / "install_chromium.sh"

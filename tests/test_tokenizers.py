@@ -8,14 +8,15 @@ import functools
 import os
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import read_lines
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from conftest import read_lines
 from nlgmetrics import _core, tokenize
 
 # sacreBLEU's comments say what the two mis-typed ranges of _UCODE_RANGES were meant to be (issue #298).

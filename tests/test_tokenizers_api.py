@@ -6,9 +6,9 @@ import sys
 
 import pytest
 import sacrebleu
+from conftest import read_lines
 from sacrebleu.metrics.bleu import _TOKENIZERS as SACREBLEU_TOKENIZERS
 
-from conftest import read_lines
 from nlgmetrics import tokenize, tokenizers
 from nlgmetrics.tokenizers import TOKENIZERS, is_native, pretokenize, tokenizer_signature
 

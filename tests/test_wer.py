@@ -12,10 +12,10 @@ import random
 
 import numpy as np
 import pytest
+from conftest import read_lines
 
 import nlgmetrics
 from nlgmetrics import _core
-from conftest import read_lines
 
 jiwer = pytest.importorskip("jiwer")
 from rapidfuzz.distance import Levenshtein  # noqa: E402  (installed with jiwer)

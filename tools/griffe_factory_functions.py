@@ -22,7 +22,7 @@ class FactoryFunctions(griffe.Extension):
             return
         try:
             runtime = importlib.import_module(mod.path)
-        except Exception:  # noqa: BLE001 — a module that does not import is left to static analysis
+        except Exception:  # a module that does not import is left to static analysis
             return
         inspected = None
         for name in candidates:

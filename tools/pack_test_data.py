@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from _test_data import INDEX_HEADER, INDEX_NAME, NOT_DATA, IndexEntry, read_index  # noqa: E402  (the format)
+from _test_data import INDEX_HEADER, INDEX_NAME, NOT_DATA, IndexEntry, read_index  # the format
 
 #: The largest stored part (bytes): under the project's 1 MB limit for one committed file.
 PART_BYTES = 900 * 1024

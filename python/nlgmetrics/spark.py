@@ -58,7 +58,9 @@ def score(df: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]]
         from pyspark import TaskContext
 
         state = scorer.state_bytes(batches)
-        yield pa.RecordBatch.from_pydict({"partition": [TaskContext.get().partitionId()], "state": [state]})
+        context = TaskContext.get()
+        assert context is not None  # mapInArrow runs this inside a Spark task
+        yield pa.RecordBatch.from_pydict({"partition": [context.partitionId()], "state": [state]})
 
     rows = df.select(*scorer.columns).mapInArrow(partition_state, "partition long, state binary").collect()
     return scorer.merge(row["state"] for row in sorted(rows, key=lambda row: row["partition"]))

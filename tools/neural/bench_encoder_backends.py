@@ -21,7 +21,7 @@ import time
 import types
 from pathlib import Path
 
-from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+from _evaluation_data import evaluation_data  # tools/neural/, beside this script
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[2]

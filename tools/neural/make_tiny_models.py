@@ -35,7 +35,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+from _evaluation_data import evaluation_data  # tools/neural/, beside this script
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 

@@ -32,13 +32,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+from _evaluation_data import evaluation_data  # tools/neural/, beside this script
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+import numpy as np
+import torch
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "tests" / "data" / "neural" / "encoder"
@@ -159,7 +159,7 @@ def patch_protobuf_import() -> None:
     """transformers' import_protobuf() takes sentencepiece's own pb2 module, which needs protobuf >= 5, while
     unbabel-comet pins protobuf < 5: point it at transformers' bundled pb2 (the same message definitions)."""
     try:
-        import sentencepiece.sentencepiece_model_pb2  # noqa: F401
+        import sentencepiece.sentencepiece_model_pb2
     except ImportError:
         from transformers.utils import sentencepiece_model_pb2_new
 

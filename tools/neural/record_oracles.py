@@ -36,7 +36,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from _evaluation_data import evaluation_data  # noqa: E402  (tools/neural/, beside this script)
+from _evaluation_data import evaluation_data  # tools/neural/, beside this script
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -45,7 +45,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_comet_checkpoints import build_minilm_checkpoint, comet_load, minilm_dir  # noqa: E402
+from make_comet_checkpoints import build_minilm_checkpoint, comet_load, minilm_dir
 
 REPO = Path(__file__).resolve().parents[2]
 NEURAL = REPO / "tests/data/neural"
@@ -317,7 +317,7 @@ def bertscorer_no_baseline_behaviour() -> dict:
     try:
         scorer.score(["Ein Test ."], ["Ein Test ."])
         return {"raised": None}
-    except Exception as exc:  # noqa: BLE001 - we record what it does
+    except Exception as exc:  # we record what it does
         return {"raised": type(exc).__name__, "message": sanitize(str(exc))}
 
 

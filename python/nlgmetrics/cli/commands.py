@@ -20,12 +20,12 @@ import numpy as np
 
 from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
+from nlgmetrics.cli.output import decimals, print_output, sentence_bleu_lines
 from nlgmetrics.cli.progress import Progress, counted
 from nlgmetrics.cli.score import add_score_command, run_score
-from nlgmetrics.cli.output import decimals, print_output, sentence_bleu_lines
 from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
-from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 from nlgmetrics.io.table import format_table
+from nlgmetrics.io.text_files import InputFileError, iter_aligned_chunks, read_aligned
 
 EXIT_INPUT_ERROR = 1
 
@@ -121,7 +121,10 @@ class _TerminalProgress:
 
 def run_compare(args) -> str:
     """The compare command: every system x metric, optionally with a paired test against the first system."""
-    from nlgmetrics.stats.significance import paired_test, score_table  # imported here: scoring one metric does not need them
+    from nlgmetrics.stats.significance import (  # imported here: scoring one metric does not need them
+        paired_test,
+        score_table,
+    )
 
     systems, references = read_aligned(args.input, args.references)
     names = [_system_name(path) for path in args.input]

@@ -131,7 +131,7 @@ def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> 
     return items
 
 
-def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",
+def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",  # noqa: C901
                      sacrebleu_metric: bool = False, one_each: bool = False) -> list[list[str]]:
     """Return one non-empty list of reference strings per hypothesis.
 

@@ -46,12 +46,10 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from nlgmetrics.core import inputs
-from nlgmetrics.io import columns
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.state import MetricState, encode_texts, join_texts
-
-REDUCTIONS = ("sum", "mean", "rows")
+from nlgmetrics.io import columns
 
 
 def counted_rows(values: Any) -> np.ndarray:

@@ -458,7 +458,7 @@ def _check_rows(rows: int, expected: int, name: str) -> None:
         raise ValueError(f"{name} has {rows} rows but there are {expected} hypotheses")
 
 
-def _resolve(hyps, hyp_name, ref_cols, ref_names, ref_lists, nulls, arrow) -> TextBatch:
+def _resolve(hyps, hyp_name, ref_cols, ref_names, ref_lists, nulls, arrow) -> TextBatch:  # noqa: C901
     """Applies the null policy and builds the core's objects."""
     n_rows = len(hyps)
     hyp_null = _null_mask(hyps)

@@ -33,8 +33,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from nlgmetrics.io.tabular import (BATCH_ROWS, PARQUET_BUFFER_BYTES, TableError, check_columns, check_text_column,
-                                   list_files, one_line)
+from nlgmetrics.io.tabular import (
+    BATCH_ROWS,
+    PARQUET_BUFFER_BYTES,
+    TableError,
+    check_columns,
+    check_text_column,
+    list_files,
+    one_line,
+)
 
 __all__ = ["RowGroups", "ParquetSlice", "ParquetPlan", "plan_slices", "slice_state", "raise_failure", "task_threads",
            "score_files"]

@@ -47,9 +47,9 @@ import numpy as np
 from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.options import CliOption, check_bool, check_int
 from nlgmetrics.core.registry import register
-from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.neural.greedy import greedy_match, unit_rows
 from nlgmetrics.neural.text_encoder import truncated_ids
 
@@ -346,7 +346,7 @@ class BERTScore(ModelBasedMetric):
             self._scorer = _Scorer(self.options, self.threads, self.allow_download, self.max_tokens)
         return self._scorer
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         if self.idf_mode:
             return {"hypotheses": list(hypotheses), "references": [ref for refs in references for ref in refs],
                     "ref_counts": np.array([len(refs) for refs in references], dtype=np.int64)}
@@ -387,7 +387,7 @@ class BERTScore(ModelBasedMetric):
             text += "_fast-tokenizer"
         return text
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         options = self.options
         scorer = self.scorer()
         fields = [("nrefs", nrefs_field(ref_counts)), ("model", scorer.model_name), ("hash", scorer.loaded.fingerprint),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -117,13 +117,13 @@ class CharacTER(OneReference, Metric):
         check_choice(aggregate, "aggregate", AGGREGATES)
         super().__init__({"aggregate": aggregate}, threads=threads, segments=segments)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "the cer package's corpus CharacTER of no segments has no mean or median"
 
     def display_name(self) -> str:
         return "CharacTER"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         refs = single_references(references, self.reference_rule)
         try:
             stats, _ = segment_scorer("character", self.options).segment_stats(hypotheses, refs, self.threads)
@@ -143,7 +143,7 @@ class CharacTER(OneReference, Metric):
                              "aggregate='mean' or 'sum'")
         return sums[:, 0] / sums[:, 1] if self.options["aggregate"] == "mean" else sums[:, 0]
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return (("aggregate", self.options["aggregate"]), ("tok", "split"))
 
 

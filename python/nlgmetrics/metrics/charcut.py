@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -136,7 +136,7 @@ class CharCut(OneReference, Metric):
     def display_name(self) -> str:
         return "CharCut"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         refs = single_references(references, self.reference_rule)
         try:
             stats, _ = segment_scorer("charcut", self.options).segment_stats(hypotheses, refs, self.threads)
@@ -155,7 +155,7 @@ class CharCut(OneReference, Metric):
         sums = np.asarray(sums, dtype=np.float64).reshape(-1, 2)
         return np.where(sums[:, 1] > 0, sums[:, 0] / np.maximum(sums[:, 1], 1), 0.0)
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return (("match_size", str(self.options["match_size"])),
                 ("norm", "alt" if self.options["alt_norm"] else "cand+ref"))
 

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from nlgmetrics import _core
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption, check_bool
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature, nrefs_field
-from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.stats import sacrebleu_float32
 
 __all__ = ["CHRF", "CHRFResult", "chrf", "sentence_chrf", "check_chrf_options", "chrf_signature"]
@@ -135,12 +135,12 @@ class CHRF(Metric):
         super().__init__(options, threads=threads, segments=segments)
 
     @property
-    def stat_columns(self):
+    def stat_columns(self) -> Tuple[str, ...]:
         orders = [f"char{n}" for n in range(1, self.options["char_order"] + 1)]
         orders += [f"word{n}" for n in range(1, self.options["word_order"] + 1)]
         return tuple(f"{order}_{part}" for order in orders for part in ("hyp", "ref", "match"))
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
 
     def display_name(self) -> str:
@@ -155,7 +155,7 @@ class CHRF(Metric):
     def reads_one_each(self) -> bool:
         return self.reads_arrow()
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         if self.options["lowercase"]:
             # Python's own lowercasing is the reference's rule (full Unicode case mapping).
             hypotheses = [hyp.lower() for hyp in hypotheses]
@@ -175,7 +175,7 @@ class CHRF(Metric):
         return CHRFResult(score, options["char_order"], options["word_order"], options["beta"],
                           self.signature(state.ref_counts), scores, self.segment_rows(state))
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         options = self.options
         return chrf_signature(nrefs_field(ref_counts), options["char_order"], options["word_order"],
                               options["lowercase"], options["whitespace"], options["eps_smoothing"]).fields

@@ -15,7 +15,7 @@ hypotheses and references as UTF-8 (``"rows"`` reduction, about the size of the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -105,7 +105,7 @@ class CIDEr(Metric):
             options["variant"] = args.variant
         return options
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "pycocoevalcap's Cider raises ValueError on no images"
 
     def display_name(self) -> str:
@@ -114,7 +114,7 @@ class CIDEr(Metric):
     def signature_name(self) -> str:
         return "CIDEr"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return {"hypotheses": list(hypotheses), "references": [ref for refs in references for ref in refs],
                 "ref_counts": np.array([len(refs) for refs in references], dtype=np.int64)}
 
@@ -138,7 +138,7 @@ class CIDEr(Metric):
         sums = np.asarray(sums, dtype=np.float64)
         return sums[:, 0] / sums[:, 1]
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         options = self.options
         return (("variant", options["variant"]), ("n", str(options["n"])), ("sigma", repr(float(options["sigma"]))),
                 ("tok", "ptb" if options["tokenize"] else "none"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -30,9 +30,9 @@ from nlgmetrics.core import inputs
 from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
-from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
+from nlgmetrics.metrics.model_based import ModelBasedMetric
 
 __all__ = ["COMET", "COMETResult", "comet", "comet_pairwise"]
 
@@ -131,7 +131,7 @@ class COMET(ModelBasedMetric):
             sources = sources.to_list()
         return inputs.hypotheses_list(sources, "sources")
 
-    def check_inputs(self, hypotheses, references):
+    def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         needs_refs = self._sources is None or self.model().needs_references
         if references is None and not needs_refs:
             hyps = inputs.hypotheses_list(hypotheses)
@@ -145,7 +145,7 @@ class COMET(ModelBasedMetric):
             raise ValueError(f"COMET takes one reference per segment; references[{index}] has {len(refs[index])}")
         return hyps, refs
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         if not hypotheses:
             return {"segment_stats": np.zeros((0, 2)), "segment_scores": np.zeros(0)}
         sources = self._sources
@@ -174,7 +174,7 @@ class COMET(ModelBasedMetric):
         sums = np.asarray(sums, dtype=np.float64)
         return sums[:, 0] / sums[:, 1]
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         model = self.model()
         return (("nrefs", nrefs_field(ref_counts)), ("model", os.path.basename(os.path.normpath(self.options["model"]))),
                 ("hash", model.fingerprint), ("kind", model.kind), ("backend", self.options["backend"]),

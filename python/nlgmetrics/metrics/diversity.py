@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -174,14 +174,14 @@ class _OutputsMetric(Metric):
     text_arrays = ("outputs",)
     stat_columns = ("value", "count")
 
-    def check_inputs(self, hypotheses, references):
+    def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         outputs = hypotheses_list(hypotheses, "outputs")
         return outputs, [[] for _ in outputs]
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return {"outputs": list(hypotheses)}
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return ()
 
 
@@ -228,7 +228,7 @@ class SelfBLEU(_OutputsMetric):
                          segments=segments)
         self.extra_decimals = 2 if variant == "texygen" else 0  # texygen scores on NLTK's 0–1 scale
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "self-BLEU needs at least 2 outputs, each scored against the others"
 
     def display_name(self) -> str:

@@ -21,10 +21,10 @@ GLEU = 0.2917
 from __future__ import annotations
 
 import sys
-from itertools import chain
-from xml.sax.saxutils import unescape
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from itertools import chain
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+from xml.sax.saxutils import unescape
 
 import numpy as np
 
@@ -130,13 +130,13 @@ class GLEU(Metric):
                    "max_len": check_int(max_len, "max_len", 0, 100)}
         super().__init__(options, threads=threads, segments=segments)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "warn", "NLTK's corpus_gleu scores no segments as 0.0"
 
     def display_name(self) -> str:
         return "GLEU"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         o = self.options
         rows = _core.gleu_stats(hypotheses, references, o["tokenize"], o["min_len"], o["max_len"], self.threads)
         rows = rows.astype(np.int64)
@@ -150,7 +150,7 @@ class GLEU(Metric):
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return _gleu_ratio(sums)
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options
         return (("nrefs", nrefs_field(ref_counts)), ("tok", o["tokenize"]), ("n", f"{o['min_len']}-{o['max_len']}"))
 
@@ -229,18 +229,18 @@ class NIST(Metric):
         super().__init__(options, threads=threads, segments=segments)
 
     @property
-    def stat_columns(self):
+    def stat_columns(self) -> Tuple[str, ...]:
         n = self.options["n"]
         return (tuple(f"info_{i}" for i in range(1, n + 1)) + tuple(f"ngrams_{i}" for i in range(1, n + 1))
                 + tuple(f"ref_len_{i}" for i in range(1, n + 1)) + ("hyp_len",))
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "NLTK's corpus_nist divides by zero (ZeroDivisionError)"
 
     def display_name(self) -> str:
         return "NIST"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return {"hypotheses": list(hypotheses), "references": list(chain.from_iterable(references)),
                 "ref_counts": np.fromiter(map(len, references), dtype=np.int64, count=len(references))}
 
@@ -281,7 +281,7 @@ class NIST(Metric):
         sums = np.ascontiguousarray(sums, dtype=np.float64).reshape(-1, 3 * self.options["n"] + 1)
         return np.asarray(_core.nist_row_scores(sums, self.options["n"], [1] * len(sums))[0])
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options
         return (("nrefs", nrefs_field(ref_counts)), ("case", "lc" if o["lowercase"] else "mixed"), ("tok", o["tokenize"]),
                 ("n", str(o["n"])))
@@ -347,13 +347,13 @@ class RIBES(Metric):
                    "beta": check_number(beta, "beta", 0.0)}
         super().__init__(options, threads=threads, segments=segments)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "warn", "NLTK's corpus_ribes scores no segments as 0.0"
 
     def display_name(self) -> str:
         return "RIBES"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         o = self.options
         scores = _core.ribes_scores(hypotheses, references, o["tokenize"], float(o["alpha"]), float(o["beta"]),
                                     RIBES_MAX_ALIGNMENT_LEN, self.threads)
@@ -374,7 +374,7 @@ class RIBES(Metric):
         sums = np.asarray(sums, dtype=np.float64).reshape(-1, 2)
         return sums[:, 0] / sums[:, 1]
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options
         return (("nrefs", nrefs_field(ref_counts)), ("tok", o["tokenize"]), ("alpha", repr(float(o["alpha"]))),
                 ("beta", repr(float(o["beta"]))))

@@ -28,7 +28,7 @@ import math
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -199,7 +199,7 @@ class QA(Metric):
         super().__init__({"normalizer": normalizer, "language": language, "measure": measure}, threads=threads,
                          segments=segments)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "the SQuAD scripts divide by the number of questions (ZeroDivisionError)"
 
     def display_name(self) -> str:
@@ -208,14 +208,14 @@ class QA(Metric):
     def signature_name(self) -> str:
         return "QA"
 
-    def check_inputs(self, hypotheses, references):
+    def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
         predictions = hypotheses_list(hypotheses, "predictions")
         if self.options["normalizer"] == "squad_v2":
             # v2.0 allows an empty answer list (an unanswerable question).
             return predictions, _reference_lists_allow_empty(references, len(predictions))
         return predictions, references_lists(references, len(predictions))
 
-    def batch_arrays(self, predictions, references):
+    def batch_arrays(self, predictions: List[str], references: List[List[str]]) -> Dict[str, Any]:
         exact, f1 = _core.qa_scores(predictions, references, self.options["normalizer"], self.options["language"],
                                     self.threads)
         return {"exact_scores": np.asarray(exact, dtype=np.float64), "f1_scores": np.asarray(f1, dtype=np.float64)}
@@ -232,7 +232,7 @@ class QA(Metric):
         column = 0 if self.options["measure"] == "exact_match" else 1
         return sums[:, column] / sums[:, -1]
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         language = self.options["language"]
         return (("normalizer", self.options["normalizer"]),) + ((("lang", language),) if language else ())
 

@@ -16,17 +16,17 @@ TER = 16.67
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature, nrefs_field
-from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.stats import sacrebleu_float32
 
 __all__ = ["TER", "TERResult", "ter", "sentence_ter", "ter_signature", "ter_from_lists"]
@@ -111,13 +111,13 @@ class TER(Metric):
                    "case_sensitive": case_sensitive}
         super().__init__(options, threads=threads, segments=segments)
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "raise", "sacreBLEU's corpus_score raises IndexError on no segments"
 
     def display_name(self) -> str:
         return "TER"
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         options = self.options
         # sacreBLEU `_preprocess_segment` + `TercomTokenizer`: rstrip, then Python's lowercasing.
         if options["case_sensitive"]:
@@ -148,7 +148,7 @@ class TER(Metric):
                          self.signature(state.ref_counts), state.arrays.get("segment_scores", np.zeros(0)),
                          rows[:, 0].astype(np.int64), np.ascontiguousarray(rows[:, 1]))
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         options = self.options
         return ter_signature(nrefs_field(ref_counts), options["normalized"], options["no_punct"],
                              options["asian_support"], options["case_sensitive"]).fields

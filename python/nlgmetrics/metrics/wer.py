@@ -37,7 +37,7 @@ import re
 import sys
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -215,11 +215,11 @@ class _ErrorRate(OneReference, Metric):
     def transforms(self) -> TransformOptions:
         return TransformOptions(**self.options)
 
-    def unit_options(self) -> tuple:
+    def unit_options(self) -> Tuple[str, bool, bool]:
         spaces = self.options["remove_multiple_spaces"]
         return (self.unit, bool(self.unit == "words" if spaces is None else spaces), bool(self.options["strip"]))
 
-    def batch_arrays(self, hypotheses, references):
+    def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         transforms = self.transforms
         hyps = transforms.apply(hypotheses)
         refs = transforms.apply(single_references(references, self.reference_rule))
@@ -246,13 +246,13 @@ class _ErrorRate(OneReference, Metric):
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         return measures_from_counts(sums)[self.name]
 
-    def empty_compute(self):
+    def empty_compute(self) -> Tuple[str, str]:
         return "warn", "jiwer 4.0 scores no sentences as 0 (wip as 1)"
 
     def display_name(self) -> str:
         return self.name.upper()
 
-    def signature_fields(self, ref_counts):
+    def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return self.transforms.signature_fields(self.unit)
 
 

@@ -50,7 +50,7 @@ class EncoderConfig:
     hidden_act: str = "gelu"
 
     @classmethod
-    def from_dict(cls, config: Mapping) -> "EncoderConfig":
+    def from_dict(cls, config: Mapping) -> "EncoderConfig":  # noqa: C901
         """From a parsed config.json; raises EncoderError naming what is missing or unsupported.
 
         >>> EncoderConfig.from_dict({"model_type": "bert", "vocab_size": 10, "hidden_size": 8,

@@ -81,7 +81,7 @@ def _signed32(value: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def parse_sentencepiece_model(data: bytes) -> SentencePieceModel:
+def parse_sentencepiece_model(data: bytes) -> SentencePieceModel:  # noqa: C901
     """Decode a serialised ``ModelProto``; raises ValueError on malformed bytes."""
     model = SentencePieceModel()
     for number, wire, value in _fields(data):

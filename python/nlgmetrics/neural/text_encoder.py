@@ -12,7 +12,6 @@ what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is
 from __future__ import annotations
 
 import warnings
-
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np

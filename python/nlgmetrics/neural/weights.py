@@ -192,7 +192,7 @@ def _bfloat16_to_float32(bits: np.ndarray) -> np.ndarray:
 class _Storage:
     """A storage named by the pickle: its raw bytes are read from the archive on first use."""
 
-    def __init__(self, archive: "_Archive", key: str, dtype: np.dtype, bfloat16: bool, numel: int):
+    def __init__(self, archive: "_Archive", key: str, dtype: "type[np.generic]", bfloat16: bool, numel: int):
         self.archive, self.key, self.dtype, self.bfloat16, self.numel = archive, key, dtype, bfloat16, numel
         self._array: Optional[np.ndarray] = None
 

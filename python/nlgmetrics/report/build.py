@@ -57,9 +57,7 @@ def build(systems: SystemsArg, references: Sequence[Union[str, Sequence[str]]],
     """Every analysis of the report, as plain data. ``progress``: a tqdm bar of the steps (every system
     scored with every metric, the bootstrap table, the word and n-gram analyses, the examples) with an ETA
     (None: when standard error is a terminal)."""
-    import nlgmetrics
     from nlgmetrics.cli.progress import progress_bar
-
     from nlgmetrics.stats.significance import _check_n_samples
 
     _check_n_samples(n_samples)  # at most 10 million (10**12 ran until killed)

@@ -284,8 +284,8 @@ def render(data: Dict[str, Any]) -> str:
     sections = "".join(f'<section id="{key}"><h2>{escape(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
     summary = (f"{len(data['systems'])} systems, {data['n_segments']} segments, up to {data['n_references']} "
                f"reference(s) per segment; baseline: <b dir=\"auto\">{_name(data['baseline'])}</b>.")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<link rel=\"icon\" href=\"data:,\"><title>{escape(data['title'])}</title><style>{CSS}</style></head>"
             f"<body><h1>{escape(data['title'])}</h1><p>{summary}</p><p>{svg.legend_items(data['systems'])}</p>"
             f"<nav><ol>{nav}</ol></nav>{sections}"

@@ -27,10 +27,17 @@ import numpy as np
 
 from nlgmetrics.core import inputs as _validate
 from nlgmetrics.core.result import SummaryResult
-from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
-from nlgmetrics.stats.resampling import (BlockedMasks, BlockedResample, Resample, estimate_ci, make_rng, p_value,
-                                          percentile_interval)
 from nlgmetrics.io.table import format_table
+from nlgmetrics.stats.resamplable import ResamplableMetric, from_metric, resamplable
+from nlgmetrics.stats.resampling import (
+    BlockedMasks,
+    BlockedResample,
+    Resample,
+    estimate_ci,
+    make_rng,
+    p_value,
+    percentile_interval,
+)
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 MetricsArg = Union[Sequence[str], Mapping[str, Mapping[str, Any]]]
@@ -309,7 +316,7 @@ def _check_n_samples(n_samples) -> None:
         raise ValueError(f"n_samples must be a positive int (at most {MAX_SAMPLES:,}), got {n_samples!r}")
 
 
-def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],
+def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Union[str, Sequence[str]]],  # noqa: C901
                 metrics: MetricsArg = ("bleu",), test: str = "bs", n_samples: Optional[int] = None,
                 seed: Optional[int] = 12345, n_ar_confidence: int = -1,
                 progress: Optional[Callable[[int, int, str], None]] = None,

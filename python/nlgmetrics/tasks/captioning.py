@@ -19,9 +19,8 @@ from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from nlgmetrics.core.result import SummaryResult
-
 from nlgmetrics import _core
+from nlgmetrics.core.result import SummaryResult
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.bleu import coco as coco_bleu
 from nlgmetrics.metrics.meteor.coco import coco_meteor

@@ -16,10 +16,18 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from nlgmetrics.core import inputs as _validate
 from nlgmetrics import _core
-from nlgmetrics.metrics.bleu.sacrebleu import (_NEUMAIER_SUM, _check_bool, _check_max_order, _check_smooth, _check_threads,
-                   _check_tokenize, _check_weights, _preprocess)
+from nlgmetrics.core import inputs as _validate
+from nlgmetrics.metrics.bleu.sacrebleu import (
+    _NEUMAIER_SUM,
+    _check_bool,
+    _check_max_order,
+    _check_smooth,
+    _check_threads,
+    _check_tokenize,
+    _check_weights,
+    _preprocess,
+)
 from nlgmetrics.metrics.chrf import check_chrf_options
 
 __all__ = ["chrf_pairwise", "bleu_pairwise"]

@@ -199,7 +199,7 @@ def _error_rate(measure: str):
         process = jiwer.process_words if measure == "wer" else jiwer.process_characters
         if concatenate_texts:
             out = process(references, predictions)
-            return out.wer if measure == "wer" else out.cer
+            return getattr(out, measure)  # WordOutput.wer or CharacterOutput.cer
         # the scripts sum the counts of each pair and divide (ZeroDivisionError when no reference word at all)
         import nlgmetrics
 
@@ -260,7 +260,8 @@ def _character(predictions, references, aggregate="mean", return_all_scores=Fals
         for refs in references:
             per_pair.append(float(min(flat[start:start + len(refs)])))
             start += len(refs)
-        score = {"sum": sum, "mean": mean, "median": median}[aggregate](per_pair)
+        aggregators: Dict[str, Callable[[List[float]], float]] = {"sum": sum, "mean": mean, "median": median}
+        score = aggregators[aggregate](per_pair)
     return {"cer_score": score, "cer_scores": per_pair} if return_all_scores else {"cer_score": score}
 
 

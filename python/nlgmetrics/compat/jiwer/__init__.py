@@ -16,16 +16,27 @@ argument order, ``process_words``, ``process_characters`` (``WordOutput``, ``Cha
 from nlgmetrics.compat.jiwer import alignment, transformations, transforms
 from nlgmetrics.compat.jiwer.alignment import collect_error_counts, visualize_alignment, visualize_error_counts
 from nlgmetrics.compat.jiwer.measures import cer, mer, wer, wil, wip
-from nlgmetrics.compat.jiwer.process import (AlignmentChunk, CharacterOutput, WordOutput, process_characters,
-                                             process_words)
-from nlgmetrics.compat.jiwer.transformations import (cer_contiguous, cer_default, wer_contiguous, wer_default,
-                                                     wer_standardize, wer_standardize_contiguous)
-from nlgmetrics.compat.jiwer.transforms import *  # noqa: F401,F403  (jiwer exports its transforms at the top)
+from nlgmetrics.compat.jiwer.process import (
+    AlignmentChunk,
+    CharacterOutput,
+    WordOutput,
+    process_characters,
+    process_words,
+)
+from nlgmetrics.compat.jiwer.transformations import (
+    cer_contiguous,
+    cer_default,
+    wer_contiguous,
+    wer_default,
+    wer_standardize,
+    wer_standardize_contiguous,
+)
+from nlgmetrics.compat.jiwer.transforms import *  # noqa: F403  (jiwer exports its transforms at the top)
 from nlgmetrics.compat.jiwer.transforms import __all__ as _TRANSFORMS
 
 name = "jiwer"
 
 __all__ = ["wer", "mer", "wil", "wip", "cer", "process_words", "process_characters", "AlignmentChunk", "WordOutput",
-           "CharacterOutput", "transforms", "transformations", "wer_default", "wer_contiguous", "wer_standardize",
+           "CharacterOutput", "alignment", "transforms", "transformations", "wer_default", "wer_contiguous", "wer_standardize",
            "wer_standardize_contiguous", "cer_default", "cer_contiguous", "visualize_alignment", "collect_error_counts",
            "visualize_error_counts", *_TRANSFORMS]

@@ -5,7 +5,7 @@
 ``ribes_score`` and ``chrf_score`` mirror NLTK's modules of those names.
 """
 
-from nlgmetrics.compat.nltk.bleu import (  # noqa: F401
+from nlgmetrics.compat.nltk.bleu import (
     SmoothingFunction,
     brevity_penalty,
     closest_ref_length,
@@ -13,8 +13,12 @@ from nlgmetrics.compat.nltk.bleu import (  # noqa: F401
     modified_precision,
     sentence_bleu,
 )
-from nlgmetrics.compat.nltk.meteor import meteor_score, single_meteor_score
 from nlgmetrics.compat.nltk.chrf_score import corpus_chrf, sentence_chrf
 from nlgmetrics.compat.nltk.gleu_score import corpus_gleu, sentence_gleu
+from nlgmetrics.compat.nltk.meteor import meteor_score, single_meteor_score
 from nlgmetrics.compat.nltk.nist_score import corpus_nist, sentence_nist
 from nlgmetrics.compat.nltk.ribes_score import corpus_ribes, sentence_ribes
+
+__all__ = ["SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu", "modified_precision",
+           "sentence_bleu", "meteor_score", "single_meteor_score", "corpus_chrf", "sentence_chrf", "corpus_gleu",
+           "sentence_gleu", "corpus_nist", "sentence_nist", "corpus_ribes", "sentence_ribes"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, List, Optional
 
-from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics import _core
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
 
 
 def _check_defaults(preprocess: Callable[[str], str], stemmer: Any, wordnet: Any) -> None:

@@ -4,8 +4,10 @@
 ``nlgmetrics.compat.pycocoevalcap.bleu`` mirrors the module.
 """
 
-from nlgmetrics.compat.pycocoevalcap.bleu import Bleu  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.bleu import Bleu
+from nlgmetrics.compat.pycocoevalcap.cider import Cider
 from nlgmetrics.compat.pycocoevalcap.meteor import Meteor
-from nlgmetrics.compat.pycocoevalcap.cider import Cider  # noqa: F401
-from nlgmetrics.compat.pycocoevalcap.rouge import Rouge  # noqa: F401
-from nlgmetrics.compat.pycocoevalcap.tokenizer import PTBTokenizer  # noqa: F401
+from nlgmetrics.compat.pycocoevalcap.rouge import Rouge
+from nlgmetrics.compat.pycocoevalcap.tokenizer import PTBTokenizer
+
+__all__ = ["Bleu", "Cider", "Meteor", "PTBTokenizer", "Rouge"]

@@ -13,9 +13,9 @@ import re
 from typing import Dict, List, Tuple
 
 from nlgmetrics import _core
-from nlgmetrics.metrics.rouge.rouge_score import call_core, split_sentences_nltk
 from nlgmetrics.compat.rouge_score import scoring
 from nlgmetrics.compat.rouge_score.scoring import Score
+from nlgmetrics.metrics.rouge.rouge_score import call_core, split_sentences_nltk
 
 
 def _canonical_types(rouge_types) -> List[str]:

@@ -10,7 +10,6 @@ Each metric lives in its own module, re-exported here (``bleu.py``; chrF in ``ch
 
 from nlgmetrics.compat.sacrebleu._base import Score, Signature
 from nlgmetrics.compat.sacrebleu.bleu import BLEU, BLEUScore, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
-
 from nlgmetrics.compat.sacrebleu.chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
 from nlgmetrics.compat.sacrebleu.ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter
 

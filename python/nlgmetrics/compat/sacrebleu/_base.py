@@ -156,7 +156,7 @@ def streams_to_segments(streams: Sequence[Sequence[Optional[str]]], n_hypotheses
     expected = n_hypotheses if n_hypotheses is not None else (lengths[0] if lengths else 0)
     for index, length in enumerate(lengths):
         if length != expected:
-            what = "hypotheses" if n_hypotheses is not None else f"lines in refs[0]"
+            what = "hypotheses" if n_hypotheses is not None else "lines in refs[0]"
             raise ValueError(
                 f"refs[{index}] has {length} lines but there are {expected} {what} "
                 "(sacreBLEU would silently truncate; nlgmetrics refuses)"

@@ -19,6 +19,7 @@ import logging
 from typing import Dict, List, Optional, Sequence
 
 from nlgmetrics import _core
+from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 from nlgmetrics.metrics.bleu.metric import BLEU as BLEUMetric
 from nlgmetrics.metrics.bleu.sacrebleu import (
     _NEUMAIER_SUM,
@@ -28,7 +29,6 @@ from nlgmetrics.metrics.bleu.sacrebleu import (
     _check_tokenize,
     _tokenizer_signature,
 )
-from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 
 logger = logging.getLogger("nlgmetrics.compat.sacrebleu")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from nlgmetrics.metrics.chrf import CHRFResult, check_chrf_options, chrf_from_lists
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
+from nlgmetrics.metrics.chrf import CHRFResult, check_chrf_options, chrf_from_lists
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from nlgmetrics.metrics.ter import TERResult, ter_from_lists
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
+from nlgmetrics.metrics.ter import TERResult, ter_from_lists
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
 

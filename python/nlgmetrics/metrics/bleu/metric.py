@@ -20,14 +20,14 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from nlgmetrics.core.inputs import references_lists
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import nrefs_field
-from nlgmetrics.core.inputs import references_lists
 from nlgmetrics.core.state import MetricState
-from nlgmetrics.metrics.bleu.result import BLEUResult
 from nlgmetrics.metrics.bleu import coco, nltk, sacrebleu
+from nlgmetrics.metrics.bleu.result import BLEUResult
 from nlgmetrics.stats import sacrebleu_float32
 
 Reference = Union[str, Sequence[str]]

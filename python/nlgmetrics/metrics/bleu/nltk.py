@@ -41,6 +41,10 @@ class Fraction(fractions.Fraction):
     answer ``numerator == 2`` and ``denominator == 4``; conversions and arithmetic go by value.
     """
 
+    _keep_raw: bool
+    _raw_numerator: int
+    _raw_denominator: Optional[int]
+
     def __new__(cls, numerator: int = 0, denominator: Optional[int] = None, _normalize: bool = False):
         if sys.version_info < (3, 12):
             # Keep the unreduced terms inside too, as NLTK does there: its equality (and so ours)

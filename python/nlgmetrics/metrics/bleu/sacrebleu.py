@@ -49,11 +49,11 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from nlgmetrics import _core
-from nlgmetrics.metrics.bleu.result import BLEUResult
-from nlgmetrics.core.segment import segment_scorer
-from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.inputs import surrogate_location as _surrogate_location
 from nlgmetrics.core.options import check_bool, check_threads
+from nlgmetrics.core.segment import segment_scorer
+from nlgmetrics.core.signature import Signature
+from nlgmetrics.metrics.bleu.result import BLEUResult
 
 __all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows"]
 

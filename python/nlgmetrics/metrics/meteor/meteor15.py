@@ -29,11 +29,11 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
-from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics import _core
 from nlgmetrics.core.metric import counted_rows
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature
+from nlgmetrics.metrics.meteor import resources as _meteor_resources
 
 if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
     import numpy as np
@@ -190,26 +190,6 @@ def _summary_text(result: Any) -> str:
             f"frag {result.fragmentation_penalty:.4f}) {result.signature}")
 
 
-@dataclass(frozen=True)
-class MeteorScores:
-    """The system score and per-segment scores only, as plain floats: what the command line prints,
-    computed without NumPy (same numbers as ``MeteorResult``)."""
-
-    score: float
-    precision: float
-    recall: float
-    fmean: float
-    fragmentation_penalty: float
-    segment_scores: List[float]
-    signature: Signature
-
-    def to_dict(self) -> dict:
-        return _summary_dict(self, list(self.segment_scores))
-
-    def __str__(self) -> str:
-        return _summary_text(self)
-
-
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
@@ -259,7 +239,7 @@ class MeteorConfig:
         )
 
 
-def resolve_config(
+def resolve_config(  # noqa: C901
     language: str = "en",
     task: Optional[str] = None,
     norm: bool = True,

@@ -24,14 +24,21 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core.metric import counted_rows
-from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.options import check_bool
+from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import nrefs_field
 from nlgmetrics.core.state import MetricState
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
-from nlgmetrics.metrics.meteor.meteor15 import (PRESETS, STATISTICS_COLUMNS, MeteorResult, _format, _number,
-                                                resolve_config, scorer_for)
+from nlgmetrics.metrics.meteor.meteor15 import (
+    PRESETS,
+    STATISTICS_COLUMNS,
+    MeteorResult,
+    _format,
+    _number,
+    resolve_config,
+    scorer_for,
+)
 
 
 @register

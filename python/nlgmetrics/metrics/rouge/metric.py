@@ -23,16 +23,22 @@ import numpy as np
 
 from nlgmetrics import _core
 from nlgmetrics.core import inputs
-from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.options import CliOption
+from nlgmetrics.core.presets import PresetFamily
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.core.state import MetricState
 from nlgmetrics.metrics.rouge import rouge155 as _rouge155
 from nlgmetrics.metrics.rouge.bootstrap import bootstrap_percentiles, check_bootstrap_options
 from nlgmetrics.metrics.rouge.result import RougeInterval, RougeResult, RougeScore
-from nlgmetrics.metrics.rouge.rouge_score import (_jieba_segmented, _mecab_segmented, _stem_choice, _variant_list,
-                                                  call_core, split_sentences_nltk)
+from nlgmetrics.metrics.rouge.rouge_score import (
+    _jieba_segmented,
+    _mecab_segmented,
+    _stem_choice,
+    _variant_list,
+    call_core,
+    split_sentences_nltk,
+)
 
 DEFAULT_VARIANTS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 PRESETS = ("rouge_score", "rouge155")

@@ -29,7 +29,6 @@ import sys
 
 import numpy as np
 
-
 MULTI_REF_155 = ("A", "B", "max")
 EVAL_IDS = ("spl", "input")
 
