@@ -221,3 +221,42 @@ def test_report_with_comet_and_bertscore(tmp_path):
     with pytest.raises(TypeError, match="sources"):
         nlgmetrics.report(systems, refs, metrics={"comet": {"model": str(COMET_MODELS / "tiny-da-sparsemax")}},
                           n_samples=10, progress=False)
+
+
+@pytest.mark.parametrize("pool", ["avg", "cls", "max"])
+@pytest.mark.parametrize("layer_norm", [True, False])
+def test_pooling_and_layer_mix_equal_comets_formulas(monkeypatch, pool, layer_norm):
+    """Every pooling × layer-norm combination against unbabel-comet's formulas written out here
+    (LayerwiseAttention.forward, then average_pooling / max_pooling / the CLS row), each text encoded alone:
+    the in-graph summaries (avg, cls) and the full mix (max) take other routes to the same vectors. The
+    checkpoint's own hyper-parameters decide (as in load_from_checkpoint), so they are changed as read."""
+    from nlgmetrics.neural import comet_model, loaded, weights
+
+    read = weights.read_checkpoint
+
+    def variant(path):
+        state, hparams = read(path)
+        return state, dict(hparams, pool=pool, layer_norm=layer_norm)
+
+    monkeypatch.setattr(weights, "read_checkpoint", variant)
+    loaded.forget_models()
+    nlgmetrics.clear_neural_cache()  # the variants share the checkpoint's fingerprint
+    try:
+        folder = str(COMET_MODELS / "tiny-da-softmax")
+        texts = input_set("wmt22_en_de")["hyps"][:12] + ["", "x"]
+        model = comet_model.load_comet(folder)
+        assert (model.pool, model.layer_norm) == (pool, layer_norm)
+        got = model.sentence_vectors(texts)
+        encoder = comet_model.load_comet(folder, backend="numpy").loaded.text_encoder.encoder
+        for row, ids in enumerate(model.token_ids(texts)):
+            hidden = encoder.hidden_states(np.array([ids]), np.ones((1, len(ids)), np.int64), model.layers)[:, 0]
+            hidden = hidden.astype(np.float64)  # [K, L, H]
+            if layer_norm:
+                mean = hidden.mean(axis=(1, 2), keepdims=True)
+                hidden = (hidden - mean) / np.sqrt(((hidden - mean) ** 2).mean(axis=(1, 2), keepdims=True) + 1e-12)
+            mixed = float(model.gamma) * np.tensordot(model.layer_weights.astype(np.float64), hidden, axes=1)
+            want = {"avg": mixed.mean(axis=0), "cls": mixed[0], "max": mixed.max(axis=0)}[pool]
+            np.testing.assert_allclose(got[row], want, atol=2e-6)
+    finally:
+        loaded.forget_models()
+        nlgmetrics.clear_neural_cache()

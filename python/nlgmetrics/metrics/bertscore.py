@@ -51,7 +51,7 @@ from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.neural.greedy import greedy_match, unit_rows
-from nlgmetrics.neural.text_encoder import truncated_ids
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS, truncated_ids
 
 __all__ = ["BERTScore", "BERTScoreResult", "bertscore", "bertscore_pairwise"]
 
@@ -298,7 +298,7 @@ class BERTScore(ModelBasedMetric):
     def __init__(self, *, model: Optional[str] = None, num_layers: Optional[int] = None, idf: bool = False,
                  rescale_with_baseline: bool = False, baseline_path: Optional[str] = None, lang: Optional[str] = None,
                  batch_size: int = 64, use_fast_tokenizer: bool = False, backend: str = "onnx",
-                 allow_download: bool = False, max_tokens: int = 16384, threads: Optional[int] = None,
+                 allow_download: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS, threads: Optional[int] = None,
                  segments: bool = True):
         from nlgmetrics.neural.loaded import check_backend
 
@@ -404,7 +404,7 @@ def bertscore(hypotheses: Sequence[str], references: Sequence[Any], *, model: Op
               num_layers: Optional[int] = None, idf: bool = False, rescale_with_baseline: bool = False,
               baseline_path: Optional[str] = None, lang: Optional[str] = None, batch_size: int = 64,
               use_fast_tokenizer: bool = False, backend: str = "onnx", allow_download: bool = False,
-              max_tokens: int = 16384, threads: Optional[int] = None) -> BERTScoreResult:
+              max_tokens: int = DEFAULT_MAX_TOKENS, threads: Optional[int] = None) -> BERTScoreResult:
     """BERTScore of ``hypotheses`` against ``references`` (one string or a list per hypothesis), equal to
     ``bert_score.score(hypotheses, references, model_type=model, num_layers=num_layers, idf=idf, ...)``.
 

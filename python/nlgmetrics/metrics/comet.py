@@ -33,6 +33,7 @@ from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.metrics.model_based import ModelBasedMetric
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS
 
 __all__ = ["COMET", "COMETResult", "comet", "comet_pairwise"]
 
@@ -82,7 +83,7 @@ class COMET(ModelBasedMetric):
     )
 
     def __init__(self, *, model: Optional[str] = None, encoder: Optional[str] = None, backend: str = "onnx",
-                 allow_download: bool = False, max_tokens: int = 16384, threads: Optional[int] = None,
+                 allow_download: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS, threads: Optional[int] = None,
                  segments: bool = True):
         from nlgmetrics.neural.loaded import check_backend
 
@@ -183,7 +184,7 @@ class COMET(ModelBasedMetric):
 
 def comet(hypotheses: Sequence[str], references: Optional[Sequence[Any]] = None, *, sources: Sequence[str],
           model: str, encoder: Optional[str] = None, backend: str = "onnx", allow_download: bool = False,
-          max_tokens: int = 16384, threads: Optional[int] = None) -> COMETResult:
+          max_tokens: int = DEFAULT_MAX_TOKENS, threads: Optional[int] = None) -> COMETResult:
     """COMET of ``hypotheses`` (with ``sources`` and, for reference-based models, ``references``), equal to
     ``comet.load_from_checkpoint(model/checkpoints/model.ckpt).predict(...)`` of unbabel-comet 2.2.7."""
     metric = COMET(model=model, encoder=encoder, backend=backend, allow_download=allow_download,

@@ -1,6 +1,6 @@
 """The encoder runtime of the model-based metrics (BERTScore, COMET): weights, tokenizers, forward passes.
 
-Nothing here imports a deep-learning framework at module level: ONNX Runtime, ``onnx`` and ``tokenizers``
+Nothing here imports a deep-learning framework at module level: ONNX Runtime and ``tokenizers``
 (the ``neural`` extra) are imported inside the functions that need them, and a missing one raises an
 ``ImportError`` that names the extra (``pip install "nlgmetrics[neural]"``).
 
@@ -10,6 +10,8 @@ Nothing here imports a deep-learning framework at module level: ONNX Runtime, ``
 | ``tokenizer`` | ``load_tokenizer``: WordPiece / byte-level BPE / SentencePiece ids equal to transformers' |
 | ``encoder`` | ``EncoderConfig``, ``Encoder.hidden_states``: ids and masks in, chosen layers out |
 | ``backends`` | one module per runtime (``numpy``, ``onnx``, ``torch``) |
+| ``onnx_proto`` | the ONNX protobuf messages of the encoder graph, written as bytes (no ``onnx`` package) |
+| ``layer_summaries`` | per-layer pooled vectors and layer-norm statistics: what COMET's layer mix needs |
 | ``models`` | ``find_model``: a path, ``$NLGMETRICS_MODELS``, the Hugging Face cache; downloads only when allowed |
 | ``loaded`` | a model folder loaded once per process (tokenizer + encoder + fingerprint) |
 | ``text_encoder`` | texts → ids → hidden states in length-sorted, token-budget batches, each text once |

@@ -30,7 +30,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from nlgmetrics.neural.text_encoder import truncated_ids
+from nlgmetrics.neural import layer_summaries
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS, truncated_ids
 
 __all__ = ["CometModel", "load_comet", "sparsemax", "CLASSES"]
 
@@ -118,7 +119,7 @@ class CometModel:
     """A loaded COMET checkpoint (see the module docstring); ``score(...)`` gives one number per segment."""
 
     def __init__(self, folder: Path, *, encoder_folder: Optional[Path] = None, backend: str = "onnx",
-                 threads: Optional[int] = None, allow_download: bool = False, max_tokens: int = 16384):
+                 threads: Optional[int] = None, allow_download: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS):
         from nlgmetrics.neural import weights as weights_module
         from nlgmetrics.neural.loaded import encoder_model, read_config
         from nlgmetrics.neural.models import find_model
@@ -182,9 +183,34 @@ class CometModel:
 
     # ------------------------------------------------------------------ sentence vectors
 
+    def _summaries(self) -> Tuple[str, ...]:
+        """What the encoder returns per layer for this model's mix and pooling (``layer_summaries``), or
+        ``()`` for max pooling, which needs every token's mixed vector."""
+        if self.pool == "max":
+            return ()
+        kinds = ("first",) if self.pool == "cls" else ("token_sum",)
+        return kinds + (("mean", "variance") if self.mix and self.layer_norm else ())
+
+    def _pooled_from_summaries(self, summaries: Dict[str, np.ndarray], mask: np.ndarray,
+                               ids: np.ndarray) -> List[np.ndarray]:
+        """Each row's pooled mix, float64 (LayerwiseAttention.forward then the pooling, which are linear in
+        each layer: ``gamma * sum_k w_k (pool(h_k) - mean_k) / sqrt(variance_k + 1e-12)``). The anchor's
+        float32 sums over a sentence's tokens × dimensions carry its own rounding, which float64 keeps out
+        of ours."""
+        if self.pool == "cls":
+            pooled = summaries["first"]
+        else:
+            pooled = summaries["token_sum"] / mask.sum(axis=1).astype(np.float64)[None, :, None]
+        if not self.mix:
+            vectors = pooled[0]
+        else:
+            if self.layer_norm:
+                pooled = (pooled - summaries["mean"][:, :, None]) / np.sqrt(summaries["variance"][:, :, None] + 1e-12)
+            vectors = float(self.gamma) * np.tensordot(self.layer_weights.astype(np.float64), pooled, axes=1)
+        return [vectors[row] for row in range(len(vectors))]
+
     def _mix(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """``[B, L, H]`` mixed layers (LayerwiseAttention.forward), accumulated in float64: the anchor's float32
-        sums over a sentence's tokens × dimensions carry its own rounding, which float64 keeps out of ours."""
+        """``[B, L, H]`` mixed layers (LayerwiseAttention.forward) in float64, for max pooling."""
         if not self.mix:
             return hidden[0].astype(np.float64)
         weights = self.layer_weights.astype(np.float64)
@@ -193,27 +219,16 @@ class CometModel:
             for k in range(len(self.layers)):
                 mixed += weights[k] * hidden[k].astype(np.float64)
             return float(self.gamma) * mixed
-        maskf = mask.astype(np.float64)[:, :, None]
-        count = mask.sum(axis=1).astype(np.float64) * hidden.shape[-1]
+        summaries = layer_summaries.from_hidden(hidden, mask, ("mean", "variance"))
         for k in range(len(self.layers)):
-            tensor = hidden[k].astype(np.float64)
-            masked = tensor * maskf
-            mean = (masked.reshape(len(mask), -1).sum(axis=1) / count)[:, None, None]
-            variance = (((masked - mean) * maskf) ** 2).reshape(len(mask), -1).sum(axis=1) / count
-            mixed += weights[k] * ((tensor - mean) / np.sqrt(variance + 1e-12)[:, None, None])
+            mean, variance = summaries["mean"][k], summaries["variance"][k]
+            mixed += weights[k] * ((hidden[k] - mean[:, None, None]) / np.sqrt(variance + 1e-12)[:, None, None])
         return float(self.gamma) * mixed
 
-    def _pooled(self, hidden: np.ndarray, mask: np.ndarray, ids: np.ndarray) -> List[np.ndarray]:
+    def _pooled_by_max(self, hidden: np.ndarray, mask: np.ndarray, ids: np.ndarray) -> List[np.ndarray]:
         mixed = self._mix(hidden, mask)
-        pad = int(self.loaded.tokenizer.pad_id)
-        if self.pool == "cls":
-            vectors = mixed[:, 0, :]
-        elif self.pool == "max":
-            filled = np.where((ids == pad)[:, :, None], -np.inf, mixed)  # comet's mask_fill(-inf)
-            vectors = filled.max(axis=1)
-        else:
-            kept = np.where((ids == pad)[:, :, None], 0.0, mixed)
-            vectors = kept.sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        filled = np.where((ids == int(self.loaded.tokenizer.pad_id))[:, :, None], -np.inf, mixed)  # mask_fill(-inf)
+        vectors = filled.max(axis=1)
         return [vectors[row] for row in range(len(vectors))]
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
@@ -233,8 +248,10 @@ class CometModel:
 
     def _pooled_rows(self, kind: str, rows: List[Tuple[int, ...]]) -> np.ndarray:
         """``[n, H]``: the pooled vector of each id row (each distinct row encoded once; cached)."""
+        summaries = self._summaries()
+        reduce = self._pooled_from_summaries if summaries else self._pooled_by_max
         found = self.loaded.text_encoder.encode(f"comet:{self.fingerprint}:{kind}", {row: row for row in rows},
-                                                self.layers, self._pooled)
+                                                self.layers, reduce, summaries=summaries)
         width = int(self.config["hidden_size"])
         return np.stack([found[row] for row in rows]) if rows else np.zeros((0, width))
 
@@ -283,7 +300,7 @@ class CometModel:
 
 
 def load_comet(model: str, *, encoder: Optional[str] = None, backend: str = "onnx", threads: Optional[int] = None,
-               allow_download: bool = False, max_tokens: int = 16384) -> CometModel:
+               allow_download: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS) -> CometModel:
     """The COMET model ``model`` (a folder or hub name), loaded once per process."""
     from nlgmetrics.neural.loaded import remembered
     from nlgmetrics.neural.models import find_model

@@ -241,6 +241,28 @@ class Encoder:
                       token_type_ids=None) -> np.ndarray:
         """float32 ``[len(layers), B, L, H]``: the hidden states of ``layers`` for a right- (or left-)padded
         batch. ``input_ids`` / ``attention_mask``: int ``[B, L]``; ``token_type_ids``: zeros by default."""
+        ids, mask, types, layers = self._checked(input_ids, attention_mask, layers, token_type_ids)
+        batch, length = ids.shape
+        if batch == 0 or length == 0:
+            return np.zeros((len(layers), batch, length, self.config.hidden_size), np.float32)
+        return self._backend.hidden_states(ids, mask, types, self.position_ids(ids), layers)
+
+    def layer_summaries(self, input_ids, attention_mask, layers: Sequence[int],
+                        kinds: Sequence[str]) -> Dict[str, np.ndarray]:
+        """float64 ``{kind: [len(layers), B, …]}``: per layer and sentence, the summaries ``kinds`` of its
+        hidden states (``nlgmetrics.neural.layer_summaries``) — computed inside the graph by the ONNX backend,
+        from ``hidden_states`` by the others."""
+        from nlgmetrics.neural import layer_summaries
+
+        kinds = layer_summaries.summary_names(kinds)
+        in_graph = getattr(self._backend, "summaries", None)
+        ids, mask, types, layers = self._checked(input_ids, attention_mask, layers, None)
+        if in_graph is None or ids.size == 0:
+            return layer_summaries.from_hidden(self.hidden_states(ids, mask, layers), mask, kinds)
+        return in_graph(ids, mask, types, self.position_ids(ids), layers, kinds)
+
+    def _checked(self, input_ids, attention_mask, layers: Sequence[int], token_type_ids):
+        """``(ids, mask, types, layers)`` checked: shapes, ids in the vocabulary, layers built, length."""
         ids = _as_int_matrix(input_ids, "input_ids")
         mask = _as_int_matrix(attention_mask, "attention_mask")
         if mask.shape != ids.shape:
@@ -260,11 +282,7 @@ class Encoder:
         if ids.shape[1] > self.config.max_length:
             raise ValueError(f"inputs of {ids.shape[1]} tokens exceed the model's {self.config.max_length} "
                              "positions (truncate them)")
-        batch, length = ids.shape
-        if batch == 0 or length == 0:
-            return np.zeros((len(layers), batch, length, self.config.hidden_size), np.float32)
-        positions = self.position_ids(ids)
-        return self._backend.hidden_states(ids, mask, types, positions, layers)
+        return ids, mask, types, layers
 
     def position_ids(self, ids: np.ndarray) -> np.ndarray:
         """transformers' position ids for a batch (see the module docstring)."""

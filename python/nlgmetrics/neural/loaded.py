@@ -19,7 +19,7 @@ from typing import Any, Dict, Hashable, Optional
 import numpy as np
 
 from nlgmetrics.neural.models import weights_fingerprint
-from nlgmetrics.neural.text_encoder import TextEncoder
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS, TextEncoder
 
 __all__ = ["LoadedModel", "encoder_model", "weights_file", "forget_models", "SUPPORTED_TYPES",
            "check_backend", "remembered", "read_config"]
@@ -103,7 +103,7 @@ def weights_file(folder: Path) -> Path:
 
 def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optional[bool], backend: str,
                   threads: Optional[int], weights: Optional[Dict[str, np.ndarray]] = None,
-                  weights_path: Optional[Path] = None, max_tokens: int = 16384,
+                  weights_path: Optional[Path] = None, max_tokens: int = DEFAULT_MAX_TOKENS,
                   slow_tokenizer: bool = False) -> LoadedModel:
     """Load (or find loaded) the encoder in ``folder`` with blocks up to ``layers_needed``.
 

@@ -18,10 +18,16 @@ import numpy as np
 
 from nlgmetrics.neural.cache import EncodingCache, shared_cache
 
-__all__ = ["TextEncoder", "plan_batches", "pad_ids", "truncated_ids"]
+__all__ = ["DEFAULT_MAX_TOKENS", "TextEncoder", "plan_batches", "pad_ids", "truncated_ids"]
 
-#: reduce(hidden [n_layers, B, L, H] float32, mask [B, L] int64, ids [B, L] int64) -> one array per row
-Reducer = Callable[[np.ndarray, np.ndarray, np.ndarray], List[np.ndarray]]
+#: padded tokens per encoder batch. Small batches are faster on CPU, not only lighter: MiniLM on 510 WMT22
+#: texts (20,455 tokens, 2 cores, ONNX Runtime) took 2.1–2.4 s at 256–1,536 tokens per batch and 4.0–4.5 s
+#: at 16,384, whose activations no longer fit in the caches (scratch measurement, 2026-12-01).
+DEFAULT_MAX_TOKENS = 1024
+
+#: reduce(hidden [n_layers, B, L, H] float32 — or a dict of layer summaries —, mask [B, L] int64, ids [B, L] int64)
+#: -> one array per row
+Reducer = Callable[[Any, np.ndarray, np.ndarray], List[np.ndarray]]
 
 
 def plan_batches(lengths: Sequence[int], max_tokens: int, max_rows: int = 256) -> List[List[int]]:
@@ -90,7 +96,7 @@ def truncated_ids(tokenizer: Any, texts: List[str], max_length: int, metric: str
 class TextEncoder:
     """A tokenizer and an encoder backend with the process cache (see the module docstring)."""
 
-    def __init__(self, tokenizer: Any, encoder: Any, fingerprint: str, *, max_tokens: int = 16384,
+    def __init__(self, tokenizer: Any, encoder: Any, fingerprint: str, *, max_tokens: int = DEFAULT_MAX_TOKENS,
                  cache: Optional[EncodingCache] = None):
         self.tokenizer = tokenizer
         self.encoder = encoder
@@ -104,8 +110,11 @@ class TextEncoder:
         return int(self.tokenizer.pad_id)
 
     def encode(self, purpose: str, items: Mapping[Any, Sequence[int]], layers: Sequence[int],
-               reduce: Reducer) -> Dict[Any, np.ndarray]:
-        """``{key: reduce(...)}`` for every key of ``items`` (key → token ids); cached under ``purpose``."""
+               reduce: Reducer, summaries: Sequence[str] = ()) -> Dict[Any, np.ndarray]:
+        """``{key: reduce(...)}`` for every key of ``items`` (key → token ids); cached under ``purpose``.
+
+        ``reduce`` gets each batch's hidden states of ``layers`` — or, with ``summaries`` (names from
+        ``nlgmetrics.neural.layer_summaries``), the dict of those per-layer summaries instead."""
         results: Dict[Any, np.ndarray] = {}
         missing: List[Any] = []
         for key in items:
@@ -118,7 +127,10 @@ class TextEncoder:
         for batch in plan_batches(lengths, self.max_tokens):
             keys = [missing[index] for index in batch]
             ids, mask = pad_ids([items[key] for key in keys], self.pad_id)
-            hidden = self.encoder.hidden_states(ids, mask, list(layers))
+            if summaries:
+                hidden = self.encoder.layer_summaries(ids, mask, list(layers), summaries)
+            else:
+                hidden = self.encoder.hidden_states(ids, mask, list(layers))
             self.encoded_rows += len(keys)
             for key, value in zip(keys, reduce(hidden, mask, ids)):
                 value = np.ascontiguousarray(value)

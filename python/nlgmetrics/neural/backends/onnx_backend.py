@@ -1,18 +1,22 @@
-"""The default backend: the encoder as an ONNX graph built with ``onnx.helper``, run by ONNX Runtime on CPU.
+"""The default backend: the encoder as an ONNX graph written here, run by ONNX Runtime on CPU.
 
-The graph is written here from the weights (no export from torch). By default (``fuse=True``) it uses ONNX
-Runtime's fused CPU transformer kernels directly — ``Attention``, ``SkipLayerNormalization``, ``BiasGelu``
-(domain ``com.microsoft``), the graph its own transformer optimiser makes of a torch export, and where its
-speed over torch comes from (measured: the standard-op graph below was ~1.4x torch, the fused one ~2x).
-``fuse=False`` builds the same arithmetic from standard ops only (opset 17: Gather, Add, LayerNormalization,
-MatMul, Reshape/Transpose to heads, scaled scores plus the additive mask, Softmax, erf GELU). The outputs are
-only the requested layers. A session is built from the serialised bytes (no temporary file) with
-``intra_op_num_threads`` = ``threads`` or the cores available to the process, ``inter_op_num_threads=1`` and every graph
-optimisation on, and cached per set of layers.
+The graph is written from the weights (no export from torch, no ``onnx`` package: ``nlgmetrics.neural.onnx_proto``
+writes the protobuf bytes). By default (``fuse=True``) it uses ONNX Runtime's fused CPU transformer kernels
+directly — ``Attention``, ``SkipLayerNormalization``, ``BiasGelu`` (domain ``com.microsoft``), the graph its own
+transformer optimiser makes of a torch export, and where its speed over torch comes from (measured: the
+standard-op graph below was ~1.4x torch, the fused one ~2x). ``fuse=False`` builds the same arithmetic from
+standard ops only (opset 17: Gather, Add, LayerNormalization, MatMul, Reshape/Transpose to heads, scaled scores
+plus the additive mask, Softmax, erf GELU).
 
-Weights larger than protobuf's 2 GB limit (XLM-R large) are not embedded: their initializers are marked as
-external data and the session takes the bytes from the NumPy arrays in memory
-(``SessionOptions.add_external_initializers``; the arrays stay referenced here).
+Two kinds of graph end the encoder: ``hidden_states`` returns the requested layers ``[K, B, L, H]`` (BERTScore's
+token vectors); ``summaries`` returns, per requested layer and in float64, what COMET's layer mix and pooling
+need of it — the sum of the unpadded token vectors, the first token's vector and, for the masked layer norm,
+each sentence's mean and variance over its unpadded tokens × dimensions — so seven ``[B, L, H]`` tensors
+never leave the graph (see ``nlgmetrics.neural.layer_summaries``). A session has ``intra_op_num_threads`` =
+``threads`` or the cores available to the process, ``inter_op_num_threads=1`` and every graph optimisation
+on, and is cached per graph. Weights travel as external initializers: the session reads them from the NumPy
+arrays in memory (``SessionOptions.add_external_initializers``), so nothing is copied into a protobuf and
+there is no 2 GB limit (XLM-R large).
 """
 
 from __future__ import annotations
@@ -23,12 +27,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from nlgmetrics.neural import onnx_proto as proto
 from nlgmetrics.neural import require
+from nlgmetrics.neural.layer_summaries import summary_names
 
 OPSET = 17
-# Weights up to this size travel inside the serialised graph; larger ones (over protobuf's 2 GiB limit, or
-# big enough that the serialised copy would cost much memory: XLM-R base and large) as external initializers.
-_EMBED_LIMIT_BYTES = 512 * 1024 * 1024
 
 
 def available_cores() -> int:
@@ -40,43 +43,46 @@ def available_cores() -> int:
 
 
 class _GraphBuilder:
-    def __init__(self, onnx, config, params, num_blocks: int, embed: bool, derived=None):
-        self.onnx, self.helper = onnx, onnx.helper
-        self.config, self.params, self.num_blocks, self.embed = config, params, num_blocks, embed
+    """Nodes and weights of one encoder graph (``build`` / ``build_fused``), ended by ``finish_hidden`` or
+    ``finish_summaries``; ``model_bytes()`` is what ``InferenceSession`` takes."""
+
+    def __init__(self, config, params, num_blocks: int, derived=None):
+        self.config, self.params, self.num_blocks = config, params, num_blocks
         self.derived = {} if derived is None else derived  # transposed / stacked weights, shared by sessions
-        self.nodes: List[Any] = []
-        self.initializers: List[Any] = []
+        self.nodes: List[proto.Node] = []
+        self.initializers: List[bytes] = []
         self.external: Dict[str, np.ndarray] = {}
+        self.inputs: List[bytes] = []
+        self.outputs: List[bytes] = []
+        self.opsets: Dict[str, int] = {"": OPSET}
         self.counter = 0
 
     def name(self, stem: str) -> str:
         self.counter += 1
         return f"{stem}_{self.counter}"
 
-    def node(self, op: str, inputs, stem: Optional[str] = None, **attributes) -> str:
+    def node(self, op: str, inputs, stem: Optional[str] = None, domain: str = "", **attributes) -> str:
         out = self.name(stem or op.lower())
-        self.nodes.append(self.helper.make_node(op, list(inputs), [out], **attributes))
+        self.nodes.append(proto.Node(op, list(inputs), [out], domain, attributes))
         return out
 
+    def output(self, value: str, name: str, elem_type: int, dims: Sequence) -> None:
+        self.nodes.append(proto.Node("Identity", [value], [name]))
+        self.outputs.append(proto.value_info(name, elem_type, dims))
+
     def constant(self, name: str, value: np.ndarray) -> str:
-        """A weight or constant: an initializer with its bytes in the graph, or (for models over protobuf's
-        limit) one marked as external data whose bytes the session takes from memory
-        (``SessionOptions.add_external_initializers``)."""
-        value = np.ascontiguousarray(value)
-        if self.embed or value.size < 1024:
-            self.initializers.append(self.onnx.numpy_helper.from_array(value, name))
+        """A weight or constant: small ones inside the graph, the others as external initializers whose bytes
+        the session takes from the arrays in memory (``SessionOptions.add_external_initializers``)."""
+        value = np.asarray(value, order="C")
+        if value.size < 1024:
+            self.initializers.append(proto.tensor(name, value))
         else:
-            tensor = self.onnx.TensorProto()
-            tensor.name = name
-            tensor.data_type = self.helper.np_dtype_to_tensor_dtype(value.dtype)
-            tensor.dims.extend(value.shape)
-            tensor.data_location = self.onnx.TensorProto.EXTERNAL
-            for key, text in (("location", f"in-memory/{name}"), ("offset", "0"), ("length", str(value.nbytes))):
-                entry = tensor.external_data.add()
-                entry.key, entry.value = key, text
-            self.initializers.append(tensor)
+            self.initializers.append(proto.external_tensor(name, value))
             self.external[name] = value
         return name
+
+    def model_bytes(self) -> bytes:
+        return proto.model_bytes(self.nodes, self.initializers, self.inputs, self.outputs, opsets=self.opsets)
 
     def weight(self, name: str, make) -> str:
         """A derived weight (``make()`` builds it once per backend, so sessions for other layer sets reuse
@@ -95,12 +101,14 @@ class _GraphBuilder:
         bias = self.constant(f"{block}.{key}_b", self.params[f"{block}.{key}_b"])
         return self.node("Add", [self.node("MatMul", [x, weight]), bias])
 
-    def build(self, layers: Sequence[int]):
-        helper, onnx, c = self.helper, self.onnx, self.config
-        int64 = onnx.TensorProto.INT64
-        float32 = onnx.TensorProto.FLOAT
-        names = ("input_ids", "attention_mask", "token_type_ids", "position_ids")
-        inputs = [helper.make_tensor_value_info(n, int64, ["batch", "length"]) for n in names]
+    def declare_inputs(self) -> None:
+        for name in ("input_ids", "attention_mask", "token_type_ids", "position_ids"):
+            self.inputs.append(proto.value_info(name, proto.INT64, ["batch", "length"]))
+
+    def build(self, top: int) -> Dict[int, str]:
+        """The encoder up to block ``top`` from standard ops; the name of each layer's output."""
+        c = self.config
+        self.declare_inputs()
         heads, size, hidden = c.num_attention_heads, c.head_size, c.hidden_size
 
         word = self.node("Gather", [self.constant("word", self.params["word"]), "input_ids"], axis=0)
@@ -114,7 +122,7 @@ class _GraphBuilder:
         # additive mask (1 - mask) * finfo(float32).min as [B, 1, 1, L] (in a torch export's node order)
         mask = self.node("Unsqueeze", ["attention_mask", self.constant("axis1", np.array([1], np.int64))])
         mask = self.node("Unsqueeze", [mask, self.constant("axis2", np.array([2], np.int64))])
-        mask = self.node("Cast", [mask], to=float32)
+        mask = self.node("Cast", [mask], to=proto.FLOAT)
         one = self.constant("one", np.array(1.0, np.float32))
         lowest = self.constant("lowest", np.array(np.finfo(np.float32).min, np.float32))
         additive = self.node("Mul", [self.node("Sub", [one, mask]), lowest])
@@ -126,7 +134,7 @@ class _GraphBuilder:
         half = self.constant("half", np.array(0.5, np.float32))
 
         states = {0: x}
-        for block in range(max(layers)):
+        for block in range(top):
             q = self.node("Transpose", [self.node("Reshape", [self.linear(x, block, "q"), heads_shape])],
                           perm=[0, 2, 1, 3])
             k = self.node("Transpose", [self.node("Reshape", [self.linear(x, block, "k"), heads_shape])],
@@ -145,20 +153,18 @@ class _GraphBuilder:
             out = self.linear(gelu, block, "f")
             x = self.layer_norm(self.node("Add", [out, x]), f"{block}.ln2")
             states[block + 1] = x
-        return self.finish(inputs, states, layers)
+        return states
 
-
-    def build_fused(self, layers: Sequence[int]):
+    def build_fused(self, top: int) -> Dict[int, str]:
         """The same encoder with ONNX Runtime's CPU transformer kernels (domain ``com.microsoft``), which is
         what its own optimiser makes of a torch export: one ``Attention`` per block (Q, K and V weights
         side by side in one [H, 3H] matrix; the 0/1 mask as a 2-D ``mask_index``, masked scores set to
         finfo(float32).min), ``SkipLayerNormalization`` for each residual + LayerNorm (its bias input is the
         preceding projection's bias) and ``BiasGelu`` (exact erf GELU). Built directly, so it works for
         weights of any size (external initializers) without the optimiser."""
-        helper, onnx, c = self.helper, self.onnx, self.config
-        int64, int32 = onnx.TensorProto.INT64, onnx.TensorProto.INT32
-        names = ("input_ids", "attention_mask", "token_type_ids", "position_ids")
-        inputs = [helper.make_tensor_value_info(n, int64, ["batch", "length"]) for n in names]
+        c = self.config
+        self.declare_inputs()
+        self.opsets["com.microsoft"] = 1
         p, eps = self.params, float(c.layer_norm_eps)
 
         def skip_layer_norm(x, skip, prefix, bias=None):
@@ -178,9 +184,9 @@ class _GraphBuilder:
         types = self.node("Gather", [self.constant("token_type", p["token_type"]), "token_type_ids"], axis=0)
         positions = self.node("Gather", [self.constant("position", p["position"]), "position_ids"], axis=0)
         x = skip_layer_norm(self.node("Add", [word, types]), positions, "ln")
-        mask_index = self.node("Cast", ["attention_mask"], to=int32)
+        mask_index = self.node("Cast", ["attention_mask"], to=proto.INT32)
         states = {0: x}
-        for block in range(max(layers)):
+        for block in range(top):
             qkv_w = self.weight(f"{block}.qkv_wT",
                                 lambda: np.concatenate([p[f"{block}.{k}_w"].T for k in ("q", "k", "v")], axis=1))
             qkv_b = self.weight(f"{block}.qkv_b", lambda: np.concatenate([p[f"{block}.{k}_b"] for k in "qkv"]))
@@ -194,44 +200,70 @@ class _GraphBuilder:
             x = skip_layer_norm(self.node("MatMul", [inner, weight_t(block, "f")]), x, f"{block}.ln2",
                                 bias(block, "f"))
             states[block + 1] = x
-        return self.finish(inputs, states, layers, extra_opsets=[helper.make_opsetid("com.microsoft", 1)])
+        return states
 
-    def finish(self, inputs, states, layers, extra_opsets=()):
-        helper, float32 = self.helper, self.onnx.TensorProto.FLOAT
-        outputs = []
+    def finish_hidden(self, states: Dict[int, str], layers: Sequence[int]) -> None:
+        """Outputs ``hidden_{layer}`` ``[B, L, H]`` float32 for each of ``layers``."""
         for layer in sorted(set(layers)):
-            name = f"hidden_{layer}"
-            self.nodes.append(helper.make_node("Identity", [states[layer]], [name]))
-            outputs.append(helper.make_tensor_value_info(name, float32, ["batch", "length", self.config.hidden_size]))
-        graph = helper.make_graph(self.nodes, "nlgmetrics_encoder", inputs, outputs, self.initializers)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET), *extra_opsets],
-                                  producer_name="nlgmetrics")
-        model.ir_version = 8
-        return model
+            self.output(states[layer], f"hidden_{layer}", proto.FLOAT, ["batch", "length", self.config.hidden_size])
+
+    def finish_summaries(self, states: Dict[int, str], layers: Sequence[int], kinds: Sequence[str]) -> None:
+        """Outputs ``[K, B, …]`` float64 for each summary in ``kinds`` (``layer_summaries.SUMMARY_NAMES``) of
+        ``layers`` in their order: ``first`` and ``token_sum`` ``[K, B, H]``, ``mean`` and ``variance`` ``[K, B]``
+        over each sentence's unpadded tokens × dimensions (COMET's masked layer norm)."""
+        hidden = self.config.hidden_size
+        axis = {k: self.constant(f"axes_{k}", np.array(a, np.int64))
+                for k, a in (("0", [0]), ("1", [1]), ("2", [2]), ("12", [1, 2]))}
+        mask = self.node("Cast", ["attention_mask"], to=proto.DOUBLE)  # [B, L]
+        mask3 = self.node("Unsqueeze", [mask, axis["2"]])  # [B, L, 1]
+        count = self.node("Mul", [self.node("ReduceSum", [mask, axis["1"]], keepdims=0),
+                                  self.constant("hidden_size", np.array(float(hidden), np.float64))])  # [B]
+        first_index = self.constant("first_index", np.array(0, np.int64))
+        per_kind: Dict[str, List[str]] = {kind: [] for kind in kinds}
+        for layer in layers:
+            values = self.node("Cast", [states[layer]], to=proto.DOUBLE)
+            masked = self.node("Mul", [values, mask3])
+            token_sum = self.node("ReduceSum", [masked, axis["1"]], keepdims=0)  # [B, H]
+            found = {"token_sum": token_sum, "first": lambda: self.node("Gather", [values, first_index], axis=1)}
+            if "mean" in per_kind or "variance" in per_kind:
+                mean = self.node("Div", [self.node("ReduceSum", [token_sum, axis["1"]], keepdims=0), count])
+                centred = self.node("Mul", [self.node("Sub", [masked, self.node("Unsqueeze", [mean, axis["12"]])]),
+                                            mask3])
+                squares = self.node("ReduceSum", [self.node("Mul", [centred, centred]), axis["12"]], keepdims=0)
+                found["mean"], found["variance"] = mean, self.node("Div", [squares, count])
+            for kind in kinds:
+                value = found[kind]
+                per_kind[kind].append(self.node("Unsqueeze", [value() if callable(value) else value, axis["0"]]))
+        for kind in kinds:
+            dims = ["layers", "batch"] + ([hidden] if kind in ("first", "token_sum") else [])
+            stacked = self.node("Concat", per_kind[kind], axis=0) if len(per_kind[kind]) > 1 else per_kind[kind][0]
+            self.output(stacked, kind, proto.DOUBLE, dims)
 
 
 class OnnxBackend:
     name = "onnx"
 
     def __init__(self, config, params, num_blocks: int, *, threads=None, fuse: bool = True, **_ignored):
-        self.onnx = require("onnx")
         self.ort = require("onnxruntime")
         self.config, self.params, self.num_blocks = config, params, num_blocks
         self.threads = int(threads) if threads else available_cores()
-        total = sum(value.nbytes for value in params.values())
-        self.embed = total < _EMBED_LIMIT_BYTES
         self.fuse = bool(fuse)  # ONNX Runtime's fused transformer kernels (build_fused) or standard ops only
-        self._sessions: Dict[Tuple[int, ...], object] = {}
+        self._sessions: Dict[Tuple, Any] = {}
         self._derived: Dict[str, np.ndarray] = {}
         self._keep_alive: List[Any] = []
 
-    def session(self, layers: Tuple[int, ...]):
-        """The InferenceSession whose outputs are ``hidden_{layer}`` for ``layers`` (cached)."""
-        key = tuple(sorted(set(layers)))
+    def session(self, layers: Tuple[int, ...], summaries: Tuple[str, ...] = ()):
+        """The InferenceSession (cached) whose outputs are ``hidden_{layer}`` for ``layers``, or with
+        ``summaries`` those summaries of ``layers`` in that order (``finish_summaries``)."""
+        key = (tuple(layers), tuple(summaries)) if summaries else (tuple(sorted(set(layers))), ())
         if key not in self._sessions:
-            builder = _GraphBuilder(self.onnx, self.config, self.params, self.num_blocks, self.embed,
-                                    self._derived)
-            model = builder.build_fused(key) if self.fuse else builder.build(key)
+            builder = _GraphBuilder(self.config, self.params, self.num_blocks, self._derived)
+            top = max(key[0])
+            states = builder.build_fused(top) if self.fuse else builder.build(top)
+            if summaries:
+                builder.finish_summaries(states, key[0], summaries)
+            else:
+                builder.finish_hidden(states, key[0])
             options = self.ort.SessionOptions()
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
@@ -246,16 +278,30 @@ class OnnxBackend:
                 values = [self.ort.OrtValue.ortvalue_from_numpy(builder.external[n]) for n in names]
                 self._keep_alive.append(values)  # the arrays live in self.params / self._derived
                 options.add_external_initializers(names, values)
-            self._sessions[key] = self.ort.InferenceSession(model.SerializeToString(), options,
+            self._sessions[key] = self.ort.InferenceSession(builder.model_bytes(), options,
                                                             providers=["CPUExecutionProvider"])
         return self._sessions[key]
 
+    @staticmethod
+    def _feeds(ids, mask, types, positions) -> Dict[str, np.ndarray]:
+        return {"input_ids": np.ascontiguousarray(ids, np.int64),
+                "attention_mask": np.ascontiguousarray(mask, np.int64),
+                "token_type_ids": np.ascontiguousarray(types, np.int64),
+                "position_ids": np.ascontiguousarray(positions, np.int64)}
+
     def hidden_states(self, ids, mask, types, positions, layers: Sequence[int]) -> np.ndarray:
-        session = self.session(tuple(layers))
         key = tuple(sorted(set(layers)))
-        feeds = {"input_ids": np.ascontiguousarray(ids, np.int64),
-                 "attention_mask": np.ascontiguousarray(mask, np.int64),
-                 "token_type_ids": np.ascontiguousarray(types, np.int64),
-                 "position_ids": np.ascontiguousarray(positions, np.int64)}
-        results = dict(zip(key, session.run([f"hidden_{layer}" for layer in key], feeds)))
+        session = self.session(key)
+        outputs = session.run([f"hidden_{layer}" for layer in key], self._feeds(ids, mask, types, positions))
+        if len(layers) == 1:
+            return outputs[0][None]
+        results = dict(zip(key, outputs))
         return np.stack([results[layer] for layer in layers]).astype(np.float32, copy=False)
+
+    def summaries(self, ids, mask, types, positions, layers: Sequence[int],
+                  kinds: Sequence[str]) -> Dict[str, np.ndarray]:
+        """``{kind: float64 [K, B, …]}`` for ``kinds`` of ``SUMMARY_NAMES``, computed inside the graph."""
+        kinds = summary_names(kinds)
+        session = self.session(tuple(int(n) for n in layers), kinds)
+        outputs = session.run(list(kinds), self._feeds(ids, mask, types, positions))
+        return dict(zip(kinds, outputs))
