@@ -183,7 +183,7 @@ mod tests {
         let all = batch_rows(&Lengths, &hyps, &refs).unwrap();
         let few = batch_rows(&Lengths, &hyps[..3], &refs[..3]).unwrap();
         assert_eq!(&all[..6], &few[..]);
-        assert_eq!(&all[6..8], &[3, 2]);
+        assert_eq!(&all[6..8], &[3, 4]); // segment 3: "xxx" against "ab" and "abcd"
         assert_eq!(score_rows(&Lengths, &all).unwrap()[3], 0.75);
     }
 
