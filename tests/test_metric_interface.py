@@ -407,3 +407,20 @@ def test_objects_pickle_for_process_pools():
     metric = nlgmetrics.metric("meteor", modules=["exact"]).update(["a b c"], ["a b d"])
     clone = pickle.loads(pickle.dumps(metric))
     assert clone.compute().score == metric.compute().score
+
+
+@pytest.mark.parametrize("family, preset", [("bleu", "nltk"), ("bleu", "coco"), ("rouge", "rouge155"),
+                                            ("meteor", "nltk")])
+def test_pickles_that_name_the_family_load_as_their_preset(family, preset):
+    """A pickle made before presets were subclasses names the family class (BLEU, ROUGE, METEOR); unpickling
+    builds the family's default preset first (copyreg.__newobj__), then the saved options decide."""
+    import copyreg
+
+    metric = nlgmetrics.metric(family, preset=preset)
+    metric.update(["a cat sat on the mat"], [["the cat sat on the mat"]])
+    family_class = type(metric)._family
+    old_style = copyreg.__newobj__(family_class)
+    assert type(old_style) is not type(metric)
+    old_style.__setstate__(metric.__getstate__())
+    assert type(old_style) is type(metric)
+    assert old_style.compute().score == metric.compute().score

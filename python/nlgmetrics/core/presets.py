@@ -92,6 +92,14 @@ class PresetFamily(Metric):
                              f"{cls._family.__name__}(preset={options['preset']!r})")
         return super().__new__(cls)
 
+    def __setstate__(self, saved: Dict[str, Any]) -> None:
+        """Unpickling: the preset the saved options name decides the class — also for a pickle that names the
+        family itself, as those made before presets were subclasses do (``copyreg`` builds the family's
+        default preset first)."""
+        options = saved.get("options", {}) if isinstance(saved, dict) else {}
+        self.__class__ = self.preset_class(options.get("preset", self._family.default_preset))
+        super().__setstate__(saved)
+
     @classmethod
     def supports_totals(cls, options: Dict[str, Any]) -> bool:
         chosen = cls if cls.is_preset() else cls.preset_class(options.get("preset", cls.default_preset))
