@@ -52,7 +52,7 @@ def _arrow(frame: Any, columns: Sequence[str]):
 def score(ddf: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
     """The corpus result of ``metric`` (a registered name, e.g. ``"bleu"``, with its ``options``) over the
     Dask DataFrame ``ddf``: hypotheses in column ``hyp``, references in ``refs``. Nulls as
-    ``nlgmetrics.io.columns`` (``nulls="error"``, ``"skip"`` or ``"empty"``)."""
+    ``nlgmetrics.core.columns`` (``nulls="error"``, ``"skip"`` or ``"empty"``)."""
     import pandas as pd
 
     scorer = _scorer(ddf, metric, hyp, refs, nulls, options)

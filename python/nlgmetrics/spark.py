@@ -50,7 +50,7 @@ def _scorer(df: Any, metric: Metrics, hyp: str, refs: Union[str, Sequence[str]],
 
 def score(df: Any, metric: Metrics, *, hyp: str, refs: Union[str, Sequence[str]], nulls: str = "error", **options: Any):
     """The corpus result of ``metric`` (a registered name, e.g. ``"bleu"``, with its ``options``) over the
-    DataFrame ``df``: hypotheses in column ``hyp``, references in ``refs``. Nulls as ``nlgmetrics.io.columns``."""
+    DataFrame ``df``: hypotheses in column ``hyp``, references in ``refs``. Nulls as ``nlgmetrics.core.columns``."""
     scorer = _scorer(df, metric, hyp, refs, nulls, options)
 
     def partition_state(batches):

@@ -45,11 +45,10 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from nlgmetrics.core import inputs
+from nlgmetrics.core import columns, inputs
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.state import MetricState, encode_texts, join_texts
-from nlgmetrics.io import columns
 
 
 def counted_rows(values: Any) -> np.ndarray:
@@ -182,7 +181,7 @@ class Metric:
 
         Besides lists of str, ``hypotheses`` and ``references`` may be columns (pandas/polars Series, PyArrow
         arrays, NumPy arrays; references also a list column, several columns or a DataFrame): see
-        ``nlgmetrics.io.columns``, which also says what ``nulls`` does ("error", "empty" or "skip"; with
+        ``nlgmetrics.core.columns``, which also says what ``nulls`` does ("error", "empty" or "skip"; with
         "skip", ``last_kept_rows`` lists the rows of this batch that were scored).
         """
         hyps, refs = self._batch_inputs(hypotheses, references, nulls)

@@ -16,8 +16,7 @@ if TYPE_CHECKING:  # a mixin for Metric classes: type-checked as one
 else:
     _MetricBase = object
 
-from nlgmetrics.core import inputs
-from nlgmetrics.io import columns
+from nlgmetrics.core import columns, inputs
 
 
 def single_references(references: list[list[str]], metric: str) -> list[str]:
