@@ -78,7 +78,7 @@ def wmt_sample(data: Path, pair: str, step: int) -> dict:
         out["srcs"].append(src[line])
         out["system"].append(system)
         out["line"].append(line + 1)
-    out["source"] = f"/work/shared/data/mt/wmt22/{pair} (wmt22-news-systems @20240a2e), 1-based line numbers"
+    out["source"] = f"tests/data/evaluation/mt/wmt22/{pair} (wmt22-news-systems @20240a2e), 1-based line numbers"
     return out
 
 
@@ -104,7 +104,7 @@ def build_inputs(data: Path) -> dict:
         "hyps": [d["pointer-gen-cov"] for d in docs],
         "refs": [d["reference"] for d in docs],
         "id": [d["id"] for d in docs],
-        "source": "/work/shared/data/summarization/cnndm_see2017_pointer_generator (See et al. 2017), "
+        "source": "tests/data/evaluation/summarization/cnndm_see2017_pointer_generator (See et al. 2017), "
         "pointer-gen-cov vs reference, multi-sentence texts joined with newlines",
     }
     # Edge cases (real text, re-arranged; labelled synthetic where they are).
