@@ -19,21 +19,11 @@ import argparse
 import cProfile
 import pstats
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cases import _wmt17_pool
-from harness import machine_description
-
-
-def best_of(function, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from harness import best_of, machine_description
 
 
 def extension_share(function) -> tuple[float, float]:

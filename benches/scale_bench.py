@@ -20,12 +20,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_data import wmt22_pair
-from harness import machine_description
+from harness import best_of, machine_description
 
 
 def real_pairs() -> list:
@@ -218,14 +217,6 @@ def section_arrow(pairs, rows: int) -> None:
     table = pa.table({"hyp": hyps, "ref": refs})
     ref_lists = [[r] for r in refs]
 
-    def best(function, repeats=3):
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            function()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
     print(f"\n### Arrow columns vs Python lists ({rows:,} segments, in one process, best of 3)\n")
     print("| metric | call | list of str | Arrow column | Arrow → to_pylist() → list | list / Arrow | to_pylist / Arrow |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -234,15 +225,15 @@ def section_arrow(pairs, rows: int) -> None:
     chrf = _core.SegmentScorer("chrf", {"char_order": 6, "word_order": 0, "beta": 2, "whitespace": False,
                                         "eps_smoothing": False})
     for metric, kernel in (("bleu", bleu.segment_stats), ("chrf", chrf.segment_stats)):
-        as_list = best(lambda: kernel(hyps, ref_lists))
-        as_arrow = best(lambda: (lambda b: kernel(b.hypotheses, b.references))(
+        as_list = best_of(lambda: kernel(hyps, ref_lists))
+        as_arrow = best_of(lambda: (lambda b: kernel(b.hypotheses, b.references))(
             text_batch(table.column("hyp"), table.column("ref"))))
-        via_pylist = best(lambda: kernel(table.column("hyp").to_pylist(), [[r] for r in table.column("ref").to_pylist()]))
+        via_pylist = best_of(lambda: kernel(table.column("hyp").to_pylist(), [[r] for r in table.column("ref").to_pylist()]))
         print(f"| {metric} | segment statistics (`_core`) | {as_list:.3f} | {as_arrow:.3f} | {via_pylist:.3f} | "
               f"{as_list / as_arrow:.2f} | {via_pylist / as_arrow:.2f} |", flush=True)
-    as_list = best(lambda: nlgmetrics.bleu(hyps, refs))
-    as_arrow = best(lambda: nlgmetrics.bleu(table.column("hyp"), table.column("ref")))
-    via_pylist = best(lambda: nlgmetrics.bleu(table.column("hyp").to_pylist(), table.column("ref").to_pylist()))
+    as_list = best_of(lambda: nlgmetrics.bleu(hyps, refs))
+    as_arrow = best_of(lambda: nlgmetrics.bleu(table.column("hyp"), table.column("ref")))
+    via_pylist = best_of(lambda: nlgmetrics.bleu(table.column("hyp").to_pylist(), table.column("ref").to_pylist()))
     print(f"| bleu | `nlgmetrics.bleu` | {as_list:.3f} | {as_arrow:.3f} | {via_pylist:.3f} | {as_list / as_arrow:.2f} | "
           f"{via_pylist / as_arrow:.2f} |", flush=True)
 

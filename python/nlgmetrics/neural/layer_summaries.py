@@ -44,20 +44,22 @@ def from_hidden(hidden: np.ndarray, mask: np.ndarray, kinds: Sequence[str]) -> D
     """The summaries of ``hidden`` ``[K, B, L, H]`` under ``mask`` ``[B, L]`` (1 = token), in float64."""
     kinds = summary_names(kinds)
     values = np.asarray(hidden, dtype=np.float64)
-    maskf = np.asarray(mask, dtype=np.float64)[None, :, :, None]
-    masked = values * maskf
     out: Dict[str, np.ndarray] = {}
-    token_sum = masked.sum(axis=2)
     if "first" in kinds:
         out["first"] = values[:, :, 0, :]
-    if "token_sum" in kinds:
-        out["token_sum"] = token_sum
-    if "mean" in kinds or "variance" in kinds:
+    statistics = "mean" in kinds or "variance" in kinds
+    if "token_sum" in kinds or statistics:
+        maskf = np.asarray(mask, dtype=np.float64)[None, :, :, None]
+        masked = values * maskf
+        token_sum = masked.sum(axis=2)
+        if "token_sum" in kinds:
+            out["token_sum"] = token_sum
+    if statistics:
         count = maskf.sum(axis=(2, 3))[0] * values.shape[-1]
         mean = token_sum.sum(axis=2) / count
-        centred = (masked - mean[:, :, None, None]) * maskf
         if "mean" in kinds:
             out["mean"] = mean
         if "variance" in kinds:
+            centred = (masked - mean[:, :, None, None]) * maskf
             out["variance"] = (centred * centred).sum(axis=(2, 3)) / count
     return out

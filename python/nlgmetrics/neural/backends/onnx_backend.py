@@ -29,7 +29,6 @@ import numpy as np
 
 from nlgmetrics.neural import onnx_proto as proto
 from nlgmetrics.neural import require
-from nlgmetrics.neural.layer_summaries import summary_names
 
 OPSET = 17
 
@@ -214,26 +213,31 @@ class _GraphBuilder:
         hidden = self.config.hidden_size
         axis = {k: self.constant(f"axes_{k}", np.array(a, np.int64))
                 for k, a in (("0", [0]), ("1", [1]), ("2", [2]), ("12", [1, 2]))}
+        statistics = "mean" in kinds or "variance" in kinds
         mask = self.node("Cast", ["attention_mask"], to=proto.DOUBLE)  # [B, L]
         mask3 = self.node("Unsqueeze", [mask, axis["2"]])  # [B, L, 1]
-        count = self.node("Mul", [self.node("ReduceSum", [mask, axis["1"]], keepdims=0),
-                                  self.constant("hidden_size", np.array(float(hidden), np.float64))])  # [B]
-        first_index = self.constant("first_index", np.array(0, np.int64))
+        if statistics:  # unpadded tokens × dimensions of each sentence, [B]
+            count = self.node("Mul", [self.node("ReduceSum", [mask, axis["1"]], keepdims=0),
+                                      self.constant("hidden_size", np.array(float(hidden), np.float64))])
+        if "first" in kinds:
+            first_index = self.constant("first_index", np.array(0, np.int64))
         per_kind: Dict[str, List[str]] = {kind: [] for kind in kinds}
         for layer in layers:
             values = self.node("Cast", [states[layer]], to=proto.DOUBLE)
-            masked = self.node("Mul", [values, mask3])
-            token_sum = self.node("ReduceSum", [masked, axis["1"]], keepdims=0)  # [B, H]
-            found = {"token_sum": token_sum, "first": lambda: self.node("Gather", [values, first_index], axis=1)}
-            if "mean" in per_kind or "variance" in per_kind:
-                mean = self.node("Div", [self.node("ReduceSum", [token_sum, axis["1"]], keepdims=0), count])
+            found: Dict[str, str] = {}
+            if "first" in kinds:
+                found["first"] = self.node("Gather", [values, first_index], axis=1)
+            if "token_sum" in kinds or statistics:
+                masked = self.node("Mul", [values, mask3])
+                found["token_sum"] = self.node("ReduceSum", [masked, axis["1"]], keepdims=0)  # [B, H]
+            if statistics:
+                mean = self.node("Div", [self.node("ReduceSum", [found["token_sum"], axis["1"]], keepdims=0), count])
                 centred = self.node("Mul", [self.node("Sub", [masked, self.node("Unsqueeze", [mean, axis["12"]])]),
                                             mask3])
                 squares = self.node("ReduceSum", [self.node("Mul", [centred, centred]), axis["12"]], keepdims=0)
                 found["mean"], found["variance"] = mean, self.node("Div", [squares, count])
             for kind in kinds:
-                value = found[kind]
-                per_kind[kind].append(self.node("Unsqueeze", [value() if callable(value) else value, axis["0"]]))
+                per_kind[kind].append(self.node("Unsqueeze", [found[kind], axis["0"]]))
         for kind in kinds:
             dims = ["layers", "batch"] + ([hidden] if kind in ("first", "token_sum") else [])
             stacked = self.node("Concat", per_kind[kind], axis=0) if len(per_kind[kind]) > 1 else per_kind[kind][0]
@@ -300,8 +304,8 @@ class OnnxBackend:
 
     def summaries(self, ids, mask, types, positions, layers: Sequence[int],
                   kinds: Sequence[str]) -> Dict[str, np.ndarray]:
-        """``{kind: float64 [K, B, …]}`` for ``kinds`` of ``SUMMARY_NAMES``, computed inside the graph."""
-        kinds = summary_names(kinds)
-        session = self.session(tuple(int(n) for n in layers), kinds)
+        """``{kind: float64 [K, B, …]}`` for ``kinds`` (checked and ordered by ``Encoder.layer_summaries``),
+        computed inside the graph."""
+        session = self.session(tuple(int(n) for n in layers), tuple(kinds))
         outputs = session.run(list(kinds), self._feeds(ids, mask, types, positions))
         return dict(zip(kinds, outputs))
