@@ -192,6 +192,47 @@ def test_missing_or_short_storage(tmp_path):
             read_weights(path)
 
 
+def test_corrupted_storage_fails_its_crc(tmp_path):
+    """Stored members are read from a memory map without zipfile's read: their CRC-32 is still checked."""
+    data = bytearray((TORCH / "mixed.bin").read_bytes())
+    with zipfile.ZipFile(TORCH / "mixed.bin") as zf:
+        info = next(i for i in zf.infolist() if "/data/" in i.filename and i.file_size >= 8)
+    name_len, extra_len = struct.unpack("<HH", bytes(data[info.header_offset + 26: info.header_offset + 30]))
+    start = info.header_offset + 30 + name_len + extra_len
+    data[start + 3] ^= 0xFF
+    path = tmp_path / "flipped.bin"
+    path.write_bytes(bytes(data))
+    with pytest.raises(WeightsError, match="cannot be read .CRC-32 mismatch"):
+        read_weights(path)
+
+
+def test_compressed_archive_reads_the_same(tmp_path):
+    """torch never compresses its members, but a re-zipped checkpoint (deflate) reads the same tensors."""
+    with zipfile.ZipFile(TORCH / "mixed.bin") as zf:
+        members = {name: zf.read(name) for name in zf.namelist()}
+    path = tmp_path / "deflated.bin"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    ours, want = read_weights(path), read_weights(TORCH / "mixed.bin")
+    assert set(ours) == set(want)
+    for name in want:
+        np.testing.assert_array_equal(ours[name], want[name], err_msg=name)
+        assert ours[name].dtype == want[name].dtype
+
+
+def test_float32_tensors_are_read_only_views_of_the_file():
+    """No copy of the weights: a contiguous float32 tensor is a read-only view of the mapped checkpoint."""
+    state = read_weights(TORCH / "mixed.bin")
+    for name in ("f32", "param", "row0_shares_storage", "row2"):  # stored float32, contiguous
+        assert not state[name].flags.writeable, name
+        assert not state[name].flags.owndata, name
+    with pytest.raises(ValueError, match="read-only"):
+        state["f32"][0, 0] = 1.0
+    # widened or strided tensors are private copies
+    assert state["f16"].flags.owndata and state["transposed"].flags.owndata
+
+
 def test_checkpoint_that_is_not_a_dict(tmp_path):
     path = tmp_path / "list.bin"
     _zip_with_pickle(path, pickle.dumps([1, 2, 3], protocol=2))

@@ -203,8 +203,8 @@ def comet_pairwise(candidates: Sequence[str], source: str, *, model: str, encode
     loaded = metric.model()
     if loaded.kind != "regression":
         raise ValueError(f"comet_pairwise needs a reference-based regression model; {model!r} is {loaded.kind}")
-    vectors = loaded.sentence_vectors(lines)
-    src = loaded.sentence_vectors([source])
+    encoded = loaded.sentence_vectors([*lines, source])  # one batch: the candidates and their source
+    vectors, src = encoded[:-1], encoded[-1:]
     size = len(lines)
     mt = np.repeat(vectors, size, axis=0)
     ref = np.tile(vectors, (size, 1))

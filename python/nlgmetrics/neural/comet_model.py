@@ -84,10 +84,14 @@ class Head:
     activation: Any
     final_activation: Any
 
+    def __post_init__(self) -> None:
+        # the float32 weights widened (exactly) once, transposed for ``x @ W``: the head runs in float64
+        self._widened = [(weight.T.astype(np.float64), bias.astype(np.float64)) for weight, bias in self.layers]
+
     def __call__(self, features: np.ndarray) -> np.ndarray:
         x = np.asarray(features, dtype=np.float64)
-        for index, (weight, bias) in enumerate(self.layers):
-            x = x @ weight.T.astype(np.float64) + bias
+        for index, (weight, bias) in enumerate(self._widened):
+            x = x @ weight + bias
             if index < len(self.layers) - 1:
                 x = self.activation(x)
         if self.final_activation is not None:

@@ -196,6 +196,12 @@ class Encoder:
             self._backend = TorchBackend(config, self.params, self.num_blocks, threads=threads,
                                          device=device, dtype=dtype)
 
+    @property
+    def concurrent_runs(self) -> int:
+        """How many batches a caller may run at once (on as many threads): the ONNX backend runs each batch on
+        one thread, ``threads`` at a time; torch and NumPy parallelise inside one run (1)."""
+        return int(getattr(self._backend, "concurrent_runs", 1))
+
     @classmethod
     def from_pretrained(cls, model_dir: str | os.PathLike, **options) -> "Encoder":
         """An encoder from a transformers model directory: ``config.json`` and ``model.safetensors`` (or

@@ -11,19 +11,25 @@ what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is
 
 from __future__ import annotations
 
+import os
+import threading
 import warnings
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from nlgmetrics.neural.cache import EncodingCache, shared_cache
 
-__all__ = ["DEFAULT_MAX_TOKENS", "TextEncoder", "plan_batches", "pad_ids", "truncated_ids"]
+__all__ = ["DEFAULT_MAX_TOKENS", "TextEncoder", "plan_batches", "pad_ids", "run_batches", "shared_budget",
+           "truncated_ids"]
 
 #: padded tokens per encoder batch. Small batches are faster on CPU, not only lighter: MiniLM on 510 WMT22
 #: texts (20,455 tokens, 2 cores, ONNX Runtime) took 2.1–2.4 s at 256–1,536 tokens per batch and 4.0–4.5 s
-#: at 16,384, whose activations no longer fit in the caches (scratch measurement, 2026-12-01).
-DEFAULT_MAX_TOKENS = 1024
+#: at 16,384, whose activations no longer fit in the caches; with two single-threaded runs at once
+#: (``run_batches``), COMET's 743 texts took 4.0–4.8 s at 256–512 tokens against 4.5–4.9 s at 1,024 and
+#: 5.3–6.6 s for one two-thread run at a time at 1,024 (scratch A/B runs in one process, 2026-12-02).
+DEFAULT_MAX_TOKENS = 512
 
 #: reduce(hidden [n_layers, B, L, H] float32 — or a dict of layer summaries —, mask [B, L] int64, ids [B, L] int64)
 #: -> one array per row
@@ -49,6 +55,51 @@ def plan_batches(lengths: Sequence[int], max_tokens: int, max_rows: int = 256) -
     if current:
         batches.append(current)
     return batches
+
+
+def shared_budget(lengths: Sequence[int], max_tokens: int, workers: int) -> int:
+    """The token budget for ``workers`` concurrent batches: ``max_tokens``, or less when the texts would fill
+    fewer batches than there are workers (so a short call still keeps every worker busy).
+
+    >>> shared_budget([20] * 100, 512, 2), shared_budget([20] * 10, 512, 2), shared_budget([20] * 10, 512, 1)
+    (512, 100, 512)
+    """
+    if workers <= 1 or len(lengths) < 2:
+        return max_tokens
+    return max(1, min(max_tokens, -(-sum(lengths) // workers)))
+
+
+def run_batches(encode_batch: Callable[[List[int]], Any], batches: List[List[int]], workers: int) -> Iterator[Any]:
+    """``encode_batch(batch)`` of each batch, in order; on ``workers`` threads at once when ``workers`` > 1
+    (the backend's runs release the GIL, each on one core). An error or Ctrl-C cancels the batches not
+    started; those running finish their batch and are dropped."""
+    if workers <= 1 or len(batches) <= 1:
+        yield from map(encode_batch, batches)
+        return
+    futures = [_thread_pool(workers).submit(encode_batch, batch) for batch in batches]
+    try:
+        for future in futures:
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+_POOLS: Dict[int, ThreadPoolExecutor] = {}
+_POOLS_PID = os.getpid()
+_POOLS_LOCK = threading.Lock()
+
+
+def _thread_pool(workers: int) -> ThreadPoolExecutor:
+    """One pool per worker count, made again in a forked child (a parent's threads do not survive fork)."""
+    global _POOLS_PID
+    with _POOLS_LOCK:
+        if _POOLS_PID != os.getpid():
+            _POOLS.clear()
+            _POOLS_PID = os.getpid()
+        if workers not in _POOLS:
+            _POOLS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="nlgmetrics-encode")
+        return _POOLS[workers]
 
 
 def pad_ids(rows: Sequence[Sequence[int]], pad_id: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -124,15 +175,21 @@ class TextEncoder:
             else:
                 results[key] = cached
         lengths = [len(items[key]) for key in missing]
-        for batch in plan_batches(lengths, self.max_tokens):
+        workers = max(1, int(getattr(self.encoder, "concurrent_runs", 1)))
+
+        def encode_batch(batch: List[int]) -> Tuple[List[Any], List[np.ndarray]]:
             keys = [missing[index] for index in batch]
             ids, mask = pad_ids([items[key] for key in keys], self.pad_id)
             if summaries:
                 hidden = self.encoder.layer_summaries(ids, mask, list(layers), summaries)
             else:
                 hidden = self.encoder.hidden_states(ids, mask, list(layers))
+            return keys, reduce(hidden, mask, ids)
+
+        batches = plan_batches(lengths, shared_budget(lengths, self.max_tokens, workers))
+        for keys, values in run_batches(encode_batch, batches, workers):
             self.encoded_rows += len(keys)
-            for key, value in zip(keys, reduce(hidden, mask, ids)):
+            for key, value in zip(keys, values):
                 value = np.ascontiguousarray(value)
                 self.cache.put((self.fingerprint, purpose, key), value)
                 results[key] = value

@@ -24,6 +24,7 @@ import os
 import pickle
 import struct
 import zipfile
+import zlib
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -233,14 +234,16 @@ def _rebuild_tensor(storage, storage_offset, size, stride, *_ignored) -> np.ndar
             raise WeightsError(f"malformed checkpoint: tensor of size {size} runs past its storage "
                                f"({flat.shape[0]} elements)")
         itemsize = flat.dtype.itemsize
-        view = np.lib.stride_tricks.as_strided(flat[storage_offset:], shape=size,
-                                               strides=tuple(s * itemsize for s in stride), writeable=False)
-        array = np.array(view)
+        array = np.lib.stride_tricks.as_strided(flat[storage_offset:], shape=size,
+                                                strides=tuple(s * itemsize for s in stride), writeable=False)
     if storage.bfloat16:
-        return _bfloat16_to_float32(array.astype(np.uint16))
+        return _bfloat16_to_float32(array)
     if array.dtype.kind == "f" and array.dtype != np.float32:
         return array.astype(np.float32)
-    return array.astype(array.dtype.newbyteorder("="))
+    native = array.dtype.newbyteorder("=")
+    if array.dtype == native and array.flags.c_contiguous and array.ctypes.data % native.alignment == 0:
+        return array  # a read-only view of the mapped file: no copy of the weights
+    return array.astype(native)
 
 
 def _rebuild_parameter(data, requires_grad=False, backward_hooks=None, *_state):
@@ -311,27 +314,52 @@ _ALLOWED_GLOBALS = {
 
 
 class _Archive:
+    """The zip archive of a torch checkpoint; stored (uncompressed) members are read as views of one read-only
+    memory map of the file, their CRC-32 checked, so the weights are never copied."""
+
     def __init__(self, path: str, zf: zipfile.ZipFile):
         self.path, self.zf = path, zf
-        names = zf.namelist()
-        pickles = [name for name in names if name.endswith("data.pkl") and name.count("/") == 1]
+        self.members = {info.filename: info for info in zf.infolist()}
+        pickles = [name for name in self.members if name.endswith("data.pkl") and name.count("/") == 1]
         if not pickles:
             raise WeightsError(f"{path}: not a torch checkpoint (the zip archive has no <archive>/data.pkl)")
         self.pickle_name = pickles[0]
         self.prefix = self.pickle_name[: -len("data.pkl")]
         order_name = self.prefix + "byteorder"
         self.little_endian = True
-        if order_name in names:
+        if order_name in self.members:
             self.little_endian = zf.read(order_name).strip() != b"big"
         self.storages: Dict[str, _Storage] = {}
+        self._mapped: Optional[np.ndarray] = None
 
-    def read_storage(self, key: str) -> bytes:
+    def read_storage(self, key: str) -> np.ndarray:
+        """The raw bytes of storage ``key`` as a read-only uint8 array."""
+        name = f"{self.prefix}data/{key}"
+        info = self.members.get(name)
+        if info is None:
+            raise WeightsError(f"{self.path}: storage data/{key} is missing from the archive")
         try:
-            return self.zf.read(f"{self.prefix}data/{key}")
-        except KeyError:
-            raise WeightsError(f"{self.path}: storage data/{key} is missing from the archive") from None
-        except (zipfile.BadZipFile, OSError, EOFError) as error:  # a corrupted member
+            if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1:  # compressed or encrypted
+                return np.frombuffer(self.zf.read(name), dtype=np.uint8)
+            return self._stored_member(info)
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as error:  # a corrupted member
             raise WeightsError(f"{self.path}: storage data/{key} cannot be read ({error})") from None
+
+    def _stored_member(self, info: zipfile.ZipInfo) -> np.ndarray:
+        if self._mapped is None:
+            self._mapped = np.memmap(self.path, dtype=np.uint8, mode="r")
+        mapped = self._mapped
+        header = bytes(mapped[info.header_offset: info.header_offset + 30])
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":
+            raise zipfile.BadZipFile("bad local file header")
+        name_len, extra_len = struct.unpack("<HH", header[26:30])
+        start = info.header_offset + 30 + name_len + extra_len
+        data = mapped[start: start + info.compress_size]
+        if len(data) < info.compress_size:
+            raise zipfile.BadZipFile("the member runs past the end of the file")
+        if zlib.crc32(data) != info.CRC:
+            raise zipfile.BadZipFile("CRC-32 mismatch")
+        return data
 
 
 class _RestrictedUnpickler(pickle.Unpickler):
