@@ -357,7 +357,7 @@ class _Archive:
         data = mapped[start: start + info.compress_size]
         if len(data) < info.compress_size:
             raise zipfile.BadZipFile("the member runs past the end of the file")
-        if zlib.crc32(memoryview(data)) != info.CRC:
+        if zlib.crc32(data.data) != info.CRC:
             raise zipfile.BadZipFile("CRC-32 mismatch")
         return data
 
