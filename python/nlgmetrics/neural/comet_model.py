@@ -293,13 +293,15 @@ class CometModel:
                 raise ValueError("unified COMET with both sources and references (XCOMET-style averaging) is "
                                  "not supported; pass references=None")
             return self.head(inputs[0])
-        mt = self.sentence_vectors(hypotheses)
-        src = self.sentence_vectors(sources)
-        ref = None
-        if self.kind == "regression":
-            if references is None:
-                raise ValueError("this COMET model needs references")
-            ref = self.sentence_vectors(references)
+        if self.kind == "regression" and references is None:
+            raise ValueError("this COMET model needs references")
+        # one encoding call for all three sides: their batches share the workers, and a text on two sides
+        # (a hypothesis equal to its reference) is encoded once
+        texts = [*hypotheses, *sources, *(references if self.kind == "regression" else ())]
+        vectors = self.sentence_vectors(texts)
+        n = len(hypotheses)
+        mt, src = vectors[:n], vectors[n: 2 * n]
+        ref = vectors[2 * n:] if self.kind == "regression" else None
         return self.head_scores(mt, ref, src)
 
 
