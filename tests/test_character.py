@@ -16,6 +16,11 @@ import nlgmetrics
 cer = pytest.importorskip("cer")
 
 
+#: the contract tests' cases for this metric (tests/test_metric_interface.py reads this literal): (name, options,
+#: data, corpus number independent of segment order)
+CONTRACT_CASES = [("character", {}, "mt1", True)]
+
+
 def _sample(shared_data, pair_dir, ref_name, pattern, every_system, every_segment):
     folder = shared_data / "mt" / pair_dir
     ref = read_lines(folder / ref_name)

@@ -15,7 +15,9 @@ import importlib as _importlib
 
 from nlgmetrics._core import __version__
 
-# Public name -> the submodule that defines it (relative to this package).
+# Public name -> the submodule that defines it (relative to this package): the names are imported on first
+# use from their module alone. A registered metric's function needs no line here (``__getattr__`` asks the
+# registry, which imports the metric modules once); a line only spares that discovery.
 _EXPORTS = {
     "BLEUResult": ".metrics.bleu.result",
     "bleu": ".metrics.bleu.metric",
@@ -97,6 +99,11 @@ def __getattr__(name: str):
         except ModuleNotFoundError as error:
             if error.name != f"{__name__}.{name}":
                 raise
+        # a registered metric without an _EXPORTS line: its module's function of the same name
+        function = _importlib.import_module(".core.registry", __name__).metric_function(name)
+        if function is not None:
+            globals()[name] = function
+            return function
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -107,6 +107,21 @@ def metric_classes() -> Dict[str, Type[Any]]:
     return dict(sorted(_CLASSES.items()))
 
 
+def metric_function(name: str) -> Any:
+    """The public function of the registered metric ``name`` (the module of its class defines it with the
+    metric's name), or None: what ``nlgmetrics.<name>`` falls back on, so a new metric needs no export line.
+
+    >>> metric_function("ter").__name__, metric_function("not-a-metric")
+    ('ter', None)
+    """
+    import sys
+
+    _discover()
+    cls = _CLASSES.get(name)
+    function = getattr(sys.modules.get(cls.__module__), name, None) if cls is not None else None
+    return function if callable(function) else None
+
+
 def from_state(state: Any, **settings: Any) -> Any:
     """A metric holding ``state`` (a ``MetricState``): the receiving side of a merge across machines."""
     cls, _ = resolve(state.metric)
