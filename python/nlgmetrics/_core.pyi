@@ -183,26 +183,6 @@ def bleu_coco_scores(
 
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
 
-# --- src/python/chrf_nltk.rs -----------------------------------------------------------------------
-
-def chrf_nltk_f_scores(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    min_len: int,
-    max_len: int,
-    beta: float,
-    ignore_whitespace: bool,
-    threads: int | None = None,
-) -> NDArray[np.float64]:
-    """NLTK's chrF F-score per segment and order ``min_len..=max_len``, shape ``(n, orders)``."""
-
-# --- src/python/gleu.rs ----------------------------------------------------------------------------
-
-def gleu_stats(
-    hypotheses: Any, references: Any, tokenize: str, min_len: int, max_len: int, threads: int | None = None
-) -> NDArray[np.uint64]:
-    """GLEU ``[n_match, n_all]`` per segment; ``tokenize``: a tokenizer name, ``"tokens"`` or ``"ids"``."""
-
 # --- src/python/nist.rs ----------------------------------------------------------------------------
 
 def nist_stats(
@@ -238,17 +218,6 @@ def nist_row_scores(rows: NDArray[np.float64], n: int, segments: Sequence[int]) 
     """NIST score of each row and whether NLTK divides by zero there."""
 
 # --- src/python/ribes.rs ---------------------------------------------------------------------------
-
-def ribes_scores(
-    hypotheses: Any,
-    references: Any,
-    tokenize: str,
-    alpha: float,
-    beta: float,
-    max_alignment_len: int,
-    threads: int | None = None,
-) -> NDArray[np.float64]:
-    """Sentence RIBES of every segment."""
 
 def ribes_alignment(reference: Sequence[int], hypothesis: Sequence[int]) -> tuple[list[int], float]:
     """NLTK's worder list and its normalised Kendall tau."""

@@ -1,0 +1,33 @@
+//! Options of the segment metrics moved onto `_core.SegmentScorer` after the first six, read once from the
+//! Python metric's options dict (each option declared once, here) into the core's metric.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::metrics::chrf_nltk::ChrfNltk;
+use crate::metrics::nist::PythonSum;
+
+/// NLTK's `sum()` of floats in this interpreter: compensated from CPython 3.12 on.
+fn python_sum(py: Python<'_>) -> PythonSum {
+    if py.version_info() >= (3, 12) {
+        PythonSum::Neumaier
+    } else {
+        PythonSum::Sequential
+    }
+}
+
+/// NLTK chrF's options (`nlgmetrics.compat.nltk.chrf_score`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ChrfNltkOptions {
+    min_len: usize,
+    max_len: usize,
+    beta: f64,
+    ignore_whitespace: bool,
+}
+
+/// NLTK's chrF from its options dict.
+pub(crate) fn chrf_nltk(options: &Bound<'_, PyDict>) -> PyResult<ChrfNltk> {
+    let ChrfNltkOptions { min_len, max_len, beta, ignore_whitespace } = options.extract()?;
+    Ok(ChrfNltk::new(min_len, max_len, beta, ignore_whitespace, python_sum(options.py()))?)
+}
