@@ -336,15 +336,6 @@ def ptb_coco_tokenize(lines: Sequence[str], threads: int | None = None) -> list[
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
 
-def qa_scores(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    normalizer: str = "squad",
-    language: str | None = None,
-    threads: int | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Exact match and F1 of each prediction against its gold answers."""
-
 def qa_normalize(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[str]:
     """The normalised form of each text."""
 

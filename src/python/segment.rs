@@ -16,6 +16,7 @@ use crate::metrics::charcut::CharcutConfig;
 use crate::metrics::chrf::ChrfConfig;
 use crate::metrics::chrf_nltk::ChrfNltk;
 use crate::metrics::gleu::Gleu;
+use crate::metrics::qa::Qa;
 use crate::metrics::ribes::Ribes;
 use crate::metrics::segment::{batch_rows, score_rows, segment_scores, SegmentMetric};
 use crate::metrics::ter::TerNormalizer;
@@ -111,6 +112,7 @@ enum AnySegmentMetric {
     Gleu(Gleu),
     Ribes(Ribes),
     ChrfNltk(ChrfNltk),
+    Qa(Qa),
 }
 
 /// `$body` with `$metric` bound to the variant's metric (monomorphised per variant).
@@ -126,13 +128,28 @@ macro_rules! with_metric {
             AnySegmentMetric::Gleu($metric) => $body,
             AnySegmentMetric::Ribes($metric) => $body,
             AnySegmentMetric::ChrfNltk($metric) => $body,
+            AnySegmentMetric::Qa($metric) => $body,
         }
     };
 }
 
 /// The names the scorer is built by (each the Python `Metric.name` that uses it).
-const NAMES: &[&str] =
-    &["bleu", "chrf", "ter", "wer", "mer", "wil", "wip", "cer", "charcut", "character", "gleu", "ribes", "chrf_nltk"];
+const NAMES: &[&str] = &[
+    "bleu",
+    "chrf",
+    "ter",
+    "wer",
+    "mer",
+    "wil",
+    "wip",
+    "cer",
+    "charcut",
+    "character",
+    "gleu",
+    "ribes",
+    "chrf_nltk",
+    "squad",
+];
 
 impl AnySegmentMetric {
     fn build(name: &str, options: &Bound<'_, PyDict>) -> PyResult<Self> {
@@ -160,6 +177,7 @@ impl AnySegmentMetric {
             "gleu" => Self::Gleu(segment_words::gleu(options)?),
             "ribes" => Self::Ribes(segment_words::ribes(options)?),
             "chrf_nltk" => Self::ChrfNltk(segment_options::chrf_nltk(options)?),
+            "squad" => Self::Qa(segment_options::qa(options)?),
             other => {
                 return Err(PyValueError::new_err(format!(
                     "no segment metric {other:?}; expected one of {}",

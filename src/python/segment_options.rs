@@ -6,6 +6,7 @@ use pyo3::types::PyDict;
 
 use crate::metrics::chrf_nltk::ChrfNltk;
 use crate::metrics::nist::PythonSum;
+use crate::metrics::qa::{Qa, QaMeasure, QaNormalizer};
 
 /// NLTK's `sum()` of floats in this interpreter: compensated from CPython 3.12 on.
 fn python_sum(py: Python<'_>) -> PythonSum {
@@ -30,4 +31,22 @@ struct ChrfNltkOptions {
 pub(crate) fn chrf_nltk(options: &Bound<'_, PyDict>) -> PyResult<ChrfNltk> {
     let ChrfNltkOptions { min_len, max_len, beta, ignore_whitespace } = options.extract()?;
     Ok(ChrfNltk::new(min_len, max_len, beta, ignore_whitespace, python_sum(options.py()))?)
+}
+
+/// Exact match / F1's options (`nlgmetrics.metrics.qa.QA`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct QaOptions {
+    normalizer: String,
+    language: Option<String>,
+    measure: String,
+}
+
+/// Exact match and F1 from their options dict.
+pub(crate) fn qa(options: &Bound<'_, PyDict>) -> PyResult<Qa> {
+    let QaOptions { normalizer, language, measure } = options.extract()?;
+    Ok(Qa {
+        normalizer: QaNormalizer::parse(&normalizer, language.as_deref())?,
+        measure: QaMeasure::from_name(&measure)?,
+    })
 }
