@@ -265,16 +265,6 @@ def ter_tokenize(line: str, normalized: bool, no_punct: bool, asian_support: boo
 
 # --- src/python/rouge.rs ---------------------------------------------------------------------------
 
-def rouge_score_stats(
-    predictions: _Texts,
-    references: _References,
-    variants: Sequence[str],
-    tokenizer: str,
-    stem: bool,
-    threads: int | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """``(counts, scores)``, both ``(segments, variants, 3)``: (hits, cand total, ref total) and (P, R, F)."""
-
 def rouge_score_stats_tokens(
     predictions: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
     references: Sequence[Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]]],

@@ -18,6 +18,7 @@ use crate::metrics::chrf_nltk::ChrfNltk;
 use crate::metrics::gleu::Gleu;
 use crate::metrics::qa::Qa;
 use crate::metrics::ribes::Ribes;
+use crate::metrics::rouge::RougeScoreOptions;
 use crate::metrics::segment::{batch_rows, score_rows, segment_scores, SegmentMetric};
 use crate::metrics::ter::TerNormalizer;
 use crate::metrics::wer::{ErrorRate, ErrorRateConfig, Measure, Unit};
@@ -113,6 +114,7 @@ enum AnySegmentMetric {
     Ribes(Ribes),
     ChrfNltk(ChrfNltk),
     Qa(Qa),
+    Rouge(RougeScoreOptions),
 }
 
 /// `$body` with `$metric` bound to the variant's metric (monomorphised per variant).
@@ -129,6 +131,7 @@ macro_rules! with_metric {
             AnySegmentMetric::Ribes($metric) => $body,
             AnySegmentMetric::ChrfNltk($metric) => $body,
             AnySegmentMetric::Qa($metric) => $body,
+            AnySegmentMetric::Rouge($metric) => $body,
         }
     };
 }
@@ -149,6 +152,7 @@ const NAMES: &[&str] = &[
     "ribes",
     "chrf_nltk",
     "squad",
+    "rouge",
 ];
 
 impl AnySegmentMetric {
@@ -178,6 +182,7 @@ impl AnySegmentMetric {
             "ribes" => Self::Ribes(segment_words::ribes(options)?),
             "chrf_nltk" => Self::ChrfNltk(segment_options::chrf_nltk(options)?),
             "squad" => Self::Qa(segment_options::qa(options)?),
+            "rouge" => Self::Rouge(segment_options::rouge(options)?),
             other => {
                 return Err(PyValueError::new_err(format!(
                     "no segment metric {other:?}; expected one of {}",

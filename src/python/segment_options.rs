@@ -7,6 +7,8 @@ use pyo3::types::PyDict;
 use crate::metrics::chrf_nltk::ChrfNltk;
 use crate::metrics::nist::PythonSum;
 use crate::metrics::qa::{Qa, QaMeasure, QaNormalizer};
+use crate::metrics::rouge::RougeScoreOptions;
+use crate::text::rouge::RougeTokenizer;
 
 /// NLTK's `sum()` of floats in this interpreter: compensated from CPython 3.12 on.
 fn python_sum(py: Python<'_>) -> PythonSum {
@@ -48,5 +50,25 @@ pub(crate) fn qa(options: &Bound<'_, PyDict>) -> PyResult<Qa> {
     Ok(Qa {
         normalizer: QaNormalizer::parse(&normalizer, language.as_deref())?,
         measure: QaMeasure::from_name(&measure)?,
+    })
+}
+
+/// ROUGE's `rouge_score` preset options (`nlgmetrics.metrics.rouge`; `tokenizer` as the core reads it: text
+/// segmented by jieba or MeCab comes as `"unicode_words"`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RougeOptions {
+    variants: Vec<String>,
+    tokenizer: String,
+    stemmer: bool,
+}
+
+/// The `rouge_score` preset from its options dict.
+pub(crate) fn rouge(options: &Bound<'_, PyDict>) -> PyResult<RougeScoreOptions> {
+    let RougeOptions { variants, tokenizer, stemmer } = options.extract()?;
+    Ok(RougeScoreOptions {
+        variants: super::rouge::parse_variants(&variants)?,
+        tokenizer: RougeTokenizer::from_name(&tokenizer)?,
+        stem: stemmer,
     })
 }
