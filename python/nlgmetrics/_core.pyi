@@ -94,9 +94,13 @@ class SegmentScorer:
 
     def __new__(cls, name: str, options: dict[str, Any]) -> SegmentScorer: ...
     def segment_stats(
-        self, hypotheses: _Texts, references: _ReferenceSets, threads: int | None = None
+        self,
+        hypotheses: _Texts | Sequence[Sequence[Any]],
+        references: _ReferenceSets | Sequence[Sequence[Sequence[Any]]],
+        threads: int | None = None,
     ) -> tuple[NDArray[Any], NDArray[np.float64]]:
-        """``(statistics (n, width), sentence scores (n,))`` of a batch."""
+        """``(statistics (n, width), sentence scores (n,))`` of a batch; a word metric built with
+        ``tokenize="tokens"`` or ``"ids"`` reads token lists (of str) or id lists (of int) instead of text."""
     def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
         """The score of each row of summed statistics."""
     @property
