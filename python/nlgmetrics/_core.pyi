@@ -94,9 +94,13 @@ class SegmentScorer:
 
     def __new__(cls, name: str, options: dict[str, Any]) -> SegmentScorer: ...
     def segment_stats(
-        self, hypotheses: _Texts, references: _ReferenceSets, threads: int | None = None
+        self,
+        hypotheses: _Texts | Sequence[Sequence[Any]],
+        references: _ReferenceSets | Sequence[Sequence[Sequence[Any]]],
+        threads: int | None = None,
     ) -> tuple[NDArray[Any], NDArray[np.float64]]:
-        """``(statistics (n, width), sentence scores (n,))`` of a batch."""
+        """``(statistics (n, width), sentence scores (n,))`` of a batch; a word metric built with
+        ``tokenize="tokens"`` or ``"ids"`` reads token lists (of str) or id lists (of int) instead of text."""
     def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
         """The score of each row of summed statistics."""
     @property
@@ -183,26 +187,6 @@ def bleu_coco_scores(
 
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
 
-# --- src/python/chrf_nltk.rs -----------------------------------------------------------------------
-
-def chrf_nltk_f_scores(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    min_len: int,
-    max_len: int,
-    beta: float,
-    ignore_whitespace: bool,
-    threads: int | None = None,
-) -> NDArray[np.float64]:
-    """NLTK's chrF F-score per segment and order ``min_len..=max_len``, shape ``(n, orders)``."""
-
-# --- src/python/gleu.rs ----------------------------------------------------------------------------
-
-def gleu_stats(
-    hypotheses: Any, references: Any, tokenize: str, min_len: int, max_len: int, threads: int | None = None
-) -> NDArray[np.uint64]:
-    """GLEU ``[n_match, n_all]`` per segment; ``tokenize``: a tokenizer name, ``"tokens"`` or ``"ids"``."""
-
 # --- src/python/nist.rs ----------------------------------------------------------------------------
 
 def nist_stats(
@@ -238,17 +222,6 @@ def nist_row_scores(rows: NDArray[np.float64], n: int, segments: Sequence[int]) 
     """NIST score of each row and whether NLTK divides by zero there."""
 
 # --- src/python/ribes.rs ---------------------------------------------------------------------------
-
-def ribes_scores(
-    hypotheses: Any,
-    references: Any,
-    tokenize: str,
-    alpha: float,
-    beta: float,
-    max_alignment_len: int,
-    threads: int | None = None,
-) -> NDArray[np.float64]:
-    """Sentence RIBES of every segment."""
 
 def ribes_alignment(reference: Sequence[int], hypothesis: Sequence[int]) -> tuple[list[int], float]:
     """NLTK's worder list and its normalised Kendall tau."""
@@ -295,16 +268,6 @@ def ter_tokenize(line: str, normalized: bool, no_punct: bool, asian_support: boo
     """sacreBLEU's ``TercomTokenizer`` on an already lowercased line: tokens joined by spaces."""
 
 # --- src/python/rouge.rs ---------------------------------------------------------------------------
-
-def rouge_score_stats(
-    predictions: _Texts,
-    references: _References,
-    variants: Sequence[str],
-    tokenizer: str,
-    stem: bool,
-    threads: int | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """``(counts, scores)``, both ``(segments, variants, 3)``: (hits, cand total, ref total) and (P, R, F)."""
 
 def rouge_score_stats_tokens(
     predictions: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
@@ -366,15 +329,6 @@ def ptb_coco_tokenize(lines: Sequence[str], threads: int | None = None) -> list[
     """pycocoevalcap's tokenized form of each caption, in file order."""
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
-
-def qa_scores(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    normalizer: str = "squad",
-    language: str | None = None,
-    threads: int | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Exact match and F1 of each prediction against its gold answers."""
 
 def qa_normalize(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[str]:
     """The normalised form of each text."""

@@ -5,10 +5,9 @@
 //! Text is prepared by the caller as NLTK's `_preprocess` does (tokens joined by spaces; with
 //! `ignore_whitespace`, every Python whitespace character removed); n-grams are of code points.
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
-use crate::metrics::nist::python_pow;
+use crate::metrics::nist::{python_pow, PythonSum};
+use crate::metrics::segment::{Refs, SegmentMetric};
 use crate::ngram::{ngram_total, NgramMatcher};
 use crate::text::pystr::is_python_whitespace;
 
@@ -35,56 +34,91 @@ pub fn f_score(tp: u64, tpfp: u64, tpfn: u64, beta: f64) -> f64 {
     (1.0 + factor) * (precision * recall) / denominator
 }
 
-/// Per segment, the F-score of each order `min_len..=max_len` (row-major, `max_len - min_len + 1` wide).
-pub fn f_scores(
-    hyps: &[String],
-    refs: &[String],
+/// NLTK's chrF as a segment metric (one reference): rows `[F-score of order min_len, …, of max_len, 1]`
+/// (float64). A row's score is NLTK's `corpus_chrf` of its sums: the mean over orders (Python's `sum()`,
+/// `summation`) divided by the count column; one segment's row gives `sentence_chrf`.
+///
+/// ```
+/// use nlgmetrics::metrics::chrf_nltk::ChrfNltk;
+/// use nlgmetrics::metrics::nist::PythonSum;
+/// use nlgmetrics::metrics::segment::{batch_rows, score_rows};
+/// let chrf = ChrfNltk::new(1, 2, 3.0, true, PythonSum::Sequential).unwrap();
+/// let rows = batch_rows(&chrf, &["ab"], &[vec!["ab"]]).unwrap();
+/// assert_eq!(rows, vec![1.0, 1.0, 1.0]);
+/// assert_eq!(score_rows(&chrf, &rows).unwrap(), vec![1.0]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChrfNltk {
     min_len: usize,
     max_len: usize,
     beta: f64,
     ignore_whitespace: bool,
-) -> Result<Vec<f64>> {
-    if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!("{} hypotheses but {} references", hyps.len(), refs.len())));
+    summation: PythonSum,
+}
+
+impl ChrfNltk {
+    /// NLTK's options; orders `1 <= min_len <= max_len`.
+    pub fn new(
+        min_len: usize,
+        max_len: usize,
+        beta: f64,
+        ignore_whitespace: bool,
+        summation: PythonSum,
+    ) -> Result<Self> {
+        if min_len == 0 || max_len < min_len {
+            return Err(Error::InvalidOption(format!(
+                "need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}"
+            )));
+        }
+        Ok(Self { min_len, max_len, beta, ignore_whitespace, summation })
     }
-    if min_len == 0 || max_len < min_len {
-        return Err(Error::InvalidOption(format!(
-            "need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}"
-        )));
+
+    fn orders(&self) -> usize {
+        self.max_len + 1 - self.min_len
     }
-    let rows: Vec<Vec<f64>> = hyps
-        .par_iter()
-        .zip(refs.par_iter())
-        .map_init(NgramMatcher::default, |matcher, (hyp, reference)| {
-            let hyp = prepare(hyp, ignore_whitespace);
-            let reference = vec![prepare(reference, ignore_whitespace)];
-            let mut matches = vec![0u64; max_len];
-            matcher.clipped_matches_all_orders(&hyp, &reference, max_len, &mut matches);
-            (min_len..=max_len)
-                .map(|n| {
-                    f_score(
-                        matches[n - 1],
-                        ngram_total(hyp.len(), n) as u64,
-                        ngram_total(reference[0].len(), n) as u64,
-                        beta,
-                    )
-                })
-                .collect()
-        })
-        .collect();
-    Ok(rows.into_iter().flatten().collect())
+}
+
+impl SegmentMetric for ChrfNltk {
+    type Stat = f64;
+    type Scratch = NgramMatcher;
+    const NAME: &'static str = "chrf_nltk";
+    const REFS: Refs = Refs::One;
+
+    fn width(&self) -> usize {
+        self.orders() + 1
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [f64], matcher: &mut NgramMatcher) -> Result<()> {
+        let hyp = prepare(hyp, self.ignore_whitespace);
+        let reference = [prepare(refs[0], self.ignore_whitespace)];
+        let mut matches = vec![0u64; self.max_len];
+        matcher.clipped_matches_all_orders(&hyp, &reference, self.max_len, &mut matches);
+        for (cell, n) in row.iter_mut().zip(self.min_len..=self.max_len) {
+            let (hyp_total, ref_total) = (ngram_total(hyp.len(), n) as u64, ngram_total(reference[0].len(), n) as u64);
+            *cell = f_score(matches[n - 1], hyp_total, ref_total, self.beta);
+        }
+        row[self.orders()] = 1.0;
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[f64]) -> f64 {
+        let orders = self.orders();
+        self.summation.sum(row[..orders].iter().copied()) / orders as f64 / row[orders]
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::segment::{batch_rows, score_rows};
 
     #[test]
     fn nltk_docstring_examples() {
         // chrf_score.py: sentence_chrf(ref1, hyp1) = 0.6349..., sentence_chrf(ref2, hyp2) = 0.3330...
+        let chrf = ChrfNltk::new(1, 6, 3.0, true, PythonSum::Sequential).unwrap();
         let scores = |hyp: &str, reference: &str| {
-            let row = f_scores(&[hyp.into()], &[reference.into()], 1, 6, 3.0, true).unwrap();
-            row.iter().sum::<f64>() / 6.0
+            let row = batch_rows(&chrf, &[hyp], &[vec![reference]]).unwrap();
+            chrf.score_row(&row)
         };
         let ref1 = "It is a guide to action that ensures that the military will forever heed Party commands";
         let hyp1 = "It is a guide to action which ensures that the military always obeys the commands of the party";
@@ -98,7 +132,18 @@ mod tests {
         assert_eq!(f_score(0, 0, 5, 3.0), EPSILON);
         assert_eq!(f_score(0, 4, 5, 3.0), EPSILON);
         assert_eq!(prepare("a b\u{a0}c", true), vec![97, 98, 99]);
-        assert!(f_scores(&["a".into()], &[], 1, 6, 3.0, true).is_err());
-        assert!(f_scores(&["a".into()], &["a".into()], 0, 6, 3.0, true).is_err());
+        let chrf = ChrfNltk::new(1, 6, 3.0, true, PythonSum::Neumaier).unwrap();
+        assert!(batch_rows(&chrf, &["a"], &[]).is_err());
+        let error = batch_rows(&chrf, &["a"], &[vec!["a", "b"]]).unwrap_err();
+        assert!(error.to_string().contains("chrf_nltk takes exactly one reference"), "{error}");
+        assert!(ChrfNltk::new(0, 6, 3.0, true, PythonSum::Neumaier).is_err());
+        assert!(ChrfNltk::new(3, 2, 3.0, true, PythonSum::Neumaier).is_err());
+        // Two segments' summed rows: the mean over orders, then over the count.
+        let rows = batch_rows(&chrf, &["ab", "cd"], &[vec!["ab"], vec!["xy"]]).unwrap();
+        let sums: Vec<f64> = (0..7).map(|k| rows[k] + rows[7 + k]).collect();
+        assert_eq!(
+            score_rows(&chrf, &sums).unwrap()[0],
+            PythonSum::Neumaier.sum(sums[..6].iter().copied()) / 6.0 / 2.0
+        );
     }
 }

@@ -5,11 +5,10 @@
 //! highest `tp / n_all` (the first on ties, as Python's `max`), and a corpus score is
 //! `Σ tp / Σ n_all` over segments (0 when `Σ n_all` is 0). A segment row is `[tp, n_all]`.
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
+use crate::metrics::segment::SegmentMetric;
+use crate::metrics::segment_words::{words_segment_into, WordInput, WordScratch, WordSegmentMetric};
 use crate::ngram::{ngram_total, NgramMatcher};
-use crate::text::words::{map_segments, WordTokenizer};
 
 /// Columns of a GLEU statistics row: `[n_match, n_all]`.
 pub const ROW_WIDTH: usize = 2;
@@ -103,39 +102,57 @@ fn clipped_matches(hyp: &[u32], reference: &[u32], orders: GleuOrders, scratch: 
     zero_grams + matches[from - 1..].iter().sum::<u64>()
 }
 
-/// Rows for a batch (`hyps[i]` against `refs[i]`), in parallel; `rows[2i..2i+2]` is segment i.
-pub fn batch_stats(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], orders: GleuOrders) -> Result<Vec<u64>> {
-    Error::check_reference_sets(hyps.len(), refs.len())?;
-    let rows: Vec<[u64; ROW_WIDTH]> = hyps
-        .par_iter()
-        .zip(refs.par_iter())
-        .map_init(GleuScratch::default, |scratch, (hyp, segment_refs)| {
-            segment_stats(hyp, segment_refs, orders, scratch)
-        })
-        .collect();
-    Ok(rows.into_iter().flatten().collect())
-}
-
-/// [`batch_stats`] of lines of text split into words by `tokenizer`, each segment numbered on its own
-/// while it is scored (nothing corpus-sized is built).
+/// NLTK's GLEU as a segment metric: rows `[n_match, n_all]` (int64), on text split by a tokenizer or on
+/// token lists / ids; `allow_no_reference` lets a segment have no reference (NLTK scores it `[0, 0]`).
 ///
 /// ```
-/// use nlgmetrics::metrics::gleu::{text_stats, GleuOrders};
-/// use nlgmetrics::text::words::WordTokenizer;
-/// let rows = text_stats(&["the cat sat"], &[vec!["the cat ate"]], WordTokenizer::Split, GleuOrders::new(1, 4).unwrap());
-/// assert_eq!(rows.unwrap(), vec![3, 6]);
+/// use nlgmetrics::metrics::gleu::{Gleu, GleuOrders};
+/// use nlgmetrics::metrics::segment::batch_rows;
+/// use nlgmetrics::metrics::segment_words::WordInput;
+/// let gleu = Gleu { orders: GleuOrders::new(1, 4).unwrap(), input: WordInput::from_name("none").unwrap(), allow_no_reference: false };
+/// assert_eq!(batch_rows(&gleu, &["the cat sat"], &[vec!["the cat ate"]]).unwrap(), vec![3, 6]);
 /// ```
-pub fn text_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
-    hyps: &[H],
-    refs: &[Vec<R>],
-    tokenizer: WordTokenizer,
-    orders: GleuOrders,
-) -> Result<Vec<u64>> {
-    Error::check_reference_sets(hyps.len(), refs.len())?;
-    let rows = map_segments(hyps, refs, tokenizer, GleuScratch::default, |scratch, _, hyp, segment_refs| {
-        segment_stats(hyp, segment_refs, orders, scratch)
-    });
-    Ok(rows.into_iter().flatten().collect())
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gleu {
+    pub orders: GleuOrders,
+    pub input: WordInput,
+    pub allow_no_reference: bool,
+}
+
+impl SegmentMetric for Gleu {
+    type Stat = i64;
+    type Scratch = WordScratch<GleuScratch>;
+    const NAME: &'static str = "gleu";
+
+    fn width(&self) -> usize {
+        ROW_WIDTH
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [i64], scratch: &mut Self::Scratch) -> Result<()> {
+        words_segment_into(self, hyp, refs, row, scratch)
+    }
+
+    fn score_row(&self, row: &[i64]) -> f64 {
+        score(row[0] as u64, row[1] as u64)
+    }
+
+    fn allows_no_reference(&self) -> bool {
+        self.allow_no_reference
+    }
+}
+
+impl WordSegmentMetric for Gleu {
+    type Work = GleuScratch;
+
+    fn input(&self) -> WordInput {
+        self.input
+    }
+
+    fn ids_into(&self, hyp: &[u32], refs: &[Vec<u32>], row: &mut [i64], work: &mut GleuScratch) -> Result<()> {
+        let [n_match, n_all] = segment_stats(hyp, refs, self.orders, work);
+        row.copy_from_slice(&[n_match as i64, n_all as i64]);
+        Ok(())
+    }
 }
 
 /// NLTK's corpus GLEU of summed rows: `n_match / n_all`, or 0 when `n_all` is 0.
@@ -227,8 +244,16 @@ mod tests {
 
     #[test]
     fn empty_corpus_and_mismatch() {
+        use crate::metrics::segment_words::batch_id_rows;
         assert_eq!(score(0, 0), 0.0);
-        assert!(batch_stats(&[vec![1]], &[], GleuOrders::new(1, 4).unwrap()).is_err());
+        let mut gleu =
+            Gleu { orders: GleuOrders::new(1, 4).unwrap(), input: WordInput::Ids, allow_no_reference: false };
+        assert!(batch_id_rows(&gleu, &[vec![1]], &[]).is_err());
+        assert!(batch_id_rows(&gleu, &[vec![1]], &[vec![]]).is_err());
+        gleu.allow_no_reference = true;
+        assert_eq!(batch_id_rows(&gleu, &[vec![1]], &[vec![]]).unwrap(), [0, 0]);
+        assert_eq!(gleu.score_row(&[0, 0]), 0.0);
+        assert_eq!(gleu.score_row(&[1, 4]), 0.25);
         assert!(GleuOrders::new(1, 1000).is_err());
     }
 }

@@ -19,6 +19,7 @@ pub mod qa;
 pub mod ribes;
 pub mod rouge;
 pub mod segment;
+pub mod segment_words;
 pub mod ter;
 pub mod wer;
 

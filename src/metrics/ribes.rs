@@ -14,10 +14,9 @@
 //! O(|hyp| · (|hyp| + |ref|)) per pair at worst instead of NLTK's super-linear window search, and in
 //! practice the number of pairs of equal tokens (only those extend a match).
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
-use crate::text::words::{map_segments, WordTokenizer};
+use crate::metrics::segment::SegmentMetric;
+use crate::metrics::segment_words::{words_segment_into, WordInput, WordScratch, WordSegmentMetric};
 
 /// NLTK's `MAX_ALIGNMENT_LEN`: longer references or hypotheses are refused, as NLTK does.
 pub const MAX_ALIGNMENT_LEN: usize = 2000;
@@ -320,51 +319,59 @@ fn python_pow(x: f64, y: f64) -> f64 {
     crate::metrics::nist::python_pow(x, y)
 }
 
-/// Sentence RIBES of every segment, in parallel; the error names the first failing segment.
-pub fn batch_scores(hyps: &[Vec<u32>], refs: &[Vec<Vec<u32>>], params: RibesParams) -> Result<Vec<f64>> {
-    Error::check_reference_sets(hyps.len(), refs.len())?;
-    hyps.par_iter()
-        .zip(refs.par_iter())
-        .enumerate()
-        .map_init(RibesScratch::default, |scratch, (index, (hyp, segment_refs))| {
-            segment_ribes(index, segment_refs, hyp, params, scratch)
-        })
-        .collect()
-}
-
-/// [`batch_scores`] of lines of text split into words by `tokenizer`, each segment numbered on its
-/// own while it is scored (nothing corpus-sized is built).
+/// NLTK's RIBES as a segment metric: rows `[sentence RIBES, 1]` (float64; a sum over rows divided by its
+/// count is a corpus or resample score), on text split by a tokenizer or on token lists / ids;
+/// `allow_no_reference` lets a segment have no reference (NLTK scores it 0).
 ///
 /// ```
-/// use nlgmetrics::metrics::ribes::{text_scores, RibesParams, MAX_ALIGNMENT_LEN};
-/// use nlgmetrics::text::words::WordTokenizer;
+/// use nlgmetrics::metrics::ribes::{Ribes, RibesParams, MAX_ALIGNMENT_LEN};
+/// use nlgmetrics::metrics::segment::batch_rows;
+/// use nlgmetrics::metrics::segment_words::WordInput;
 /// let params = RibesParams { alpha: 0.25, beta: 0.10, max_alignment_len: MAX_ALIGNMENT_LEN };
-/// let scores = text_scores(&["a b c d"], &[vec!["a b c d"]], WordTokenizer::Split, params).unwrap();
-/// assert_eq!(scores, vec![1.0]);
+/// let ribes = Ribes { params, input: WordInput::from_name("none").unwrap(), allow_no_reference: false };
+/// assert_eq!(batch_rows(&ribes, &["a b c d"], &[vec!["a b c d"]]).unwrap(), vec![1.0, 1.0]);
 /// ```
-pub fn text_scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
-    hyps: &[H],
-    refs: &[Vec<R>],
-    tokenizer: WordTokenizer,
-    params: RibesParams,
-) -> Result<Vec<f64>> {
-    Error::check_reference_sets(hyps.len(), refs.len())?;
-    map_segments(hyps, refs, tokenizer, RibesScratch::default, |scratch, index, hyp, segment_refs| {
-        segment_ribes(index, segment_refs, hyp, params, scratch)
-    })
-    .into_iter()
-    .collect()
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ribes {
+    pub params: RibesParams,
+    pub input: WordInput,
+    pub allow_no_reference: bool,
 }
 
-/// [`sentence_ribes`] with the segment named in its error.
-fn segment_ribes(
-    index: usize,
-    references: &[Vec<u32>],
-    hypothesis: &[u32],
-    params: RibesParams,
-    scratch: &mut RibesScratch,
-) -> Result<f64> {
-    sentence_ribes_with(references, hypothesis, params, scratch).map_err(|error| error.at_segment(index))
+impl SegmentMetric for Ribes {
+    type Stat = f64;
+    type Scratch = WordScratch<RibesScratch>;
+    const NAME: &'static str = "ribes";
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [f64], scratch: &mut Self::Scratch) -> Result<()> {
+        words_segment_into(self, hyp, refs, row, scratch)
+    }
+
+    /// The mean of the summed sentence scores (NaN for no segment, as the Python division).
+    fn score_row(&self, row: &[f64]) -> f64 {
+        row[0] / row[1]
+    }
+
+    fn allows_no_reference(&self) -> bool {
+        self.allow_no_reference
+    }
+}
+
+impl WordSegmentMetric for Ribes {
+    type Work = RibesScratch;
+
+    fn input(&self) -> WordInput {
+        self.input
+    }
+
+    fn ids_into(&self, hyp: &[u32], refs: &[Vec<u32>], row: &mut [f64], work: &mut RibesScratch) -> Result<()> {
+        row.copy_from_slice(&[sentence_ribes_with(refs, hyp, self.params, work)?, 1.0]);
+        Ok(())
+    }
 }
 
 /// NLTK's `corpus_ribes`: the mean of sentence scores, summed in order (0.0 for no segment).
@@ -468,7 +475,18 @@ mod tests {
         assert!(sentence_ribes(std::slice::from_ref(&long), &[1], params).is_err());
         assert_eq!(sentence_ribes(&[long], &[], params).unwrap(), 0.0); // nltk returns before aligning
         assert_eq!(corpus_score(&[]), 0.0);
-        assert!(batch_scores(&[vec![1]], &[], params).is_err());
+        let ribes = Ribes { params, input: WordInput::Ids, allow_no_reference: true };
+        assert!(crate::metrics::segment_words::batch_id_rows(&ribes, &[vec![1]], &[]).is_err());
+        assert_eq!(crate::metrics::segment_words::batch_id_rows(&ribes, &[vec![1]], &[vec![]]).unwrap(), [0.0, 1.0]);
+        let error = crate::metrics::segment_words::batch_id_rows(
+            &ribes,
+            &[vec![1], vec![2]],
+            &[vec![vec![1]], vec![vec![0; MAX_ALIGNMENT_LEN + 1]]],
+        );
+        assert!(error
+            .unwrap_err()
+            .to_string()
+            .starts_with("segment 1: reference 0 or the hypothesis has more than 2000"));
     }
 
     #[test]

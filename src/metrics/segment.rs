@@ -53,51 +53,72 @@ pub trait SegmentMetric: Sync {
     fn check_batch(&self, _hyps: &[&str], _refs: &[Vec<&str>]) -> Result<()> {
         Ok(())
     }
+
+    /// Whether a segment may have no reference at all (`Refs::Many` only): an option of the metrics whose
+    /// reference scores that (SQuAD v2's unanswerable questions, NLTK's GLEU and RIBES on no reference).
+    fn allows_no_reference(&self) -> bool {
+        false
+    }
 }
 
-/// The error for a reference set the metric cannot take (none, or several for a one-reference metric).
-fn check_reference_counts<M: SegmentMetric>(refs: &[Vec<&str>]) -> Result<()> {
-    match M::REFS {
-        Refs::Many => match refs.iter().position(Vec::is_empty) {
-            Some(index) => Err(Error::ShapeMismatch(format!(
-                "references[{index}] is empty: every hypothesis needs at least one reference"
-            ))),
-            None => Ok(()),
-        },
-        Refs::One => match refs.iter().position(|entry| entry.len() != 1) {
-            Some(index) => Err(Error::ShapeMismatch(format!(
-                "references[{index}] has {} references: {} takes exactly one reference per hypothesis",
-                refs[index].len(),
-                M::NAME
-            ))),
-            None => Ok(()),
-        },
+/// The error for a reference set the metric cannot take: none (unless `allows_no_reference`), or several
+/// for a one-reference metric; `ref_counts` are the references of each segment.
+fn check_reference_counts<M: SegmentMetric>(metric: &M, ref_counts: impl Iterator<Item = usize>) -> Result<()> {
+    let wrong = |count: usize| match M::REFS {
+        Refs::Many => count == 0 && !metric.allows_no_reference(),
+        Refs::One => count != 1,
+    };
+    match ref_counts.enumerate().find(|&(_, count)| wrong(count)) {
+        None => Ok(()),
+        Some((index, _)) if M::REFS == Refs::Many => Err(Error::ShapeMismatch(format!(
+            "references[{index}] is empty: every hypothesis needs at least one reference"
+        ))),
+        Some((index, count)) => Err(Error::ShapeMismatch(format!(
+            "references[{index}] has {count} references: {} takes exactly one reference per hypothesis",
+            M::NAME
+        ))),
     }
+}
+
+/// The shape checks of every batch: as many reference sets as hypotheses, each as many as the metric takes.
+pub(crate) fn check_shapes<M: SegmentMetric>(
+    metric: &M,
+    hyps: usize,
+    refs: usize,
+    ref_counts: impl Iterator<Item = usize>,
+) -> Result<()> {
+    if hyps != refs {
+        return Err(Error::ShapeMismatch(format!("references has {refs} entries but there are {hyps} hypotheses")));
+    }
+    check_reference_counts(metric, ref_counts)
 }
 
 /// The statistics rows of a batch, row-major (`hyps.len() × width`): shapes checked, one buffer, one
 /// scratch per thread, in parallel on the current rayon pool from `PARALLEL_FROM` segments on; an error
 /// names its segment.
 pub fn batch_rows<M: SegmentMetric>(metric: &M, hyps: &[&str], refs: &[Vec<&str>]) -> Result<Vec<M::Stat>> {
-    if hyps.len() != refs.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "references has {} entries but there are {} hypotheses",
-            refs.len(),
-            hyps.len()
-        )));
-    }
-    check_reference_counts::<M>(refs)?;
+    check_shapes(metric, hyps.len(), refs.len(), refs.iter().map(Vec::len))?;
     metric.check_batch(hyps, refs)?;
+    fill_rows(metric, hyps.len(), |index, row, scratch| metric.segment_into(hyps[index], &refs[index], row, scratch))
+}
+
+/// `segments` rows of `metric.width()` columns, each filled by `fill(index, row, scratch)`: on the calling
+/// thread below `M::PARALLEL_FROM` segments, else in parallel with one scratch per thread; the error of the
+/// first failing segment (whatever the order the threads reach them in), named.
+pub(crate) fn fill_rows<M, F>(metric: &M, segments: usize, fill: F) -> Result<Vec<M::Stat>>
+where
+    M: SegmentMetric,
+    F: Fn(usize, &mut [M::Stat], &mut M::Scratch) -> Result<()> + Sync,
+{
     let width = metric.width();
-    let mut rows = vec![M::Stat::default(); hyps.len() * width];
+    let mut rows = vec![M::Stat::default(); segments * width];
     if width == 0 {
         return Ok(rows);
     }
-    // The error of the first failing segment, whatever the order the threads reach them in.
     let fill = |scratch: &mut M::Scratch, (index, row): (usize, &mut [M::Stat])| {
-        metric.segment_into(hyps[index], &refs[index], row, scratch).err().map(|error| (index, error))
+        fill(index, row, scratch).err().map(|error| (index, error))
     };
-    let first_error = if hyps.len() < M::PARALLEL_FROM {
+    let first_error = if segments < M::PARALLEL_FROM {
         let mut scratch = M::Scratch::default();
         rows.chunks_mut(width).enumerate().find_map(|item| fill(&mut scratch, item))
     } else {

@@ -7,9 +7,6 @@ use pyo3::prelude::*;
 /// A NumPy matrix returned to Python.
 pub(crate) type Matrix<'py, T> = Bound<'py, numpy::PyArray2<T>>;
 
-/// Two NumPy vectors of the same length returned to Python (e.g. exact match and F1 per segment).
-pub(crate) type Columns2<'py, T> = (Bound<'py, numpy::PyArray1<T>>, Bound<'py, numpy::PyArray1<T>>);
-
 /// Row-major `values` as a `(rows, cols)` NumPy array; the kernels fill exactly `rows * cols` values
 /// (a mismatch is a bug: it panics, and the panic becomes Python's RuntimeError).
 pub(crate) fn matrix<T: Element>(py: Python<'_>, rows: usize, cols: usize, values: Vec<T>) -> Bound<'_, PyArray2<T>> {

@@ -1,33 +1,16 @@
-//! Bindings for `metrics::qa`: batch exact match / F1 and the SQuAD corpus reductions.
+//! Bindings for `metrics::qa`: normalisation and the SQuAD corpus reductions (exact match and F1 per
+//! question are `_core.SegmentScorer("squad", …)`).
 
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 
 use super::errors::guard;
 
-use super::threads::{released, run_released};
+use super::threads::released;
 use pyo3::types::PyDict;
 
 use crate::metrics::qa::squad::{squad_v1_totals, squad_v2_evaluation, V2Question, V2Subset};
-use crate::metrics::qa::{score_answers, QaNormalizer};
-
-/// Exact match and F1 of each prediction against its gold answers: two float64 arrays.
-#[pyfunction]
-#[pyo3(signature = (predictions, references, normalizer="squad", language=None, threads=None))]
-fn qa_scores<'py>(
-    py: Python<'py>,
-    predictions: Vec<String>,
-    references: Vec<Vec<String>>,
-    normalizer: &str,
-    language: Option<&str>,
-    threads: Option<usize>,
-) -> PyResult<super::arrays::Columns2<'py, f64>> {
-    let normalizer = QaNormalizer::parse(normalizer, language)?;
-    let scores = run_released(py, threads, || score_answers(&predictions, &references, normalizer))??;
-    let exact: Vec<f64> = scores.iter().map(|s| s.exact).collect();
-    let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
-    Ok((exact.into_pyarray(py), f1.into_pyarray(py)))
-}
+use crate::metrics::qa::QaNormalizer;
 
 /// The normalised form of each text (what exact match compares).
 #[pyfunction]
@@ -120,7 +103,6 @@ fn squad_v2_reduce<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(qa_scores, m)?)?;
     m.add_function(wrap_pyfunction!(qa_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(qa_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(squad_v1_reduce, m)?)?;

@@ -10,43 +10,15 @@ use rayon::prelude::*;
 use crate::metrics::rouge::rouge155::{
     rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef, Rouge155Options,
 };
-use crate::metrics::rouge::{
-    rouge_score_batch, rouge_score_segment_tokens, Counts, RougeScoreOptions, TokenizedText, Variant,
-};
+use crate::metrics::rouge::{rouge_score_segment_tokens, Counts, TokenizedText, Variant};
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
 use crate::text::rouge::{porter_stem, RougeTokenizer};
-
-use super::strings::Lines;
 
 /// A text tokenized in Python: `(tokens, tokens per sentence)`.
 type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
 
-fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
+pub(crate) fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
     Ok(variants.iter().map(|name| Variant::parse(name)).collect::<crate::error::Result<Vec<_>>>()?)
-}
-
-/// `rouge_score`-preset statistics of a batch: `(counts, scores)`, both float64 arrays of shape
-/// `(segments, variants, 3)`; counts = (hits, candidate total, reference total), scores = (P, R, F).
-#[pyfunction]
-#[pyo3(signature = (predictions, references, variants, tokenizer, stem, threads=None))]
-fn rouge_score_stats<'py>(
-    py: Python<'py>,
-    predictions: &Bound<'py, PyAny>,
-    references: &Bound<'py, PyAny>,
-    variants: Vec<String>,
-    tokenizer: &str,
-    stem: bool,
-    threads: Option<usize>,
-) -> PyResult<StatArrays<'py>> {
-    let options = RougeScoreOptions {
-        variants: parse_variants(&variants)?,
-        tokenizer: RougeTokenizer::from_name(tokenizer)?,
-        stem,
-    };
-    let lines = Lines::extract_named(predictions, references, "predictions")?;
-    let (predictions, references) = lines.borrow()?;
-    let scores = run_released(py, threads, || rouge_score_batch(&options, &predictions, &references))??;
-    to_arrays(py, &scores, predictions.len(), options.variants.len())
 }
 
 type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
@@ -210,7 +182,6 @@ fn rouge155_stem_words(py: Python<'_>, words: Vec<String>, wordnet_exceptions: b
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(rouge_score_stats, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_score_stats_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(rouge155_stats, m)?)?;

@@ -14,6 +14,11 @@ use crate::metrics::bleu::{BleuScoring, SacreBleu, Smoothing, StatsOptions, Summ
 use crate::metrics::character::Character;
 use crate::metrics::charcut::CharcutConfig;
 use crate::metrics::chrf::ChrfConfig;
+use crate::metrics::chrf_nltk::ChrfNltk;
+use crate::metrics::gleu::Gleu;
+use crate::metrics::qa::Qa;
+use crate::metrics::ribes::Ribes;
+use crate::metrics::rouge::RougeScoreOptions;
 use crate::metrics::segment::{batch_rows, score_rows, segment_scores, SegmentMetric};
 use crate::metrics::ter::TerNormalizer;
 use crate::metrics::wer::{ErrorRate, ErrorRateConfig, Measure, Unit};
@@ -21,11 +26,13 @@ use crate::text::BleuTokenizer;
 
 use super::arrays::matrix;
 use super::errors::catch_panics;
+use super::segment_options;
+use super::segment_words::{self, reading_tokens, TokenBatch};
 use super::strings::Lines;
 use super::threads::run_kernel;
 
 /// The NumPy dtype name of a row element.
-trait StatDtype: Element + Copy + Send + Sync {
+pub(crate) trait StatDtype: Element + Copy + Send + Sync {
     const DTYPE: &'static str;
 }
 
@@ -103,6 +110,11 @@ enum AnySegmentMetric {
     ErrorRate(ErrorRate),
     Charcut(CharcutConfig),
     Character(Character),
+    Gleu(Gleu),
+    Ribes(Ribes),
+    ChrfNltk(ChrfNltk),
+    Qa(Qa),
+    Rouge(RougeScoreOptions),
 }
 
 /// `$body` with `$metric` bound to the variant's metric (monomorphised per variant).
@@ -115,12 +127,33 @@ macro_rules! with_metric {
             AnySegmentMetric::ErrorRate($metric) => $body,
             AnySegmentMetric::Charcut($metric) => $body,
             AnySegmentMetric::Character($metric) => $body,
+            AnySegmentMetric::Gleu($metric) => $body,
+            AnySegmentMetric::Ribes($metric) => $body,
+            AnySegmentMetric::ChrfNltk($metric) => $body,
+            AnySegmentMetric::Qa($metric) => $body,
+            AnySegmentMetric::Rouge($metric) => $body,
         }
     };
 }
 
 /// The names the scorer is built by (each the Python `Metric.name` that uses it).
-const NAMES: &[&str] = &["bleu", "chrf", "ter", "wer", "mer", "wil", "wip", "cer", "charcut", "character"];
+const NAMES: &[&str] = &[
+    "bleu",
+    "chrf",
+    "ter",
+    "wer",
+    "mer",
+    "wil",
+    "wip",
+    "cer",
+    "charcut",
+    "character",
+    "gleu",
+    "ribes",
+    "chrf_nltk",
+    "squad",
+    "rouge",
+];
 
 impl AnySegmentMetric {
     fn build(name: &str, options: &Bound<'_, PyDict>) -> PyResult<Self> {
@@ -145,6 +178,11 @@ impl AnySegmentMetric {
                 Self::Charcut(CharcutConfig { match_size, alt_norm })
             }
             "character" => Self::Character(Character),
+            "gleu" => Self::Gleu(segment_words::gleu(options)?),
+            "ribes" => Self::Ribes(segment_words::ribes(options)?),
+            "chrf_nltk" => Self::ChrfNltk(segment_options::chrf_nltk(options)?),
+            "squad" => Self::Qa(segment_options::qa(options)?),
+            "rouge" => Self::Rouge(segment_options::rouge(options)?),
             other => {
                 return Err(PyValueError::new_err(format!(
                     "no segment metric {other:?}; expected one of {}",
@@ -152,6 +190,15 @@ impl AnySegmentMetric {
                 )))
             }
         })
+    }
+
+    /// The metric as a reader of token lists or ids, when its options say so (`tokenize="tokens"`/`"ids"`).
+    fn token_input(&self) -> Option<&dyn TokenBatch> {
+        match self {
+            Self::Gleu(metric) => reading_tokens(metric),
+            Self::Ribes(metric) => reading_tokens(metric),
+            _ => None,
+        }
     }
 }
 
@@ -246,6 +293,9 @@ impl SegmentScorer {
         references: &Bound<'py, PyAny>,
         threads: Option<usize>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>)> {
+        if let Some(metric) = self.metric.token_input() {
+            return metric.token_stats(py, hypotheses, references, threads);
+        }
         with_metric!(&self.metric, metric => segment_stats(py, metric, hypotheses, references, threads))
     }
 

@@ -65,28 +65,6 @@ pub(crate) fn extract_corpus(
     }
 }
 
-/// A per-segment kernel run with the GIL released on `threads`: on lines of text (`tokenize` names a
-/// tokenizer), `on_text(hyps, refs, tokenizer)` reads them in place and numbers each segment itself;
-/// on token lists or ids, `on_ids` gets the corpus numbered per segment ([`extract_corpus`]).
-pub(crate) fn segment_kernel<T: Send>(
-    py: Python<'_>,
-    hypotheses: &Bound<'_, PyAny>,
-    references: &Bound<'_, PyAny>,
-    tokenize: &str,
-    threads: Option<usize>,
-    on_text: impl FnOnce(&[&str], &[Vec<&str>], WordTokenizer) -> T + Send,
-    on_ids: impl FnOnce(&[Vec<u32>], &[Vec<Vec<u32>>]) -> T + Send,
-) -> PyResult<T> {
-    if matches!(tokenize, "ids" | "tokens") {
-        let (hyps, refs) = extract_corpus(py, hypotheses, references, tokenize, IdScope::Segment, threads)?;
-        return run_released(py, threads, || on_ids(&hyps, &refs));
-    }
-    let tokenizer = WordTokenizer::from_name(tokenize)?;
-    let lines = Lines::extract(hypotheses, references)?;
-    let (hyps, refs) = lines.borrow()?;
-    run_released(py, threads, || on_text(&hyps, &refs, tokenizer))
-}
-
 /// The items of an iterable that is not a str (a token list given as one string is refused: TypeError).
 fn sequence<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let mut out = Vec::new();

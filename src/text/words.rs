@@ -85,9 +85,10 @@ fn word_keys(text: &str) -> Vec<u128> {
         .collect()
 }
 
-/// Per-thread work space of [`map_segments`]: the segment's ids, numbered from 0 in each segment.
+/// Per-thread work space of [`map_segments`] and of the word metrics' text path: the segment's ids,
+/// numbered from 0 in each segment (a hypothesis and its references share ids).
 #[derive(Debug, Default)]
-struct SegmentIds {
+pub struct SegmentIds {
     interner: TokenInterner,
     buffer: String,
     hyp: Vec<u32>,
@@ -95,7 +96,15 @@ struct SegmentIds {
 }
 
 impl SegmentIds {
-    fn number<R: AsRef<str>>(&mut self, hyp: &str, refs: &[R], tokenizer: WordTokenizer) {
+    /// The word ids of `hyp` and of each of `refs`, tokenized by `tokenizer`, numbered afresh.
+    ///
+    /// ```
+    /// use nlgmetrics::text::words::{SegmentIds, WordTokenizer};
+    /// let mut ids = SegmentIds::default();
+    /// let (hyp, refs) = ids.number("a b a", &["b c"], WordTokenizer::Split);
+    /// assert_eq!((hyp, refs), (&[0, 1, 0][..], &[vec![1, 2]][..]));
+    /// ```
+    pub fn number<R: AsRef<str>>(&mut self, hyp: &str, refs: &[R], tokenizer: WordTokenizer) -> (&[u32], &[Vec<u32>]) {
         let Self { interner, buffer, hyp: hyp_ids, refs: ref_ids } = self;
         interner.clear();
         hyp_ids.clear();
@@ -107,6 +116,7 @@ impl SegmentIds {
             ids.clear();
             push_ids(interner, tokenizer.tokenize(line.as_ref(), buffer), ids);
         }
+        (hyp_ids, &ref_ids[..refs.len()])
     }
 }
 
@@ -141,8 +151,8 @@ where
         .map_init(
             || (SegmentIds::default(), init()),
             |(ids, state), index| {
-                ids.number(hyps[index].as_ref(), &refs[index], tokenizer);
-                score(state, index, &ids.hyp, &ids.refs[..refs[index].len()])
+                let (hyp, segment_refs) = ids.number(hyps[index].as_ref(), &refs[index], tokenizer);
+                score(state, index, hyp, segment_refs)
             },
         )
         .collect()

@@ -34,6 +34,7 @@ from nlgmetrics.core.metric import Metric, counted_rows
 from nlgmetrics.core.options import CliOption, check_bool, check_int, check_number
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature, nrefs_field
 
 __all__ = ["GLEU", "GLEUResult", "NIST", "NISTResult", "RIBES", "RIBESResult", "gleu", "nist", "ribes"]
@@ -104,12 +105,6 @@ class GLEUResult(Result):
         return f"GLEU = {self.score:.4f}"
 
 
-def _gleu_ratio(rows: np.ndarray) -> np.ndarray:
-    rows = np.asarray(rows, dtype=np.float64).reshape(-1, 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(rows[:, 1] > 0, rows[:, 0] / np.where(rows[:, 1] > 0, rows[:, 1], 1), 0.0)
-
-
 @register
 class GLEU(Metric):
     """Google-BLEU (Wu et al. 2016) as NLTK's ``corpus_gleu`` / HF evaluate's ``google_bleu``."""
@@ -137,10 +132,8 @@ class GLEU(Metric):
         return "GLEU"
 
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
-        o = self.options
-        rows = _core.gleu_stats(hypotheses, references, o["tokenize"], o["min_len"], o["max_len"], self.threads)
-        rows = rows.astype(np.int64)
-        return {"segment_stats": rows, "segment_scores": _gleu_ratio(rows)}
+        rows, scores = segment_scorer("gleu", self.options).segment_stats(hypotheses, references, self.threads)
+        return {"segment_stats": rows, "segment_scores": scores}
 
     def result_from_state(self, state) -> GLEUResult:
         n_match, n_all = (int(total) for total in self.totals(state))
@@ -148,7 +141,8 @@ class GLEU(Metric):
                           state.arrays.get("segment_scores", np.zeros(0)), self.segment_rows(state))
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        return _gleu_ratio(sums)
+        sums = np.ascontiguousarray(sums, dtype=np.int64).reshape(-1, 2)
+        return segment_scorer("gleu", self.options).score_rows(sums, self.threads)
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options
@@ -354,10 +348,12 @@ class RIBES(Metric):
         return "RIBES"
 
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
-        o = self.options
-        scores = _core.ribes_scores(hypotheses, references, o["tokenize"], float(o["alpha"]), float(o["beta"]),
-                                    RIBES_MAX_ALIGNMENT_LEN, self.threads)
-        return {"segment_stats": counted_rows(scores)}
+        rows, _ = self._scorer().segment_stats(hypotheses, references, self.threads)
+        return {"segment_stats": rows}
+
+    def _scorer(self) -> _core.SegmentScorer:
+        """The Rust RIBES of these options (rows ``[sentence RIBES, 1]``), with NLTK's alignment limit."""
+        return segment_scorer("ribes", {**self.options, "max_alignment_len": RIBES_MAX_ALIGNMENT_LEN})
 
     def totals(self, state) -> np.ndarray:
         rows = state.arrays["segment_stats"]
@@ -371,8 +367,8 @@ class RIBES(Metric):
                            np.ascontiguousarray(rows[:, 0]))
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        sums = np.asarray(sums, dtype=np.float64).reshape(-1, 2)
-        return sums[:, 0] / sums[:, 1]
+        sums = np.ascontiguousarray(sums, dtype=np.float64).reshape(-1, 2)
+        return self._scorer().score_rows(sums, self.threads)
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options

@@ -38,6 +38,7 @@ from nlgmetrics.core.metric import Metric
 from nlgmetrics.core.options import CliOption
 from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result, SummaryResult
+from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 
 NORMALIZERS = ("squad", "squad_v2", "mlqa", "cmrc")
@@ -78,8 +79,17 @@ def _score_batch(predictions, references, normalizer, language):
         refs = _reference_lists_allow_empty(references, len(predictions))
     else:
         refs = references_lists(references, len(predictions))
-    exact, f1 = _core.qa_scores(predictions, refs, normalizer, language)
+    exact, f1 = _exact_and_f1(predictions, refs, normalizer, language)
     return single, exact, f1
+
+
+def _exact_and_f1(predictions: List[str], references: List[List[str]], normalizer: str, language: Optional[str],
+                  threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """Each question's exact match and F1 (the Rust segment metric ``squad``: rows ``[exact, f1, 1]``; under
+    ``squad_v2`` a question may have no gold answer, SQuAD v2.0's unanswerable questions)."""
+    options = {"normalizer": normalizer, "language": language, "measure": "f1"}
+    rows, _ = segment_scorer("squad", options).segment_stats(predictions, references, threads)
+    return np.ascontiguousarray(rows[:, 0]), np.ascontiguousarray(rows[:, 1])
 
 
 def _reference_lists_allow_empty(references, n_predictions):
@@ -216,9 +226,9 @@ class QA(Metric):
         return predictions, references_lists(references, len(predictions))
 
     def batch_arrays(self, predictions: List[str], references: List[List[str]]) -> Dict[str, Any]:
-        exact, f1 = _core.qa_scores(predictions, references, self.options["normalizer"], self.options["language"],
-                                    self.threads)
-        return {"exact_scores": np.asarray(exact, dtype=np.float64), "f1_scores": np.asarray(f1, dtype=np.float64)}
+        exact, f1 = _exact_and_f1(predictions, references, self.options["normalizer"], self.options["language"],
+                                  self.threads)
+        return {"exact_scores": exact, "f1_scores": f1}
 
     def result_from_state(self, state) -> QAResult:
         exact, f1 = state.arrays["exact_scores"], state.arrays["f1_scores"]
@@ -228,9 +238,8 @@ class QA(Metric):
         return QAResult(exact_mean, f1_mean, exact, f1, self.signature(state.ref_counts), self.options["measure"])
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
-        sums = np.asarray(sums, dtype=np.float64)
-        column = 0 if self.options["measure"] == "exact_match" else 1
-        return sums[:, column] / sums[:, -1]
+        sums = np.ascontiguousarray(sums, dtype=np.float64).reshape(-1, 3)
+        return segment_scorer("squad", self.options).score_rows(sums, self.threads)
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         language = self.options["language"]
@@ -427,7 +436,7 @@ def _squad_v1(predictions, articles, warn_unanswered) -> SquadResult:
         golds.append(gold_texts)
     if not question_ids:
         raise ValueError("dataset has no questions")
-    exact, f1 = _core.qa_scores(texts, golds, "squad", None)
+    exact, f1 = _exact_and_f1(texts, golds, "squad", None)
     exact_match, f1_mean = _core.squad_v1_reduce(exact, f1, len(question_ids))
     exact_all = np.zeros(len(question_ids))
     f1_all = np.zeros(len(question_ids))
@@ -458,7 +467,7 @@ def _squad_v2(predictions, articles, na_probs, na_prob_thresh) -> SquadResult:
     texts = [_prediction_text(predictions, qid) for qid in question_ids]
     golds = list(golds_by_id.values())
     has_answer = [bool(g) for g in golds]
-    exact, f1 = _core.qa_scores(texts, golds, "squad_v2", None)
+    exact, f1 = _exact_and_f1(texts, golds, "squad_v2", None)
     if na_probs is None:
         probs, ranks = [0.0] * len(question_ids), list(range(len(question_ids)))
     else:

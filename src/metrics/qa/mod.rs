@@ -15,9 +15,8 @@ pub mod pystr;
 pub mod squad;
 mod tables;
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
+use crate::metrics::segment::SegmentMetric;
 pub use normalize::MlqaLanguage;
 use normalize::{normalize_cmrc, normalize_mlqa, normalize_squad, segment_cmrc};
 
@@ -177,31 +176,65 @@ pub fn score_answer<S: AsRef<str>>(prediction: &str, golds: &[S], normalizer: Qa
     Ok(best)
 }
 
-/// Scores a batch in parallel; `golds[i]` are the gold answers of `predictions[i]`.
-pub fn score_answers<P, G, S>(predictions: &[P], golds: &[G], normalizer: QaNormalizer) -> Result<Vec<AnswerScore>>
-where
-    P: AsRef<str> + Sync,
-    G: AsRef<[S]> + Sync,
-    S: AsRef<str> + Sync,
-{
-    if predictions.len() != golds.len() {
-        return Err(Error::ShapeMismatch(format!(
-            "{} predictions but {} gold-answer lists",
-            predictions.len(),
-            golds.len()
-        )));
+/// The number a row's score is: the mean exact match or the mean F1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QaMeasure {
+    ExactMatch,
+    F1,
+}
+
+impl QaMeasure {
+    /// `"exact_match"` or `"f1"`.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "exact_match" => Ok(Self::ExactMatch),
+            "f1" => Ok(Self::F1),
+            other => Err(Error::InvalidOption(format!("measure must be 'f1' or 'exact_match', got {other:?}"))),
+        }
     }
-    predictions
-        .par_iter()
-        .zip(golds.par_iter())
-        .enumerate()
-        .map(|(index, (prediction, gold))| {
-            score_answer(prediction.as_ref(), gold.as_ref(), normalizer).map_err(|error| match error {
-                Error::ShapeMismatch(msg) => Error::ShapeMismatch(format!("question {index}: {msg}")),
-                other => other,
-            })
-        })
-        .collect()
+}
+
+/// Exact match and F1 as a segment metric: rows `[exact, f1, 1]` (float64; a sum divided by its count is
+/// a mean). SQuAD v2.0 marks an unanswerable question by an empty answer list, so under the `squad_v2`
+/// normalizer (only) a segment may have no reference ([`SegmentMetric::allows_no_reference`]).
+///
+/// ```
+/// use nlgmetrics::metrics::qa::{Qa, QaMeasure, QaNormalizer};
+/// use nlgmetrics::metrics::segment::{batch_rows, score_rows};
+/// let qa = Qa { normalizer: QaNormalizer::SquadV2, measure: QaMeasure::F1 };
+/// let rows = batch_rows(&qa, &["the cat", ""], &[vec!["a cat"], vec![]]).unwrap();
+/// assert_eq!(rows, vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+/// assert_eq!(score_rows(&qa, &[1.0, 1.5, 2.0]).unwrap(), vec![0.75]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Qa {
+    pub normalizer: QaNormalizer,
+    pub measure: QaMeasure,
+}
+
+impl SegmentMetric for Qa {
+    type Stat = f64;
+    type Scratch = ();
+    const NAME: &'static str = "squad";
+
+    fn width(&self) -> usize {
+        3
+    }
+
+    fn segment_into(&self, prediction: &str, golds: &[&str], row: &mut [f64], _: &mut ()) -> Result<()> {
+        let AnswerScore { exact, f1 } = score_answer(prediction, golds, self.normalizer)?;
+        row.copy_from_slice(&[exact, f1, 1.0]);
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[f64]) -> f64 {
+        let column = if self.measure == QaMeasure::ExactMatch { 0 } else { 1 };
+        row[column] / row[2]
+    }
+
+    fn allows_no_reference(&self) -> bool {
+        self.normalizer == QaNormalizer::SquadV2
+    }
 }
 
 #[cfg(test)]
@@ -242,7 +275,13 @@ mod tests {
         assert!(QaNormalizer::parse("nope", None).is_err());
         assert!(QaNormalizer::parse("mlqa", None).is_err());
         assert!(QaNormalizer::parse("squad", Some("en")).is_err());
-        assert!(score_answers(&["a"], &[vec!["a"], vec!["b"]], QaNormalizer::Squad).is_err());
-        assert!(score_answers::<_, Vec<&str>, &str>(&["a"], &[vec![]], QaNormalizer::Squad).is_err());
+        use crate::metrics::segment::batch_rows;
+        assert!(QaMeasure::from_name("bleu").is_err());
+        let squad = Qa { normalizer: QaNormalizer::Squad, measure: QaMeasure::ExactMatch };
+        assert!(batch_rows(&squad, &["a"], &[vec!["a"], vec!["b"]]).is_err());
+        let error = batch_rows(&squad, &["a"], &[vec![]]).unwrap_err();
+        assert!(error.to_string().starts_with("references[0] is empty"), "{error}");
+        assert!(score_answer::<&str>("a", &[], QaNormalizer::Squad).is_err());
+        assert_eq!(squad.score_row(&[1.0, 0.5, 4.0]), 0.25);
     }
 }

@@ -13,6 +13,7 @@ pub mod rouge155;
 mod segment;
 
 use crate::error::{Error, Result};
+use crate::metrics::segment::SegmentMetric;
 use crate::text::rouge::RougeTokenizer;
 use rayon::prelude::*;
 
@@ -88,6 +89,51 @@ pub struct RougeScoreOptions {
     pub variants: Vec<Variant>,
     pub tokenizer: RougeTokenizer,
     pub stem: bool,
+}
+
+/// The `rouge_score` preset as a segment metric: per segment the `[hits, candidate total, reference total]`
+/// of each variant, then the `[P, R, F]` of each variant, then 1 (float64, `6 × variants + 1` wide). A row's
+/// score is the first variant's mean F (its summed F over the count column).
+///
+/// ```
+/// use nlgmetrics::metrics::rouge::{RougeScoreOptions, Variant};
+/// use nlgmetrics::metrics::segment::batch_rows;
+/// use nlgmetrics::text::rouge::RougeTokenizer;
+/// let rouge1 = RougeScoreOptions { variants: vec![Variant::Ngram(1)], tokenizer: RougeTokenizer::RougeScore, stem: false };
+/// let rows = batch_rows(&rouge1, &["the cat sat"], &[vec!["the cat"]]).unwrap();
+/// assert_eq!(rows, vec![2.0, 3.0, 2.0, 2.0 / 3.0, 1.0, 0.8, 1.0]);
+/// ```
+impl SegmentMetric for RougeScoreOptions {
+    type Stat = f64;
+    type Scratch = SegmentScores;
+    const NAME: &'static str = "rouge";
+
+    fn width(&self) -> usize {
+        6 * self.variants.len() + 1
+    }
+
+    fn segment_into(&self, hyp: &str, refs: &[&str], row: &mut [f64], scores: &mut SegmentScores) -> Result<()> {
+        let variants = self.variants.len();
+        scores.clear();
+        scores.resize(variants, Default::default());
+        segment::score_segment_into(self, hyp, refs, scores)?;
+        let (counts, rest) = row.split_at_mut(3 * variants);
+        let (prf, count) = rest.split_at_mut(3 * variants);
+        for (k, (segment_counts, segment_prf)) in scores.iter().enumerate() {
+            let Counts { hits, candidate_total, reference_total } = *segment_counts;
+            counts[3 * k..3 * k + 3].copy_from_slice(&[hits, candidate_total, reference_total]);
+            prf[3 * k..3 * k + 3].copy_from_slice(segment_prf);
+        }
+        count[0] = 1.0;
+        Ok(())
+    }
+
+    fn score_row(&self, row: &[f64]) -> f64 {
+        match self.variants.len() {
+            0 => f64::NAN, // no variant, no score
+            variants => row[3 * variants + 2] / row[6 * variants],
+        }
+    }
 }
 
 /// A text's tokens: whole text (every variant but `rougeLsum`) and per sentence (`rougeLsum`).
@@ -190,6 +236,30 @@ mod tests {
         for bad in ["rouge0", "rougeX", "rouge10", "rouge", "ROUGE1", "rougel"] {
             assert!(Variant::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn segment_rows_hold_counts_then_scores_then_a_count() {
+        use crate::metrics::segment::{batch_rows, score_rows};
+        let options = RougeScoreOptions {
+            variants: vec![Variant::parse("rouge2").unwrap(), Variant::L],
+            tokenizer: RougeTokenizer::RougeScore,
+            stem: false,
+        };
+        let (hyp, reference) = ("the cat was found under the bed", "the cat was under the bed");
+        let rows = batch_rows(&options, &[hyp, hyp], &[vec![reference], vec![reference]]).unwrap();
+        let expected = rouge_score_segment(&options, hyp, &[reference]).unwrap();
+        let (bigrams, lcs) = (expected[0], expected[1]);
+        assert_eq!(&rows[..3], &[bigrams.0.hits, bigrams.0.candidate_total, bigrams.0.reference_total]);
+        assert_eq!(&rows[3..6], &[lcs.0.hits, lcs.0.candidate_total, lcs.0.reference_total]);
+        assert_eq!(&rows[6..9], &bigrams.1);
+        assert_eq!(&rows[9..13], &[lcs.1[0], lcs.1[1], lcs.1[2], 1.0]);
+        let sums: Vec<f64> = (0..13).map(|k| rows[k] + rows[13 + k]).collect();
+        assert_eq!(score_rows(&options, &sums).unwrap(), vec![bigrams.1[2]]);
+        let error = batch_rows(&options, &[hyp], &[vec![]]).unwrap_err();
+        assert!(error.to_string().starts_with("references[0] is empty"), "{error}");
+        let none = RougeScoreOptions { variants: vec![], tokenizer: RougeTokenizer::RougeScore, stem: false };
+        assert!(none.score_row(&[1.0]).is_nan());
     }
 
     #[test]

@@ -4,7 +4,11 @@ decides what matches, as in NLTK."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Dict, Sequence
+
+import numpy as np
+
+from nlgmetrics.core.segment import segment_scorer
 
 
 def interned(list_of_references: Sequence, hypotheses: Sequence) -> tuple[list, list]:
@@ -42,6 +46,23 @@ def call_on_tokens(kernel: Callable[..., Any], list_of_references: Sequence, hyp
     except TypeError:
         hyp_ids, ref_ids = interned(list_of_references, hypotheses)
         return kernel(hyp_ids, ref_ids, "ids", *args)
+
+
+def token_rows(name: str, options: Dict[str, Any], list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:
+    """The statistics rows of Rust segment metric ``name`` (``_core.SegmentScorer``) on NLTK's token lists:
+    lists of str as they are (``tokenize="tokens"``), any other tokens interned first (``"ids"``); a segment
+    may have no reference, as in NLTK (``allow_no_reference``).
+
+    >>> token_rows("gleu", {"min_len": 1, "max_len": 2}, [[["a", "b"]], []], [["a", "b"], [1]]).tolist()
+    [[3, 3], [0, 0]]
+    """
+    options = {**options, "allow_no_reference": True}
+    on_tokens = segment_scorer(name, {**options, "tokenize": "tokens"})
+    try:
+        return on_tokens.segment_stats(hypotheses, list_of_references)[0]
+    except TypeError:
+        hyp_ids, ref_ids = interned(list_of_references, hypotheses)
+        return segment_scorer(name, {**options, "tokenize": "ids"}).segment_stats(hyp_ids, ref_ids)[0]
 
 
 def check_lengths(list_of_references: Sequence, hypotheses: Sequence) -> None:

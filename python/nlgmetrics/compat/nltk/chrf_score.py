@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence, Union
 
-from nlgmetrics import _core
+from nlgmetrics.core.segment import segment_scorer
 
 __all__ = ["chrf_precision_recall_fscore_support", "corpus_chrf", "sentence_chrf"]
 
@@ -55,9 +55,10 @@ def corpus_chrf(references: Sequence[Sentence], hypotheses: Sequence[Sentence], 
         raise ValueError(f"min_len must be at least 1, got {min_len}")
     hyps = [_joined(h) for h in hypotheses]
     refs = [_joined(r) for r in references]
-    scores = _core.chrf_nltk_f_scores(hyps, refs, min_len, max_len, float(beta), bool(ignore_whitespace))
-    # NLTK: per order the sum over sentences, then the sum over orders, with built-in sum().
-    total_scores = [sum(column) for column in scores.T.tolist()]
+    options = {"min_len": min_len, "max_len": max_len, "beta": float(beta), "ignore_whitespace": bool(ignore_whitespace)}
+    rows, _ = segment_scorer("chrf_nltk", options).segment_stats(hyps, refs)
+    # NLTK: per order the sum over sentences, then the sum over orders, with built-in sum() (rows end in a count).
+    total_scores = [sum(column) for column in rows[:, :-1].T.tolist()]
     return (sum(total_scores) / len(total_scores)) / len(hypotheses)
 
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from nlgmetrics import _core
-from nlgmetrics.compat.nltk._tokens import call_on_tokens, check_lengths
+from nlgmetrics.compat.nltk._tokens import check_lengths, token_rows
 
 __all__ = ["corpus_gleu", "sentence_gleu"]
 
@@ -25,7 +24,7 @@ def corpus_gleu(list_of_references: Sequence, hypotheses: Sequence, min_len: int
     check_lengths(list_of_references, hypotheses)
     if max_len == -1 or min_len < 0:
         raise ValueError("min_len must be >= 0 and max_len an explicit order (nltk's everygrams default -1 is not supported)")
-    rows = call_on_tokens(_core.gleu_stats, list_of_references, hypotheses, min_len, max_len)
+    rows = token_rows("gleu", {"min_len": min_len, "max_len": max_len}, list_of_references, hypotheses)
     n_match, n_all = (int(total) for total in rows.sum(axis=0)) if len(rows) else (0, 0)
     # corner case as NLTK: empty corpus or empty references — don't divide by zero
     return 0.0 if n_all == 0 else n_match / n_all

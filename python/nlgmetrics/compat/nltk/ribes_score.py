@@ -20,7 +20,7 @@ from itertools import islice
 from typing import Iterator, Sequence
 
 from nlgmetrics import _core
-from nlgmetrics.compat.nltk._tokens import call_on_tokens, interned
+from nlgmetrics.compat.nltk._tokens import interned, token_rows
 
 __all__ = [
     "MAX_ALIGNMENT_LEN", "choose", "corpus_ribes", "find_increasing_sequences", "kendall_tau", "position_of_ngram",
@@ -95,7 +95,8 @@ def position_of_ngram(ngram: tuple, sentence: Sequence):
 
 
 def _scores(list_of_references: Sequence, hypotheses: Sequence, alpha: float, beta: float) -> list:
-    return call_on_tokens(_core.ribes_scores, list_of_references, hypotheses, float(alpha), float(beta), MAX_ALIGNMENT_LEN).tolist()
+    options = {"alpha": float(alpha), "beta": float(beta), "max_alignment_len": MAX_ALIGNMENT_LEN}
+    return token_rows("ribes", options, list_of_references, hypotheses)[:, 0].tolist()
 
 
 def sentence_ribes(references: Sequence, hypothesis: Sequence, alpha: float = 0.25, beta: float = 0.10) -> float:

@@ -15,7 +15,7 @@ from typing import Dict, List, Tuple
 from nlgmetrics import _core
 from nlgmetrics.compat.rouge_score import scoring
 from nlgmetrics.compat.rouge_score.scoring import Score
-from nlgmetrics.metrics.rouge.rouge_score import call_core, split_sentences_nltk
+from nlgmetrics.metrics.rouge.rouge_score import rouge_score_arrays, split_sentences_nltk
 
 
 def _canonical_types(rouge_types) -> List[str]:
@@ -74,8 +74,7 @@ class RougeScorer(scoring.BaseScorer):
             if self._split_summaries and "rougeLsum" in names:
                 targets = [split_sentences_nltk(t) for t in targets]
                 prediction = split_sentences_nltk(prediction)
-            return names, call_core(_core.rouge_score_stats, [prediction], [list(targets)], names, "rouge_score",
-                                    self._use_stemmer)
+            return names, rouge_score_arrays([prediction], [list(targets)], names, "rouge_score", self._use_stemmer)
 
         def tokenized(text):
             return (list(self._tokenizer.tokenize(text)), [list(self._tokenizer.tokenize(s)) for s in self._sentences(text)])

@@ -37,6 +37,7 @@ from nlgmetrics.metrics.rouge.rouge_score import (
     _stem_choice,
     _variant_list,
     call_core,
+    rouge_score_arrays,
     split_sentences_nltk,
 )
 
@@ -215,8 +216,8 @@ class RougeScorePreset(ROUGE):
             flat = iter(segment([ref for refs in reference_lists for ref in refs]))
             reference_lists = [[next(flat) for _ in range(count)] for count in counts]
             core_tokenizer = "unicode_words"
-        statistics, segment_scores = call_core(_core.rouge_score_stats, predictions, reference_lists, names,
-                                               core_tokenizer, options["stemmer"], self.threads)
+        statistics, segment_scores = rouge_score_arrays(predictions, reference_lists, names, core_tokenizer,
+                                                        options["stemmer"], self.threads)
         if options["alpha"] is not None:
             segment_scores = _with_alpha(segment_scores, float(options["alpha"]))
         shape = (len(predictions), len(names), 3)

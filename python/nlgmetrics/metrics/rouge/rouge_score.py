@@ -28,8 +28,13 @@ stemmer (the one rouge_score uses) on ASCII tokens longer than 3 characters.
 from __future__ import annotations
 
 import re
+from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["call_core", "split_sentences_nltk", "without_surrogates"]
+import numpy as np
+
+from nlgmetrics.core.segment import segment_scorer
+
+__all__ = ["call_core", "rouge_score_arrays", "split_sentences_nltk", "without_surrogates"]
 
 
 
@@ -99,6 +104,24 @@ def call_core(function, predictions, reference_lists, *args):
         return function(predictions, reference_lists, *args)
     except UnicodeEncodeError:
         return function(without_surrogates(predictions), [without_surrogates(refs) for refs in reference_lists], *args)
+
+
+def rouge_score_arrays(predictions: Any, reference_lists: Any, names: Sequence[str], tokenizer: str, stemmer: bool,
+                       threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """``(counts, scores)`` of each segment and variant, both float64 ``(segments, variants, 3)``: (hits,
+    candidate total, reference total) and (P, R, F), from the Rust segment metric ``rouge`` (rows: the
+    counts of each variant, then their P/R/F, then a count); ``tokenizer`` as the core reads it.
+
+    >>> counts, scores = rouge_score_arrays(["the cat sat"], [["the cat"]], ["rouge1"], "rouge_score", False)
+    >>> counts.tolist(), scores[0, 0, 2]
+    ([[[2.0, 3.0, 2.0]]], 0.8)
+    """
+    options = {"variants": list(names), "tokenizer": tokenizer, "stemmer": bool(stemmer)}
+    rows, _ = call_core(segment_scorer("rouge", options).segment_stats, predictions, reference_lists, threads)
+    variants = len(names)
+    shape = (len(rows), variants, 3)
+    return (np.ascontiguousarray(rows[:, :3 * variants]).reshape(shape),
+            np.ascontiguousarray(rows[:, 3 * variants:6 * variants]).reshape(shape))
 
 
 def split_sentences_nltk(text: str) -> str:
