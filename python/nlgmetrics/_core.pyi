@@ -97,6 +97,18 @@ class SegmentScorer:
         self, hypotheses: _Texts, references: _ReferenceSets, threads: int | None = None
     ) -> tuple[NDArray[Any], NDArray[np.float64]]:
         """``(statistics (n, width), sentence scores (n,))`` of a batch."""
+    def score_lists(
+        self,
+        hypotheses: Any,
+        references: Any,
+        threads: int | None = None,
+        *,
+        max_chars: int,
+        refuse_streams: bool = False,
+        rows_per_call: int | None = None,
+    ) -> tuple[NDArray[Any], NDArray[np.float64], list[int]]:
+        """``segment_stats`` of Python lists, checked as they are read (``core.lists``' errors), scored
+        ``rows_per_call`` rows at a time: ``(statistics, sentence scores, distinct reference counts)``."""
     def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
         """The score of each row of summed statistics."""
     @property

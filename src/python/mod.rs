@@ -14,6 +14,7 @@ mod cider;
 mod diversity;
 mod errors;
 mod gleu;
+mod lists;
 mod meteor;
 mod nist;
 mod pairwise;

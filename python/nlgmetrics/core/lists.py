@@ -2,7 +2,9 @@
 surrogates): clear errors that say what was wrong and where.
 
 ``core.inputs`` takes lists or columns; columns are read by ``core.columns``, which uses the checks here.
-Nothing in this module imports the other two.
+Nothing in this module imports the other two. Metrics that score lists as given (``Metric.list_scorer``:
+sacreBLEU BLEU, chrF) have these same checks made in Rust while it reads the strs (``src/python/lists.rs``,
+``SegmentScorer.score_lists``); ``tests/test_list_checks_in_rust.py`` keeps the two giving the same errors.
 
 >>> hypotheses_list(["a", "b"])
 ['a', 'b']

@@ -124,6 +124,10 @@ class SacreBLEU(BLEU):
     def reads_one_each(self) -> bool:
         return self.reads_arrow()
 
+    def list_scorer(self) -> Optional[Any]:
+        # batch_arrays is the scorer's segment_stats when the text reaches Rust untouched.
+        return sacrebleu.scorer(self.options) if self.reads_arrow() else None
+
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
 

@@ -55,7 +55,7 @@ from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.bleu.result import BLEUResult
 
-__all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows"]
+__all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows", "scorer"]
 
 Reference = Union[str, Sequence[str]]
 
@@ -194,7 +194,7 @@ def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=N
                                           "effective_order")}
 
 
-def _scorer(options: dict) -> "_core.SegmentScorer":
+def scorer(options: dict) -> "_core.SegmentScorer":
     """The Rust scorer of these options (MeCab text reaches it pre-tokenized, as ``none``; see ``_preprocess``)."""
     return segment_scorer("bleu", {**options, "tokenize": "none"} if options["tokenize"] in _MECAB_TOKENIZERS else options)
 
@@ -212,7 +212,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
     else:
         ref_lines = references
     try:  # segment scores: sentence_bleu's (always the effective order)
-        stats, segment_scores = _scorer(options).segment_stats(hyp_lines, ref_lines, threads)
+        stats, segment_scores = scorer(options).segment_stats(hyp_lines, ref_lines, threads)
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
     return {"segment_stats": stats, "segment_scores": segment_scores}
@@ -220,7 +220,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
 
 def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
     """sacreBLEU's score of each row of summed statistics (full precision)."""
-    return _scorer(options).score_rows(np.ascontiguousarray(sums, dtype=np.int64))
+    return scorer(options).score_rows(np.ascontiguousarray(sums, dtype=np.int64))
 
 
 def signature_fields(nrefs: str, options: dict) -> tuple:
