@@ -360,6 +360,22 @@ class Metric:
             option.add_to(parser)
 
     @classmethod
+    def options_class(cls, options: Dict[str, Any]) -> "type[Metric]":
+        """The class that scores ``options`` (a preset family answers its preset's subclass, ``core.presets``)."""
+        return cls
+
+    @classmethod
+    def cli_sentence_level(cls, args: Any) -> None:
+        """Adjust parsed flags for ``--sentence-level`` as the reference's command line does (sacreBLEU's BLEU
+        turns the effective order on); nothing by default. Called on ``options_class``."""
+
+    @classmethod
+    def sentence_lines(cls, result: Any, options: Dict[str, Any], width: int) -> Optional[List[str]]:
+        """``--sentence-level`` lines in the reference tool's own form (sacreBLEU's BLEU: each segment's
+        ``BLEUResult.format`` with the signature), or None for the CLI's numbered rows. Called on ``options_class``."""
+        return None
+
+    @classmethod
     def supports_totals(cls, options: Dict[str, Any]) -> bool:
         """Whether ``segments=False`` (column totals only) works under ``options``."""
         return cls.reduction == "sum"

@@ -239,6 +239,23 @@ def signature_fields(nrefs: str, options: dict) -> tuple:
     return tuple(fields)
 
 
+def sentence_lines(result: BLEUResult, options: dict, width: int) -> list:
+    """sacreBLEU's ``--sentence-level`` lines: every segment's score in ``BLEUResult.format`` form with the
+    signature (``BLEU|nrefs:1|…|eff:yes|… = 48.9 85.7/…``), each from sentence_bleu's effective order."""
+    import dataclasses
+
+    order = options.get("max_order", 4)
+    smooth = options.get("smooth") or "exp"
+    lines = []
+    for row, score in zip(result.segment_stats.tolist(), result.segment_scores.tolist()):
+        _, precisions, bp = _core.bleu_score_from_stats(row, order, smooth, options.get("smooth_value"),
+                                                        True, None, _NEUMAIER_SUM)  # sentence_bleu's effective order
+        sentence = dataclasses.replace(result, score=score, counts=tuple(row[2:2 + order]), totals=tuple(row[2 + order:]),
+                                       precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
+        lines.append(sentence.format(width=width, signature=True))
+    return lines
+
+
 def result(totals: np.ndarray, stats: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict) -> BLEUResult:
     """The corpus BLEUResult from summed statistics (``totals``) and the per-segment rows."""
     max_order = options["max_order"]
