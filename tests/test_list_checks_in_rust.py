@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core import lists
+from nlgmetrics.core import inputs, lists
 from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.metrics.bleu import sacrebleu
 
@@ -198,3 +198,46 @@ def test_ctrl_c_between_pieces_raises_keyboard_interrupt():
             scorer.score_lists(hyps, hyps, max_chars=LIMIT, rows_per_call=64)
     finally:
         helper.join()
+
+
+# ---------------------------------------------------------------------------------------------
+# Metrics that preprocess in Python (TER, the WER family, CharCut, CharacTER): the lists come back from
+# ``_core.check_lists`` (``core.inputs.checked_lists``), checked in the same read; surrogates are left to scoring.
+
+
+def python_lists(hypotheses, references, one_each=False):
+    hyps = lists.hypotheses_list(hypotheses)
+    return hyps, lists.references_lists(references, len(hyps), sacrebleu_metric=True, one_each=one_each)
+
+
+@pytest.mark.parametrize("case", sorted(case for case in BAD if "surrogate" not in case))
+def test_check_lists_gives_the_python_error(case):
+    with pytest.raises((TypeError, ValueError)) as python:
+        python_lists(*BAD[case]())
+    with pytest.raises(python.type) as rust:
+        inputs.checked_lists(*BAD[case](), refuse_streams=True)
+    assert str(rust.value) == str(python.value)
+
+
+@pytest.mark.parametrize("one_each", [False, True])
+@pytest.mark.parametrize("case", sorted(GOOD))
+def test_check_lists_gives_the_python_lists(case, one_each):
+    expected = python_lists(*GOOD[case](), one_each=one_each)
+    got = inputs.checked_lists(*GOOD[case](), refuse_streams=True, one_each=one_each)
+    assert got == expected
+    assert type(got[1]) is type(expected[1])  # OneEach or PerHypothesis, as the Python checks give
+
+
+def test_preprocessing_metrics_check_lists_in_rust():
+    for name in ("ter", "wer", "mer", "wil", "wip", "cer", "charcut", "character"):
+        assert nlgmetrics.metric(name).checks_lists_in_rust, name
+        with pytest.raises(TypeError, match=r"^hypotheses\[1\] must be str, got NoneType$"):
+            nlgmetrics.metric(name).update(["a b", None], ["a b", "c d"])
+        with pytest.raises(ValueError, match=r"hypotheses\[0\] contains a lone surrogate"):
+            nlgmetrics.metric(name).update(["a \ud800"], ["a b"])
+    assert not nlgmetrics.metric("rouge").checks_lists_in_rust
+    with pytest.raises(ValueError, match="ambiguous"):
+        nlgmetrics.ter(["a", "b"], [["a", "b"], ["c", "d"]])
+    with pytest.raises(ValueError, match=r"references\[0\] has 2 references: .* take exactly one"):
+        nlgmetrics.wer(["a"], [["a", "b"]])
+    assert nlgmetrics.wer(["a b", "c"], ["a b", "c d"]).score == nlgmetrics.wer(["a b", "c"], [["a b"], ["c d"]]).score

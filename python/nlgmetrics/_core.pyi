@@ -81,6 +81,14 @@ def split_tokens(text: str) -> list[str]:
 def native_tokenizer_names() -> list[str]:
     """The names of the tokenizers implemented in Rust, in display order."""
 
+# --- src/python/lists.rs: Python lists checked as Rust reads them ----------------------------------
+
+def check_lists(
+    hypotheses: Any, references: Any, *, max_chars: int, refuse_streams: bool = False
+) -> tuple[list[str], list[list[str]] | None, list[int]]:
+    """``core.lists``' checks in one read: ``(hypotheses, one list per hypothesis or None for a list of str,
+    distinct reference counts)``."""
+
 # --- src/python/segment.rs: every segment metric, built by name ------------------------------------
 
 SEGMENT_METRICS: list[str]

@@ -101,6 +101,8 @@ pub(crate) struct ListBatch<'py> {
     /// Every reference, row after row; row `i` is `references[ends[i - 1]..ends[i]]`.
     references: Vec<Bound<'py, PyString>>,
     ends: Vec<usize>,
+    /// The references were a list of str, one per hypothesis (kept as given: `core.lists.OneEach`).
+    one_string_each: bool,
 }
 
 impl<'py> ListBatch<'py> {
@@ -111,8 +113,10 @@ impl<'py> ListBatch<'py> {
         rules: &ListRules,
     ) -> PyResult<Self> {
         let hypotheses = read_hypotheses(hypotheses, rules.max_chars)?;
+        let one_string_each = references.is_exact_instance_of::<PyList>();
         let (entries, references, ends) = read_references(references, hypotheses.len(), rules.max_chars)?;
-        let batch = Self { hypotheses, references, ends };
+        let one_string_each = one_string_each && entries.iter().all(|entry| entry.is_exact_instance_of::<PyString>());
+        let batch = Self { hypotheses, references, ends, one_string_each };
         if rules.refuse_streams {
             batch.check_not_streams(&entries)?;
         }
@@ -316,6 +320,37 @@ fn read_entry<'py>(entry: &Bound<'py, PyAny>, index: usize, flat: &mut Vec<Bound
 fn is_iterable(value: &Bound<'_, PyAny>) -> PyResult<bool> {
     let iterable = value.py().import("collections.abc")?.getattr("Iterable")?;
     value.is_instance(&iterable)
+}
+
+/// `core.lists.hypotheses_list` and `references_lists` in one read, for metrics that preprocess the text in
+/// Python before their scorer sees it: `(hypotheses, references, distinct reference counts)`, the hypotheses a
+/// list of the given strs, the references one new list per hypothesis, or None when they were a list of str,
+/// one per hypothesis (the caller keeps that list). Lone surrogates are left to the scoring call.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, references, *, max_chars, refuse_streams=false))]
+#[allow(clippy::type_complexity)]
+fn check_lists<'py>(
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    max_chars: usize,
+    refuse_streams: bool,
+) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>, Vec<usize>)> {
+    let py = hypotheses.py();
+    let batch = ListBatch::read(hypotheses, references, &ListRules { max_chars, refuse_streams })?;
+    let hyps = PyList::new(py, &batch.hypotheses)?;
+    let refs = match batch.one_string_each {
+        true => None,
+        false => Some(PyList::new(
+            py,
+            (0..batch.ends.len()).map(|index| PyList::new(py, batch.row(index))).collect::<PyResult<Vec<_>>>()?,
+        )?),
+    };
+    Ok((hyps, refs, batch.reference_counts()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(check_lists, m)?)?;
+    Ok(())
 }
 
 // ------------------------------------------------------------------ scoring a batch of lists

@@ -56,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cider::register(m)?;
     diversity::register(m)?;
     gleu::register(m)?;
+    lists::register(m)?;
     meteor::register(m)?;
     nist::register(m)?;
     pairwise::register(m)?;
