@@ -105,6 +105,8 @@ class SegmentScorer:
         self, hypotheses: _Texts, references: _ReferenceSets, threads: int | None = None
     ) -> tuple[NDArray[Any], NDArray[np.float64]]:
         """``(statistics (n, width), sentence scores (n,))`` of a batch."""
+    def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
+        """The score of each row of summed statistics."""
     def score_lists(
         self,
         hypotheses: Any,
@@ -116,9 +118,7 @@ class SegmentScorer:
         rows_per_call: int | None = None,
     ) -> tuple[NDArray[Any], NDArray[np.float64], list[int]]:
         """``segment_stats`` of Python lists, checked as they are read (``core.lists``' errors), scored
-        ``rows_per_call`` rows at a time: ``(statistics, sentence scores, distinct reference counts)``."""
-    def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
-        """The score of each row of summed statistics."""
+        in pieces of at least ``rows_per_call`` rows: ``(statistics, sentence scores, distinct reference counts)``."""
     @property
     def width(self) -> int: ...
     @property

@@ -21,7 +21,6 @@ use crate::text::BleuTokenizer;
 
 use super::arrays::matrix;
 use super::errors::catch_panics;
-use super::lists::{score_lists, ListRules};
 use super::strings::Lines;
 use super::threads::run_kernel;
 
@@ -265,8 +264,8 @@ impl SegmentScorer {
         refuse_streams: bool,
         rows_per_call: Option<usize>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>, Vec<usize>)> {
-        let rules = ListRules { max_chars, refuse_streams };
-        with_metric!(&self.metric, metric => score_lists(py, metric, hypotheses, references, &rules, threads, rows_per_call))
+        let rules = super::lists::ListRules { max_chars, refuse_streams };
+        with_metric!(&self.metric, metric => super::lists::score_lists(py, metric, hypotheses, references, &rules, threads, rows_per_call))
     }
 
     /// The score of each row of summed statistics (a corpus, or bootstrap resamples), `(rows, width)`.
