@@ -81,6 +81,14 @@ def split_tokens(text: str) -> list[str]:
 def native_tokenizer_names() -> list[str]:
     """The names of the tokenizers implemented in Rust, in display order."""
 
+# --- src/python/lists.rs: Python lists checked as Rust reads them ----------------------------------
+
+def check_lists(
+    hypotheses: Any, references: Any, *, max_chars: int, refuse_streams: bool = False
+) -> tuple[list[str], list[list[str]] | None, list[int]]:
+    """``core.lists``' checks in one read: ``(hypotheses, one list per hypothesis or None for a list of str,
+    distinct reference counts)``."""
+
 # --- src/python/segment.rs: every segment metric, built by name ------------------------------------
 
 SEGMENT_METRICS: list[str]
@@ -103,6 +111,18 @@ class SegmentScorer:
         ``tokenize="tokens"`` or ``"ids"`` reads token lists (of str) or id lists (of int) instead of text."""
     def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
         """The score of each row of summed statistics."""
+    def score_lists(
+        self,
+        hypotheses: Any,
+        references: Any,
+        threads: int | None = None,
+        *,
+        max_chars: int,
+        refuse_streams: bool = False,
+        rows_per_call: int | None = None,
+    ) -> tuple[NDArray[Any], NDArray[np.float64], list[int]]:
+        """``segment_stats`` of Python lists, checked as they are read (``core.lists``' errors), scored
+        in pieces of at least ``rows_per_call`` rows: ``(statistics, sentence scores, distinct reference counts)``."""
     @property
     def width(self) -> int: ...
     @property

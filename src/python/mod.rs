@@ -12,6 +12,7 @@ mod chrf;
 mod cider;
 mod diversity;
 mod errors;
+mod lists;
 mod meteor;
 mod nist;
 mod pairwise;
@@ -53,6 +54,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     chrf::register(m)?;
     cider::register(m)?;
     diversity::register(m)?;
+    lists::register(m)?;
     meteor::register(m)?;
     nist::register(m)?;
     pairwise::register(m)?;

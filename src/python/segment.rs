@@ -299,6 +299,25 @@ impl SegmentScorer {
         with_metric!(&self.metric, metric => segment_stats(py, metric, hypotheses, references, threads))
     }
 
+    /// `segment_stats` of Python lists, with every check of `core.lists` made while the strs are read
+    /// (`lists.rs`), scored in pieces of at least `rows_per_call` rows (Ctrl-C handled between pieces): `(statistics,
+    /// sentence scores, the distinct numbers of references per hypothesis)`.
+    #[pyo3(signature = (hypotheses, references, threads=None, *, max_chars, refuse_streams=false, rows_per_call=None))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn score_lists<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+        max_chars: usize,
+        refuse_streams: bool,
+        rows_per_call: Option<usize>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>, Vec<usize>)> {
+        let rules = super::lists::ListRules { max_chars, refuse_streams };
+        with_metric!(&self.metric, metric => super::lists::score_lists(py, metric, hypotheses, references, &rules, threads, rows_per_call))
+    }
+
     /// The score of each row of summed statistics (a corpus, or bootstrap resamples), `(rows, width)`.
     #[pyo3(signature = (sums, threads=None))]
     fn score_rows<'py>(

@@ -20,7 +20,7 @@ import numpy as np
 
 from nlgmetrics import __version__
 from nlgmetrics.cli import metrics as cli_metrics
-from nlgmetrics.cli.output import decimals, print_output, sentence_bleu_lines
+from nlgmetrics.cli.output import decimals, print_output
 from nlgmetrics.cli.progress import Progress, counted
 from nlgmetrics.cli.score import add_score_command, run_score
 from nlgmetrics.cli.tasks import TASKS, add_task_commands, run_task
@@ -209,10 +209,10 @@ def _render_sentences(names: Sequence[str], results: Sequence, cls, args) -> str
     decimals = args.width + cli_metrics.extra_decimals(results[0])
     for name, result in zip(names, results):
         prefix = f"{name}\t" if len(results) > 1 else ""
-        bleu_lines = sentence_bleu_lines(result, cls.options_from_cli(args), args.width) \
-            if cls.name == "bleu" else None
-        if bleu_lines is not None:  # sacreBLEU's form: every line carries the signature
-            lines.extend(prefix + line for line in bleu_lines)
+        options = cls.options_from_cli(args)
+        own_lines = cls.options_class(options).sentence_lines(result, options, args.width)
+        if own_lines is not None:  # the reference's own form (sacreBLEU's: every line carries the signature)
+            lines.extend(prefix + line for line in own_lines)
             continue
         for index, values in enumerate(cli_metrics.segment_rows(result), 1):
             lines.append(f"{prefix}{index}\t" + "\t".join(f"{value:.{decimals}f}" for value in values))
@@ -271,8 +271,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             output = run_task(args)
         else:
             cls = cli_metrics.commands()[args.command]
-            if cls.name == "bleu" and args.sentence_level and (args.preset or "sacrebleu") == "sacrebleu":
-                args.effective_order = True  # as sacreBLEU's command line does for sentence BLEU
+            if args.sentence_level:
+                cls.options_class(cls.options_from_cli(args)).cli_sentence_level(args)
             results = _score_systems(cls, args)
             names = [_system_name(path) for path in args.input]
             render = _render_sentences if args.sentence_level else _render_corpus

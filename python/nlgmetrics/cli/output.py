@@ -1,10 +1,10 @@
-"""Writing the command's output: quietly into a closed pipe, and sacreBLEU's sentence-level BLEU lines."""
+"""Writing the command's output: quietly into a closed pipe (a metric's own ``--sentence-level`` lines are its
+class's ``sentence_lines``, e.g. sacreBLEU's BLEU)."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, List, Optional
 
 # What a shell reports for a process ended by SIGPIPE (128 + 13), as for sacreBLEU in `… | head`.
 EXIT_BROKEN_PIPE = 141
@@ -45,26 +45,3 @@ def print_output(output: str) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     return 0
-
-
-def sentence_bleu_lines(result: Any, options: Dict[str, Any], width: int) -> Optional[List[str]]:
-    """sacreBLEU's ``--sentence-level`` lines for a sacreBLEU-preset BLEU result: every segment's score in
-    ``BLEUResult.format`` form with the signature (``BLEU|nrefs:1|…|eff:yes|… = 48.9 85.7/…``); None for
-    the nltk and coco presets, whose results have no such form."""
-    import dataclasses
-
-    from nlgmetrics import _core
-    from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM
-
-    if options.get("preset", "sacrebleu") != "sacrebleu":
-        return None
-    order = options.get("max_order", 4)
-    smooth = options.get("smooth") or "exp"
-    lines = []
-    for row, score in zip(result.segment_stats.tolist(), result.segment_scores.tolist()):
-        _, precisions, bp = _core.bleu_score_from_stats(row, order, smooth, options.get("smooth_value"),
-                                                        True, None, _NEUMAIER_SUM)  # sentence_bleu's effective order
-        sentence = dataclasses.replace(result, score=score, counts=tuple(row[2:2 + order]), totals=tuple(row[2 + order:]),
-                                       precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
-        lines.append(sentence.format(width=width, signature=True))
-    return lines

@@ -14,8 +14,9 @@ never back.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Tuple
 
+from nlgmetrics import _core
 from nlgmetrics.core import columns, lists
 from nlgmetrics.core.lists import (
     DEFAULT_MAX_SEGMENT_CHARS,
@@ -32,7 +33,7 @@ from nlgmetrics.core.lists import (
 
 __all__ = [
     "DEFAULT_MAX_SEGMENT_CHARS", "MAX_SEGMENT_CHARS", "OneEach", "PerHypothesis", "Reference", "check_not_streams",
-    "check_reference_lengths", "check_segment_lengths", "hypotheses_list", "references_lists", "segment_too_long",
+    "checked_lists", "check_reference_lengths", "check_segment_lengths", "hypotheses_list", "references_lists", "segment_too_long",
     "surrogate_location",
 ]
 
@@ -58,3 +59,22 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
         return columns.reference_lists(references, n_hypotheses, argument)
     return lists.references_lists(references, n_hypotheses, argument, sacrebleu_metric=sacrebleu_metric,
                                   one_each=one_each)
+
+
+def checked_lists(hypotheses: Any, references: Any, *, refuse_streams: bool = False,
+                  one_each: bool = False) -> Tuple[list, list]:
+    """``hypotheses_list`` and ``references_lists`` of Python lists in one read by Rust (``_core.check_lists``: the
+    same checks and messages, no Python pass over the items), for metrics that preprocess the text in Python
+    before their scorer reads it. ``refuse_streams``: sacreBLEU's metrics (``check_not_streams``); ``one_each``:
+    references given as one str per hypothesis stay those strs (``OneEach``).
+
+    >>> checked_lists(["a", "b"], ["x", ["y", "z"]])
+    (['a', 'b'], [['x'], ['y', 'z']])
+    >>> checked_lists(["a"], ["x"], one_each=True)
+    (['a'], ['x'])
+    """
+    hyps, refs, _ = _core.check_lists(hypotheses, references, max_chars=lists.MAX_SEGMENT_CHARS,
+                                      refuse_streams=refuse_streams and not isinstance(references, PerHypothesis))
+    if refs is None:  # a list of str, one per hypothesis (none: an empty batch, as the Python checks give it)
+        return hyps, OneEach(references) if one_each and references else PerHypothesis([[ref] for ref in references])
+    return hyps, PerHypothesis(refs)

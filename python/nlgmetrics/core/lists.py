@@ -2,7 +2,12 @@
 surrogates): clear errors that say what was wrong and where.
 
 ``core.inputs`` takes lists or columns; columns are read by ``core.columns``, which uses the checks here.
-Nothing in this module imports the other two.
+Nothing in this module imports the other two. Metrics that score lists as given (``Metric.list_scorer``:
+sacreBLEU BLEU, chrF) have these same checks made in Rust while it reads the strs (``src/python/lists.rs``,
+``SegmentScorer.score_lists``), and metrics that preprocess in Python before scoring in Rust
+(``Metric.checks_lists_in_rust``: TER, the WER family, CharCut, CharacTER) get their lists from
+``_core.check_lists`` (``core.inputs.checked_lists``); ``tests/test_list_checks_in_rust.py`` keeps them giving
+the same errors as this module.
 
 >>> hypotheses_list(["a", "b"])
 ['a', 'b']

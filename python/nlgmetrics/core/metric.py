@@ -45,7 +45,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from nlgmetrics.core import columns, inputs
+from nlgmetrics.core import columns, inputs, lists
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.state import MetricState, encode_texts, join_texts
@@ -87,6 +87,9 @@ class Metric:
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
     needs_references: ClassVar[bool] = True
+    #: True for metrics that preprocess text in Python before their Rust scorer reads it (TER, the WER family,
+    #: CharCut, CharacTER): Python lists are checked by Rust in one read (``core.inputs.checked_lists``).
+    checks_lists_in_rust: ClassVar[bool] = False
     #: Command-line options (``nlgmetrics.core.options.CliOption``), turned into subcommand flags.
     cli_options: ClassVar[Tuple[Any, ...]] = ()
 
@@ -157,6 +160,9 @@ class Metric:
             return columns.list_batch(hypotheses, references)
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
+        if self.checks_lists_in_rust:
+            return inputs.checked_lists(hypotheses, references, refuse_streams=self.refuses_stream_layout,
+                                        one_each=self.reads_one_each())
         hyps = inputs.hypotheses_list(hypotheses)
         return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout,
                                              one_each=self.reads_one_each())
@@ -184,16 +190,52 @@ class Metric:
         ``nlgmetrics.core.columns``, which also says what ``nulls`` does ("error", "empty" or "skip"; with
         "skip", ``last_kept_rows`` lists the rows of this batch that were scored).
         """
-        hyps, refs = self._batch_inputs(hypotheses, references, nulls)
-        try:
-            arrays = self._batch_arrays_in_calls(hyps, refs)
-        except UnicodeEncodeError:
-            # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
-            raise ValueError(inputs.surrogate_location(hyps, refs)) from None
-        self._add(arrays, len(hyps), set(columns.reference_counts(refs)))
+        scorer = self._lists_scorer()
+        if scorer is not None and not columns.is_columnar(hypotheses, references):
+            arrays, n_segments, ref_counts = self._score_lists(scorer, hypotheses, references)
+        else:
+            hyps, refs = self._batch_inputs(hypotheses, references, nulls)
+            try:
+                arrays = self._batch_arrays_in_calls(hyps, refs)
+            except UnicodeEncodeError:
+                # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
+                raise ValueError(inputs.surrogate_location(hyps, refs)) from None
+            n_segments, ref_counts = len(hyps), set(columns.reference_counts(refs))
+        self._add(arrays, n_segments, ref_counts)
         self._index_parts.append(columns.pandas_index(hypotheses, references, self.last_kept_rows))
         self._n_updates += 1
         return self
+
+    def list_scorer(self) -> Optional[Any]:
+        """The Rust scorer (``_core.SegmentScorer``) of Python lists given to this metric under its options, or None.
+
+        A metric whose ``batch_arrays`` is that scorer's ``segment_stats`` on the texts as given (no Python
+        preprocessing: ``{"segment_stats": …, "segment_scores": …}``) returns it, and ``update`` then hands lists to
+        ``SegmentScorer.score_lists``, which checks them while it reads them (the errors of ``core.lists``, in
+        Rust, issue 24) and scores ``rows_per_call`` rows at a time: no Python pass over the inputs, no slicing
+        into calls. None (the default): ``check_inputs`` in Python, then ``batch_arrays``.
+        """
+        return None
+
+    def _lists_scorer(self) -> Optional[Any]:
+        """``list_scorer()``, asked once per object (its options never change; a copy shares the answer)."""
+        try:
+            return self.__dict__["_list_scorer"]
+        except KeyError:
+            scorer = self.__dict__["_list_scorer"] = self.list_scorer()
+            return scorer
+
+    def _score_lists(self, scorer: Any, hypotheses: Any, references: Any) -> Tuple[Dict[str, Any], int, set]:
+        """``(arrays, segments, reference counts)`` of a batch of Python lists, read and checked by ``scorer``."""
+        self.last_kept_rows: Optional[np.ndarray] = None
+        if references is None:
+            raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
+        refuse_streams = self.refuses_stream_layout and not isinstance(references, lists.PerHypothesis)
+        stats, scores, ref_counts = scorer.score_lists(hypotheses, references, self.threads,
+                                                       max_chars=lists.MAX_SEGMENT_CHARS,
+                                                       refuse_streams=refuse_streams,
+                                                       rows_per_call=self.rows_per_call)
+        return {"segment_stats": stats, "segment_scores": scores}, len(stats), set(ref_counts)
 
     def _batch_arrays_in_calls(self, hypotheses: Any, references: Any) -> Dict[str, Any]:
         """``batch_arrays`` of the whole batch, as ``rows_per_call``-row calls joined in order when the metric
@@ -322,6 +364,22 @@ class Metric:
         """The metric's flags on its subcommand (``cli_options``)."""
         for option in cls.cli_options:
             option.add_to(parser)
+
+    @classmethod
+    def options_class(cls, options: Dict[str, Any]) -> "type[Metric]":
+        """The class that scores ``options`` (a preset family answers its preset's subclass, ``core.presets``)."""
+        return cls
+
+    @classmethod
+    def cli_sentence_level(cls, args: Any) -> None:
+        """Adjust parsed flags for ``--sentence-level`` as the reference's command line does (sacreBLEU's BLEU
+        turns the effective order on); nothing by default. Called on ``options_class``."""
+
+    @classmethod
+    def sentence_lines(cls, result: Any, options: Dict[str, Any], width: int) -> Optional[List[str]]:
+        """``--sentence-level`` lines in the reference tool's own form (sacreBLEU's BLEU: each segment's
+        ``BLEUResult.format`` with the signature), or None for the CLI's numbered rows. Called on ``options_class``."""
+        return None
 
     @classmethod
     def supports_totals(cls, options: Dict[str, Any]) -> bool:

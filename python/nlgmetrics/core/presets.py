@@ -101,6 +101,13 @@ class PresetFamily(Metric):
         super().__setstate__(saved)
 
     @classmethod
+    def options_class(cls, options: Dict[str, Any]) -> "type[Metric]":
+        """The preset class ``options["preset"]`` names (the default preset when absent)."""
+        if cls.is_preset():
+            return cls
+        return cls.preset_class(options.get("preset", cls.default_preset))
+
+    @classmethod
     def supports_totals(cls, options: Dict[str, Any]) -> bool:
-        chosen = cls if cls.is_preset() else cls.preset_class(options.get("preset", cls.default_preset))
-        return chosen.reduction == "sum" and chosen.keeps_totals
+        chosen = cls.options_class(options)
+        return chosen.reduction == "sum" and getattr(chosen, "keeps_totals", True)

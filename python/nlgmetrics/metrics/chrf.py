@@ -155,6 +155,10 @@ class CHRF(Metric):
     def reads_one_each(self) -> bool:
         return self.reads_arrow()
 
+    def list_scorer(self) -> Optional[Any]:
+        # batch_arrays is the scorer's segment_stats unless Python lowercases the text first.
+        return None if self.options["lowercase"] else segment_scorer("chrf", self.options)
+
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         if self.options["lowercase"]:
             # Python's own lowercasing is the reference's rule (full Unicode case mapping).

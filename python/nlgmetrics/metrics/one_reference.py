@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # a mixin for Metric classes: type-checked as one
 else:
     _MetricBase = object
 
-from nlgmetrics.core import columns, inputs
+from nlgmetrics.core import inputs
 
 
 def single_references(references: list[list[str]], metric: str) -> list[str]:
@@ -37,14 +37,14 @@ class OneReference(_MetricBase):
     #: Names the metric in the error for several references.
     reference_rule: str = "these metrics"
     _keep_texts = False
+    #: Every one-reference metric preprocesses in Python and scores in Rust: lists are checked by Rust in one read.
+    checks_lists_in_rust = True
+
+    def reads_one_each(self) -> bool:
+        # The usual input, one reference string per hypothesis, is kept as it is (``inputs.OneEach``).
+        return True
 
     def check_inputs(self, hypotheses: Any, references: Any):
-        # The usual input, one reference string per hypothesis, is kept as it is (``inputs.OneEach``);
-        # anything else (and every error) takes the general checks.
-        if type(references) is list and set(map(type, references)) <= {str} and not columns.is_columnar(hypotheses, references):
-            hyps = inputs.hypotheses_list(hypotheses)
-            if len(references) == len(hyps) and max(map(len, references), default=0) <= inputs.MAX_SEGMENT_CHARS:
-                return hyps, inputs.OneEach(references)
         hyps, refs = super().check_inputs(hypotheses, references)
         single_references(refs, self.reference_rule)
         return hyps, refs

@@ -97,6 +97,11 @@ class BLEU(PresetFamily):
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return sacrebleu.signature_fields(nrefs_field(ref_counts), self.options)
 
+    @classmethod
+    def cli_sentence_level(cls, args: Any) -> None:
+        if cls.sentence_effective_order:
+            args.effective_order = True  # as the reference's command line does for sentence BLEU (sacreBLEU's)
+
 
 @BLEU.preset("sacrebleu")
 class SacreBLEU(BLEU):
@@ -124,8 +129,16 @@ class SacreBLEU(BLEU):
     def reads_one_each(self) -> bool:
         return self.reads_arrow()
 
+    def list_scorer(self) -> Optional[Any]:
+        # batch_arrays is the scorer's segment_stats when the text reaches Rust untouched.
+        return sacrebleu.scorer(self.options) if self.reads_arrow() else None
+
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         return sacrebleu.batch_arrays(hypotheses, references, self.options, self.threads)
+
+    @classmethod
+    def sentence_lines(cls, result: Any, options: Dict[str, Any], width: int) -> Optional[List[str]]:
+        return sacrebleu.sentence_lines(result, options, width)
 
     def result_from_state(self, state: MetricState) -> BLEUResult:
         scores = state.arrays.get("segment_scores", np.zeros(0))

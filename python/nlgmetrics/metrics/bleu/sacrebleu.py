@@ -55,7 +55,7 @@ from nlgmetrics.core.segment import segment_scorer
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.metrics.bleu.result import BLEUResult
 
-__all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows"]
+__all__ = ["SMOOTH_DEFAULTS", "TOKENIZERS", "check_options", "batch_arrays", "result", "score_rows", "scorer"]
 
 Reference = Union[str, Sequence[str]]
 
@@ -194,7 +194,7 @@ def check_options(*, tokenize=None, lowercase=False, smooth=None, smooth_value=N
                                           "effective_order")}
 
 
-def _scorer(options: dict) -> "_core.SegmentScorer":
+def scorer(options: dict) -> "_core.SegmentScorer":
     """The Rust scorer of these options (MeCab text reaches it pre-tokenized, as ``none``; see ``_preprocess``)."""
     return segment_scorer("bleu", {**options, "tokenize": "none"} if options["tokenize"] in _MECAB_TOKENIZERS else options)
 
@@ -212,7 +212,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
     else:
         ref_lines = references
     try:  # segment scores: sentence_bleu's (always the effective order)
-        stats, segment_scores = _scorer(options).segment_stats(hyp_lines, ref_lines, threads)
+        stats, segment_scores = scorer(options).segment_stats(hyp_lines, ref_lines, threads)
     except UnicodeEncodeError:
         raise ValueError(_surrogate_location(hypotheses, references)) from None
     return {"segment_stats": stats, "segment_scores": segment_scores}
@@ -220,7 +220,7 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
 
 def score_rows(sums: np.ndarray, options: dict) -> np.ndarray:
     """sacreBLEU's score of each row of summed statistics (full precision)."""
-    return _scorer(options).score_rows(np.ascontiguousarray(sums, dtype=np.int64))
+    return scorer(options).score_rows(np.ascontiguousarray(sums, dtype=np.int64))
 
 
 def signature_fields(nrefs: str, options: dict) -> tuple:
@@ -237,6 +237,23 @@ def signature_fields(nrefs: str, options: dict) -> tuple:
     if options["weights"] is not None:
         fields.append(("weights", ",".join(repr(w) for w in options["weights"])))
     return tuple(fields)
+
+
+def sentence_lines(result: BLEUResult, options: dict, width: int) -> list:
+    """sacreBLEU's ``--sentence-level`` lines: every segment's score in ``BLEUResult.format`` form with the
+    signature (``BLEU|nrefs:1|…|eff:yes|… = 48.9 85.7/…``), each from sentence_bleu's effective order."""
+    import dataclasses
+
+    order = options.get("max_order", 4)
+    smooth = options.get("smooth") or "exp"
+    lines = []
+    for row, score in zip(result.segment_stats.tolist(), result.segment_scores.tolist()):
+        _, precisions, bp = _core.bleu_score_from_stats(row, order, smooth, options.get("smooth_value"),
+                                                        True, None, _NEUMAIER_SUM)  # sentence_bleu's effective order
+        sentence = dataclasses.replace(result, score=score, counts=tuple(row[2:2 + order]), totals=tuple(row[2 + order:]),
+                                       precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
+        lines.append(sentence.format(width=width, signature=True))
+    return lines
 
 
 def result(totals: np.ndarray, stats: np.ndarray, segment_scores: np.ndarray, nrefs: str, options: dict) -> BLEUResult:
