@@ -297,7 +297,8 @@ class CometModel:
             raise ValueError("this COMET model needs references")
         # one encoding call for all three sides: their batches share the workers, and a text on two sides
         # (a hypothesis equal to its reference) is encoded once
-        texts = [*hypotheses, *sources, *(references if self.kind == "regression" else ())]
+        sides = [hypotheses, sources] + ([references] if self.kind == "regression" and references is not None else [])
+        texts = [text for side in sides for text in side]
         vectors = self.sentence_vectors(texts)
         n = len(hypotheses)
         mt, src = vectors[:n], vectors[n: 2 * n]
