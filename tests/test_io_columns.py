@@ -17,6 +17,7 @@ _BLEU = {"tokenize": "13a", "max_order": 4, "smooth": "exp", "smooth_value": Non
          "weights": None}
 _CHRF_PLUS_PLUS = {"char_order": 6, "word_order": 2, "beta": 2, "whitespace": False, "eps_smoothing": False}
 _TER = {"normalized": False, "no_punct": False, "asian_support": False}
+_ROUGE = {"variants": ["rouge1", "rougeL"], "tokenizer": "unicode_words", "stemmer": False}
 
 
 def _bleu_stats(hypotheses, references):
@@ -31,7 +32,7 @@ def _kernels(batch):
         "bleu": _bleu_stats(h, r),
         "chrf": _core.SegmentScorer("chrf", _CHRF_PLUS_PLUS).segment_stats(h, r)[0],
         "ter": _core.SegmentScorer("ter", _TER).segment_stats(h, r)[0][:, 0],
-        "rouge": _core.rouge_score_stats(h, r, ["rouge1", "rougeL"], "unicode_words", False)[0],
+        "rouge": _core.SegmentScorer("rouge", _ROUGE).segment_stats(h, r)[0],
         "meteor": meteor.score_batch(h, r)[0],
     }
 

@@ -113,7 +113,7 @@ def rouge_score_arrays(predictions: Any, reference_lists: Any, names: Sequence[s
     counts of each variant, then their P/R/F, then a count); ``tokenizer`` as the core reads it.
 
     >>> counts, scores = rouge_score_arrays(["the cat sat"], [["the cat"]], ["rouge1"], "rouge_score", False)
-    >>> counts.tolist(), scores[0, 0, 2]
+    >>> counts.tolist(), float(scores[0, 0, 2])
     ([[[2.0, 3.0, 2.0]]], 0.8)
     """
     options = {"variants": list(names), "tokenizer": tokenizer, "stemmer": bool(stemmer)}
