@@ -102,23 +102,35 @@ pub fn batch_rows<M: SegmentMetric>(metric: &M, hyps: &[&str], refs: &[Vec<&str>
     fill_rows(metric, hyps.len(), |index, row, scratch| metric.segment_into(hyps[index], &refs[index], row, scratch))
 }
 
-/// `segments` rows of `metric.width()` columns, each filled by `fill(index, row, scratch)`: on the calling
-/// thread below `M::PARALLEL_FROM` segments, else in parallel with one scratch per thread; the error of the
-/// first failing segment (whatever the order the threads reach them in), named.
+/// `segments` rows of `metric.width()` columns, each filled by `fill(index, row, scratch)`: see
+/// [`fill_rows_into`].
 pub(crate) fn fill_rows<M, F>(metric: &M, segments: usize, fill: F) -> Result<Vec<M::Stat>>
 where
     M: SegmentMetric,
     F: Fn(usize, &mut [M::Stat], &mut M::Scratch) -> Result<()> + Sync,
 {
+    let mut rows = vec![M::Stat::default(); segments * metric.width()];
+    fill_rows_into(metric, &mut rows, 0, fill)?;
+    Ok(rows)
+}
+
+/// Fills `rows` (zeroed, `segments × metric.width()`), row `index` by `fill(index, row, scratch)`: on the
+/// calling thread below `M::PARALLEL_FROM` segments, else in parallel with one scratch per thread; the
+/// error of the first failing segment (whatever the order the threads reach them in), named by its index
+/// plus `first` (the rows' place in a larger batch).
+pub(crate) fn fill_rows_into<M, F>(metric: &M, rows: &mut [M::Stat], first: usize, fill: F) -> Result<()>
+where
+    M: SegmentMetric,
+    F: Fn(usize, &mut [M::Stat], &mut M::Scratch) -> Result<()> + Sync,
+{
     let width = metric.width();
-    let mut rows = vec![M::Stat::default(); segments * width];
     if width == 0 {
-        return Ok(rows);
+        return Ok(());
     }
     let fill = |scratch: &mut M::Scratch, (index, row): (usize, &mut [M::Stat])| {
         fill(index, row, scratch).err().map(|error| (index, error))
     };
-    let first_error = if segments < M::PARALLEL_FROM {
+    let first_error = if rows.len() / width < M::PARALLEL_FROM {
         let mut scratch = M::Scratch::default();
         rows.chunks_mut(width).enumerate().find_map(|item| fill(&mut scratch, item))
     } else {
@@ -129,8 +141,8 @@ where
             .min_by_key(|(index, _)| *index)
     };
     match first_error {
-        Some((index, error)) => Err(error.at_segment(index)),
-        None => Ok(rows),
+        Some((index, error)) => Err(error.at_segment(first + index)),
+        None => Ok(()),
     }
 }
 

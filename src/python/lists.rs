@@ -22,10 +22,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::metrics::segment::{segment_scores, Refs, SegmentMetric};
+use crate::metrics::segment::{fill_rows_into, segment_scores, Refs, SegmentMetric};
 
 use super::arrays::matrix;
 use super::strings::borrow_str;
@@ -355,34 +354,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 // ------------------------------------------------------------------ scoring a batch of lists
 
-/// Writes the rows of segments `first..first + hyps.len()` into `rows` (as `metrics::segment::batch_rows`, on the
-/// current pool); an error names its segment by its index in the whole batch.
-fn fill_rows<M: SegmentMetric>(
-    metric: &M,
-    hyps: &[&str],
-    refs: &[Vec<&str>],
-    rows: &mut [M::Stat],
-    first: usize,
-) -> Result<()> {
-    let width = metric.width();
-    if width == 0 {
-        return Ok(());
-    }
-    let fill = |scratch: &mut M::Scratch, (index, row): (usize, &mut [M::Stat])| {
-        metric.segment_into(hyps[index], &refs[index], row, scratch).err().map(|error| (index, error))
-    };
-    let first_error = if hyps.len() < M::PARALLEL_FROM {
-        let mut scratch = M::Scratch::default();
-        rows.chunks_mut(width).enumerate().find_map(|item| fill(&mut scratch, item))
-    } else {
-        rows.par_chunks_mut(width).enumerate().map_init(M::Scratch::default, fill).flatten().min_by_key(|(i, _)| *i)
-    };
-    match first_error {
-        Some((index, error)) => Err(error.at_segment(first + index)),
-        None => Ok(()),
-    }
-}
-
 /// The error for a reference set a one-reference metric cannot take.
 fn check_one_reference<M: SegmentMetric>(refs: &[Vec<&str>]) -> Result<()> {
     if M::REFS == Refs::One {
@@ -436,7 +407,9 @@ where
         // One piece: the whole batch in one GIL release (one wake-up of the pool).
         let scores = run_kernel(py, threads, || {
             metric.check_batch(&hyps, &refs)?;
-            fill_rows(metric, &hyps, &refs, &mut rows, 0)?;
+            fill_rows_into(metric, &mut rows, 0, |index, row, scratch| {
+                metric.segment_into(hyps[index], &refs[index], row, scratch)
+            })?;
             segment_scores(metric, &rows)
         })?;
         return Ok((matrix(py, n, width, rows).into_any(), scores.into_pyarray(py), batch.reference_counts()));
@@ -448,7 +421,11 @@ where
         let stop = n.min(start + rows_per_piece);
         let piece = &mut rows[start * width..stop * width];
         let began = Instant::now();
-        run_kernel(py, threads, || fill_rows(metric, &hyps[start..stop], &refs[start..stop], piece, start))?;
+        run_kernel(py, threads, || {
+            fill_rows_into(metric, piece, start, |index, row, scratch| {
+                metric.segment_into(hyps[start + index], &refs[start + index], row, scratch)
+            })
+        })?;
         py.check_signals()?; // Ctrl-C between two pieces (and after the last: the scores are quick)
         rows_per_piece = next_piece(rows_per_piece, stop - start, began.elapsed());
         start = stop;
