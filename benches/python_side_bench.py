@@ -8,7 +8,7 @@
 2. the Python side of ``bleu()`` under cProfile: the share of the call spent outside the extension's calls
    (``_core``'s functions and methods), for both reference layouts;
 3. 200 ``update``s of 120 segments and one ``compute`` against one call on the same 24,000 segments, for
-   BLEU and chrF.
+   BLEU and chrF (the two taking turns).
 
 Best of ``--repeats`` for each contender, interleaved; prints Markdown for ``benches/RESULTS.md``.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cases import _wmt17_pool
-from harness import best_of, machine_description
+from harness import best_of, best_of_interleaved, machine_description
 
 
 def extension_share(function) -> tuple[float, float]:
@@ -95,7 +95,7 @@ def main() -> None:
             return metric.compute().score
 
         assert one_call() == in_updates()
-        whole, batched = best_of(one_call, args.repeats), best_of(in_updates, args.repeats)
+        whole, batched = best_of_interleaved([one_call, in_updates], args.repeats)
         print(f"| {name} | {whole:.4f} | {batched:.4f} | **{batched / whole:.2f}×** |")
 
 

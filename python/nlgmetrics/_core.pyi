@@ -111,6 +111,11 @@ class SegmentScorer:
         ``tokenize="tokens"`` or ``"ids"`` reads token lists (of str) or id lists (of int) instead of text."""
     def score_rows(self, sums: NDArray[Any], threads: int | None = None) -> NDArray[np.float64]:
         """The score of each row of summed statistics."""
+    def check_lists(
+        self, hypotheses: Any, references: Any, *, max_chars: int, refuse_streams: bool = False
+    ) -> tuple[list[str], list[list[str]] | None, int]:
+        """Every check ``score_lists`` makes, without scoring: ``(hypotheses, one new list of references per
+        hypothesis or None for a list of str, the texts' UTF-8 bytes)``."""
     def score_lists(
         self,
         hypotheses: Any,

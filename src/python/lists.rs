@@ -153,6 +153,20 @@ impl<'py> ListBatch<'py> {
         Ok(())
     }
 
+    /// New lists of the batch: the hypotheses, and one list of references per hypothesis, or None when the
+    /// references were a list of str (the caller's list reads the same).
+    fn lists(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>)> {
+        let hyps = PyList::new(py, &self.hypotheses)?;
+        let refs = match self.one_string_each {
+            true => None,
+            false => Some(PyList::new(
+                py,
+                (0..self.ends.len()).map(|index| PyList::new(py, self.row(index))).collect::<PyResult<Vec<_>>>()?,
+            )?),
+        };
+        Ok((hyps, refs))
+    }
+
     /// The number of references of each distinct size (the sizes, ascending).
     pub(crate) fn reference_counts(&self) -> Vec<usize> {
         let mut counts: Vec<usize> = (0..self.ends.len()).map(|index| self.row(index).len()).collect();
@@ -334,17 +348,32 @@ fn check_lists<'py>(
     max_chars: usize,
     refuse_streams: bool,
 ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>, Vec<usize>)> {
-    let py = hypotheses.py();
     let batch = ListBatch::read(hypotheses, references, &ListRules { max_chars, refuse_streams })?;
-    let hyps = PyList::new(py, &batch.hypotheses)?;
-    let refs = match batch.one_string_each {
-        true => None,
-        false => Some(PyList::new(
-            py,
-            (0..batch.ends.len()).map(|index| PyList::new(py, batch.row(index))).collect::<PyResult<Vec<_>>>()?,
-        )?),
-    };
+    let (hyps, refs) = batch.lists(hypotheses.py())?;
     Ok((hyps, refs, batch.reference_counts()))
+}
+
+/// Every check [`score_lists`] makes of a batch, without scoring it: `(the hypotheses, one new list of
+/// references per hypothesis or None when they were a list of str, the texts' UTF-8 bytes)`, for a caller that
+/// keeps the batch and scores it later together with others (`Metric.update`'s pending batches). The lists are
+/// new (a later change to the caller's lists changes nothing), and the strs are borrowed as UTF-8 once here, so a
+/// lone surrogate is reported now and the later read finds their UTF-8 form cached.
+#[allow(clippy::type_complexity)]
+pub(crate) fn check_for_later<'py, M: SegmentMetric>(
+    py: Python<'py>,
+    metric: &M,
+    hypotheses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    rules: &ListRules,
+) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>, usize)> {
+    let batch = ListBatch::read(hypotheses, references, rules)?;
+    let (hyps, refs) = batch.borrow()?;
+    check_one_reference::<M>(&refs)?;
+    metric.check_batch(&hyps, &refs)?;
+    let bytes =
+        hyps.iter().map(|text| text.len()).sum::<usize>() + refs.iter().flatten().map(|text| text.len()).sum::<usize>();
+    let (hyps, refs) = batch.lists(py)?;
+    Ok((hyps, refs, bytes))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

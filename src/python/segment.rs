@@ -7,7 +7,7 @@
 use numpy::{Element, IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use crate::error::Error;
 use crate::metrics::bleu::{BleuScoring, SacreBleu, Smoothing, StatsOptions, Summation};
@@ -316,6 +316,22 @@ impl SegmentScorer {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>, Vec<usize>)> {
         let rules = super::lists::ListRules { max_chars, refuse_streams };
         with_metric!(&self.metric, metric => super::lists::score_lists(py, metric, hypotheses, references, &rules, threads, rows_per_call))
+    }
+
+    /// Every check `score_lists` makes of a batch of Python lists, without scoring it: `(hypotheses, one new list
+    /// of references per hypothesis or None when they were a list of str, the texts' UTF-8 bytes)` (`lists.rs`).
+    #[pyo3(signature = (hypotheses, references, *, max_chars, refuse_streams=false))]
+    #[allow(clippy::type_complexity)]
+    fn check_lists<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
+        max_chars: usize,
+        refuse_streams: bool,
+    ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>, usize)> {
+        let rules = super::lists::ListRules { max_chars, refuse_streams };
+        with_metric!(&self.metric, metric => super::lists::check_for_later(py, metric, hypotheses, references, &rules))
     }
 
     /// The score of each row of summed statistics (a corpus, or bootstrap resamples), `(rows, width)`.

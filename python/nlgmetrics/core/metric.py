@@ -45,7 +45,7 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from nlgmetrics.core import columns, inputs, lists
+from nlgmetrics.core import columns, inputs, lists, pending
 from nlgmetrics.core.options import check_bool, check_threads
 from nlgmetrics.core.signature import Signature
 from nlgmetrics.core.state import MetricState, encode_texts, join_texts
@@ -177,6 +177,8 @@ class Metric:
             self._totals: Optional[np.ndarray] = None
             self._n_segments = 0
             self._ref_counts: set = set()
+            # Small batches of lists checked but not scored yet (``core.pending``): scored before the state is read.
+            self._pending = pending.PendingLists()
             # The pandas index of each batch's rows (None for a batch given otherwise): results' to_pandas() keeps it.
             self._index_parts: List[Any] = []
             self._n_updates = 0  # updates and merges: compute() before any refuses or warns (empty_compute)
@@ -192,7 +194,11 @@ class Metric:
         """
         scorer = self._lists_scorer()
         if scorer is not None and not columns.is_columnar(hypotheses, references):
-            arrays, n_segments, ref_counts = self._score_lists(scorer, hypotheses, references)
+            if pending.is_small_batch(hypotheses):
+                self._keep_for_later(scorer, hypotheses, references)
+                arrays = None
+            else:
+                arrays, n_segments, ref_counts = self._score_lists(scorer, hypotheses, references)
         else:
             hyps, refs = self._batch_inputs(hypotheses, references, nulls)
             try:
@@ -201,7 +207,8 @@ class Metric:
                 # A lone surrogate cannot cross into Rust as UTF-8: say where it is (every metric alike).
                 raise ValueError(inputs.surrogate_location(hyps, refs)) from None
             n_segments, ref_counts = len(hyps), set(columns.reference_counts(refs))
-        self._add(arrays, n_segments, ref_counts)
+        if arrays is not None:
+            self._add(arrays, n_segments, ref_counts)
         self._index_parts.append(columns.pandas_index(hypotheses, references, self.last_kept_rows))
         self._n_updates += 1
         return self
@@ -225,17 +232,49 @@ class Metric:
             scorer = self.__dict__["_list_scorer"] = self.list_scorer()
             return scorer
 
-    def _score_lists(self, scorer: Any, hypotheses: Any, references: Any) -> Tuple[Dict[str, Any], int, set]:
-        """``(arrays, segments, reference counts)`` of a batch of Python lists, read and checked by ``scorer``."""
-        self.last_kept_rows: Optional[np.ndarray] = None
-        if references is None:
-            raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
-        refuse_streams = self.refuses_stream_layout and not isinstance(references, lists.PerHypothesis)
+    def _score_lists(self, scorer: Any, hypotheses: Any, references: Any,
+                     checked: bool = False) -> Tuple[Dict[str, Any], int, set]:
+        """``(arrays, segments, reference counts)`` of a batch of Python lists, read and checked by ``scorer``
+        (``checked``: the kept batches, checked by ``_keep_for_later``)."""
+        refuse_streams = not checked and self._refuses_streams(references)
         stats, scores, ref_counts = scorer.score_lists(hypotheses, references, self.threads,
                                                        max_chars=lists.MAX_SEGMENT_CHARS,
                                                        refuse_streams=refuse_streams,
                                                        rows_per_call=self.rows_per_call)
         return {"segment_stats": stats, "segment_scores": scores}, len(stats), set(ref_counts)
+
+    def _refuses_streams(self, references: Any) -> bool:
+        """Whether ``references`` (Python lists) must not read two ways (``refuses_stream_layout``); TypeError when
+        they are missing."""
+        self.last_kept_rows: Optional[np.ndarray] = None
+        if references is None:
+            raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
+        return self.refuses_stream_layout and not isinstance(references, lists.PerHypothesis)
+
+    def _keep_for_later(self, scorer: Any, hypotheses: Any, references: Any) -> None:
+        """Check a small batch of Python lists now (every error of ``score_lists``) and keep new lists of it, to be
+        scored with the next ones in one call (``core.pending``: the fixed cost of a call paid once)."""
+        refuse_streams = self._refuses_streams(references)
+        hyps, per_hypothesis, n_bytes = scorer.check_lists(hypotheses, references, max_chars=lists.MAX_SEGMENT_CHARS,
+                                                           refuse_streams=refuse_streams)
+        one_each = list(references) if per_hypothesis is None else None
+        with self._lock:
+            self._pending.add(hyps, per_hypothesis, one_each, n_bytes)
+            if self._pending.full():
+                try:
+                    self._score_pending()
+                except BaseException:  # Ctrl-C while scoring: this update leaves the state as it was
+                    self._pending.drop_last()
+                    raise
+
+    def _score_pending(self) -> None:
+        """Score the kept batches in one call and add them (under the lock; they stay kept if it fails)."""
+        if not len(self._pending):
+            return
+        hyps, refs = self._pending.joined()
+        arrays, n_segments, ref_counts = self._score_lists(self._lists_scorer(), hyps, refs, checked=True)
+        self._pending = pending.PendingLists()
+        self._store(arrays, n_segments, ref_counts)
 
     def _batch_arrays_in_calls(self, hypotheses: Any, references: Any) -> Dict[str, Any]:
         """``batch_arrays`` of the whole batch, as ``rows_per_call``-row calls joined in order when the metric
@@ -416,6 +455,10 @@ class Metric:
             self._add_unlocked(arrays, n_segments, ref_counts)
 
     def _add_unlocked(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
+        self._score_pending()  # the kept batches came first
+        self._store(arrays, n_segments, ref_counts)
+
+    def _store(self, arrays: Dict[str, Any], n_segments: int, ref_counts: set) -> None:
         if not self.keep_segments:
             totals = np.asarray(arrays["segment_stats"]).sum(axis=0)
             self._totals = totals if self._totals is None else self._totals + totals
@@ -438,6 +481,7 @@ class Metric:
     def _arrays(self, joined: bool) -> Dict[str, np.ndarray]:
         """The state's arrays: each kept part joined into one (``joined``; done once, then kept joined), or only
         the first part of each, enough to check that another state can merge (dtypes and widths)."""
+        self._score_pending()
         arrays: Dict[str, np.ndarray] = {}
         if not self.keep_segments:
             arrays["totals"] = self._totals if self._totals is not None else np.zeros(
@@ -519,6 +563,7 @@ class Metric:
             self._add_state_unlocked(state)
 
     def _add_state_unlocked(self, state: MetricState) -> None:
+        self._score_pending()
         if not self.keep_segments:
             totals = state.arrays["totals"]
             self._totals = np.array(totals) if self._totals is None else self._totals + totals
@@ -568,10 +613,17 @@ class Metric:
     # ------------------------------------------------------------------ pickling (never of Rust objects)
 
     def __copy__(self) -> "Metric":
-        """A shallow copy with its own lock (``__call__`` and the partition scorers copy a configured metric)."""
+        """A copy with its own lock and its own state, which then grows apart from this one's (``__call__`` and the
+        partition scorers copy a configured metric); the arrays kept so far are shared, never changed in place."""
         fresh = type(self).__new__(type(self))
         fresh.__dict__.update(self.__dict__)
         fresh._lock = threading.RLock()
+        with self._lock:
+            fresh._rows = {name: list(parts) for name, parts in self._rows.items()}
+            fresh._texts = {name: list(parts) for name, parts in self._texts.items()}
+            fresh._ref_counts = set(self._ref_counts)
+            fresh._index_parts = list(self._index_parts)
+            fresh._pending = self._pending.copy()
         return fresh
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -591,5 +643,5 @@ class Metric:
 
     def __repr__(self) -> str:
         options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
-        return f"{self.class_name()}({options}) with {self._n_segments} segment(s)"
+        return f"{self.class_name()}({options}) with {self._n_segments + self._pending.segments} segment(s)"
 
