@@ -19,6 +19,7 @@ import pytest
 from nlgmetrics.neural.weights import (
     WeightsError,
     load_torch_pickle,
+    mapped_file,
     read_checkpoint,
     read_safetensors,
     read_weights,
@@ -231,6 +232,22 @@ def test_float32_tensors_are_read_only_views_of_the_file():
         state["f32"][0, 0] = 1.0
     # widened or strided tensors are private copies
     assert state["f16"].flags.owndata and state["transposed"].flags.owndata
+
+
+def test_crc32_in_rust_is_zlibs():
+    """``_core.crc32`` (the checkpoint's CRC check) gives zlib's CRC-32 of the real MiniLM weights' bytes, of
+    slices at odd offsets and of nothing; a strided or non-uint8 array is refused, not misread."""
+    import zlib
+
+    from nlgmetrics import _core
+
+    raw = mapped_file(minilm_dir() / "model.safetensors")
+    for part in (raw, raw[3:100_003], raw[:0], raw[-7:]):
+        assert _core.crc32(part) == zlib.crc32(part.tobytes())
+    with pytest.raises(Exception, match="contiguous"):
+        _core.crc32(raw[:1000:2])
+    with pytest.raises(TypeError):
+        _core.crc32(np.zeros(4, np.float32))
 
 
 def test_checkpoint_that_is_not_a_dict(tmp_path):

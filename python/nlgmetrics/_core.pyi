@@ -135,6 +135,11 @@ class SegmentScorer:
     @property
     def name(self) -> str: ...
 
+# --- src/python/checksum.rs: zlib's CRC-32 ------------------------------------------------------------
+
+def crc32(data: NDArray[np.uint8]) -> int:
+    """``zlib.crc32(data)`` of a contiguous one-dimensional uint8 array, the GIL released."""
+
 # --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
 
 def bleu_row_scores(

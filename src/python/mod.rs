@@ -8,6 +8,7 @@ mod arrow;
 mod bleu;
 mod bleu_presets;
 mod charcut;
+mod checksum;
 mod chrf;
 mod cider;
 mod diversity;
@@ -51,6 +52,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     bleu_presets::register(m)?;
     charcut::register(m)?;
+    checksum::register(m)?;
     chrf::register(m)?;
     cider::register(m)?;
     diversity::register(m)?;

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import io
 import json
+import mmap
 import os
 import pickle
 import struct
 import zipfile
-import zlib
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
+
+from nlgmetrics import _core
 
 # safetensors dtype name -> (NumPy dtype of the raw little-endian bytes, widen to float32?)
 _SAFETENSORS_DTYPES = {
@@ -101,6 +103,24 @@ def _only_arrays(state: dict, path: str) -> Dict[str, np.ndarray]:
     return arrays
 
 
+def mapped_file(path: Any) -> np.ndarray:
+    """The bytes of a file as a read-only uint8 array over a memory map, the whole file read ahead at once
+    (``MADV_WILLNEED``): touched page by page instead, the 91 MB of a MiniLM COMET checkpoint took 80–135 ms of
+    page faults on its first read, against 40–45 ms read ahead (2026-12-02, this machine).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".bin") as handle:
+    ...     _ = handle.write(b"PK"); handle.flush()
+    ...     bytes(mapped_file(handle.name)), mapped_file(handle.name).flags.writeable
+    (b'PK', False)
+    """
+    with open(path, "rb") as handle:
+        view = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)  # the map outlives the file handle
+    if hasattr(view, "madvise") and hasattr(mmap, "MADV_WILLNEED"):  # not on Windows
+        view.madvise(mmap.MADV_WILLNEED)
+    return np.frombuffer(view, dtype=np.uint8)
+
+
 # --------------------------------------------------------------------------------------------------------
 # safetensors: u64 little-endian header length, a JSON header, then the raw tensor bytes.
 
@@ -124,8 +144,7 @@ def read_safetensors(path: str) -> Dict[str, np.ndarray]:
         raise WeightsError(f"{path}: malformed safetensors header (not a JSON object)")
     data_start = 8 + header_len
     data_len = size - data_start
-    raw = np.memmap(path, dtype=np.uint8, mode="r", offset=data_start, shape=(data_len,)) if data_len else \
-        np.zeros(0, np.uint8)
+    raw = mapped_file(path)[data_start:] if data_len else np.zeros(0, np.uint8)
     tensors = {}
     for name, entry in header.items():
         if name == "__metadata__":
@@ -347,7 +366,7 @@ class _Archive:
 
     def _stored_member(self, info: zipfile.ZipInfo) -> np.ndarray:
         if self._mapped is None:
-            self._mapped = np.memmap(self.path, dtype=np.uint8, mode="r")
+            self._mapped = mapped_file(self.path)
         mapped = self._mapped
         header = bytes(mapped[info.header_offset: info.header_offset + 30])
         if len(header) < 30 or header[:4] != b"PK\x03\x04":
@@ -357,7 +376,7 @@ class _Archive:
         data = mapped[start: start + info.compress_size]
         if len(data) < info.compress_size:
             raise zipfile.BadZipFile("the member runs past the end of the file")
-        if zlib.crc32(data.data) != info.CRC:
+        if _core.crc32(data) != info.CRC:
             raise zipfile.BadZipFile("CRC-32 mismatch")
         return data
 

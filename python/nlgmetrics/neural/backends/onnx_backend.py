@@ -174,8 +174,9 @@ class _GraphBuilder:
                 operands.append(bias)
             return self.node("SkipLayerNormalization", operands, domain="com.microsoft", epsilon=eps)
 
-        def weight_t(block, key):
-            return self.weight(f"{block}.{key}_wT", lambda: p[f"{block}.{key}_w"].T)
+        def project(x, block, key):  # x @ W.T from W as stored ([out, in]): no transposed copy, packed once
+            return self.node("FusedMatMul", [x, self.constant(f"{block}.{key}_w", p[f"{block}.{key}_w"])],
+                             domain="com.microsoft", transB=1)
 
         def bias(block, key):
             return self.constant(f"{block}.{key}_b", p[f"{block}.{key}_b"])
@@ -193,12 +194,10 @@ class _GraphBuilder:
             attended = self.node("Attention", [x, qkv_w, qkv_b, mask_index],
                                  domain="com.microsoft", num_heads=c.num_attention_heads,
                                  mask_filter_value=float(np.finfo(np.float32).min))
-            projected = self.node("MatMul", [attended, weight_t(block, "o")])
+            projected = project(attended, block, "o")
             x = skip_layer_norm(projected, x, f"{block}.ln1", bias(block, "o"))
-            inner = self.node("BiasGelu", [self.node("MatMul", [x, weight_t(block, "i")]), bias(block, "i")],
-                              domain="com.microsoft")
-            x = skip_layer_norm(self.node("MatMul", [inner, weight_t(block, "f")]), x, f"{block}.ln2",
-                                bias(block, "f"))
+            inner = self.node("BiasGelu", [project(x, block, "i"), bias(block, "i")], domain="com.microsoft")
+            x = skip_layer_norm(project(inner, block, "f"), x, f"{block}.ln2", bias(block, "f"))
             states[block + 1] = x
         return states
 
