@@ -83,6 +83,14 @@ def native_tokenizer_names() -> list[str]:
 
 # --- src/python/lists.rs: Python lists checked as Rust reads them ----------------------------------
 
+def hypotheses_list(hypotheses: Any, *, max_chars: int, argument: str = "hypotheses") -> list[str]:
+    """``core.lists.hypotheses_list``: a new list of the given strs, the errors naming ``argument``."""
+
+def references_lists(
+    references: Any, n_hypotheses: int, *, max_chars: int, argument: str = "references", refuse_streams: bool = False
+) -> list[list[str]] | None:
+    """``core.lists.references_lists``: one new list of str per hypothesis, or None for a list of str."""
+
 def check_lists(
     hypotheses: Any, references: Any, *, max_chars: int, refuse_streams: bool = False
 ) -> tuple[list[str], list[list[str]] | None, list[int]]:

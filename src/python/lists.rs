@@ -111,46 +111,19 @@ impl<'py> ListBatch<'py> {
         references: &Bound<'py, PyAny>,
         rules: &ListRules,
     ) -> PyResult<Self> {
-        let hypotheses = read_hypotheses(hypotheses, rules.max_chars)?;
-        let one_string_each = references.is_exact_instance_of::<PyList>();
-        let (entries, references, ends) = read_references(references, hypotheses.len(), rules.max_chars)?;
-        let one_string_each = one_string_each && entries.iter().all(|entry| entry.is_exact_instance_of::<PyString>());
-        let batch = Self { hypotheses, references, ends, one_string_each };
+        let hypotheses = read_hypotheses(hypotheses, rules.max_chars, "hypotheses")?;
+        let (entries, references_read, ends) =
+            read_references(references, hypotheses.len(), rules.max_chars, "references")?;
+        let one_string_each = is_one_string_each(references, &entries);
         if rules.refuse_streams {
-            batch.check_not_streams(&entries)?;
+            check_not_streams(&entries, &references_read, &ends, "references")?;
         }
-        Ok(batch)
+        Ok(Self { hypotheses, references: references_read, ends, one_string_each })
     }
 
     /// The references of row `index`.
     fn row(&self, index: usize) -> &[Bound<'py, PyString>] {
-        let start = if index == 0 { 0 } else { self.ends[index - 1] };
-        &self.references[start..self.ends[index]]
-    }
-
-    /// `core.lists.check_not_streams`: as many lists (exactly lists) of references as hypotheses, each as long as
-    /// there are hypotheses, whose transpose differs (sacreBLEU's reading would give other reference sets).
-    fn check_not_streams(&self, entries: &[Bound<'py, PyAny>]) -> PyResult<()> {
-        let n = self.hypotheses.len();
-        if n < 2 || !entries.iter().all(|entry| entry.is_exact_instance_of::<PyList>()) {
-            return Ok(());
-        }
-        if !(0..n).all(|index| self.row(index).len() == n) {
-            return Ok(());
-        }
-        for i in 0..n {
-            for j in 0..n {
-                if !PyAnyMethods::eq(self.row(i)[j].as_any(), &self.row(j)[i])? {
-                    return Err(PyValueError::new_err(format!(
-                        "references is ambiguous: {n} hypotheses and {n} lists of {n} references. nlgmetrics reads \
-                         references[i] as the references of hypothesis i, sacreBLEU reads references[k] as reference \
-                         stream k (one line per hypothesis). For sacreBLEU's streams pass list(zip(*streams)); for \
-                         per-hypothesis references pass each hypothesis's list as a tuple"
-                    )));
-                }
-            }
-        }
-        Ok(())
+        row(&self.references, &self.ends, index)
     }
 
     /// New lists of the batch: the hypotheses, and one list of references per hypothesis, or None when the
@@ -202,17 +175,63 @@ impl<'py> ListBatch<'py> {
     }
 }
 
-/// `core.lists.hypotheses_list`'s checks: a sequence (not a str) of str, none over `limit` characters.
-fn read_hypotheses<'py>(hypotheses: &Bound<'py, PyAny>, limit: usize) -> PyResult<Vec<Bound<'py, PyString>>> {
+/// Row `index` of rows stored one after another, row `i` ending at `ends[i]`.
+fn row<'a, T>(flat: &'a [T], ends: &[usize], index: usize) -> &'a [T] {
+    let start = if index == 0 { 0 } else { ends[index - 1] };
+    &flat[start..ends[index]]
+}
+
+/// Whether `references` was a list (exactly) of str (exactly), one per hypothesis: `core.lists.OneEach`'s shape.
+fn is_one_string_each(references: &Bound<'_, PyAny>, entries: &[Bound<'_, PyAny>]) -> bool {
+    references.is_exact_instance_of::<PyList>() && entries.iter().all(|entry| entry.is_exact_instance_of::<PyString>())
+}
+
+/// `core.lists.check_not_streams`: as many lists (exactly lists) of references as hypotheses, each as long as
+/// there are hypotheses, whose transpose differs (sacreBLEU's reading would give other reference sets).
+fn check_not_streams(
+    entries: &[Bound<'_, PyAny>],
+    flat: &[Bound<'_, PyString>],
+    ends: &[usize],
+    name: &str,
+) -> PyResult<()> {
+    let n = entries.len();
+    if n < 2 || !entries.iter().all(|entry| entry.is_exact_instance_of::<PyList>()) {
+        return Ok(());
+    }
+    if !(0..n).all(|index| row(flat, ends, index).len() == n) {
+        return Ok(());
+    }
+    for i in 0..n {
+        for j in 0..n {
+            if !PyAnyMethods::eq(row(flat, ends, i)[j].as_any(), &row(flat, ends, j)[i])? {
+                return Err(PyValueError::new_err(format!(
+                    "{name} is ambiguous: {n} hypotheses and {n} lists of {n} references. nlgmetrics reads \
+                     {name}[i] as the references of hypothesis i, sacreBLEU reads {name}[k] as reference stream k \
+                     (one line per hypothesis). For sacreBLEU's streams pass list(zip(*streams)); for \
+                     per-hypothesis references pass each hypothesis's list as a tuple"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `core.lists.hypotheses_list`'s checks: a sequence (not a str) of str, none over `limit` characters; the
+/// errors name the argument `name`.
+fn read_hypotheses<'py>(
+    hypotheses: &Bound<'py, PyAny>,
+    limit: usize,
+    name: &str,
+) -> PyResult<Vec<Bound<'py, PyString>>> {
     if hypotheses.is_instance_of::<PyString>() || hypotheses.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(format!(
-            "hypotheses must be a sequence of strings, not a single {}",
+            "{name} must be a sequence of strings, not a single {}",
             type_name(hypotheses)
         )));
     }
     let items = items(hypotheses).map_err(|error| {
         error.unwrap_or_else(|| {
-            PyTypeError::new_err(format!("hypotheses must be a sequence of strings, got {}", type_name(hypotheses)))
+            PyTypeError::new_err(format!("{name} must be a sequence of strings, got {}", type_name(hypotheses)))
         })
     })?;
     let mut texts = Vec::with_capacity(items.len());
@@ -221,14 +240,14 @@ fn read_hypotheses<'py>(hypotheses: &Bound<'py, PyAny>, limit: usize) -> PyResul
             Ok(text) => texts.push(text),
             Err(error) => {
                 return Err(PyTypeError::new_err(format!(
-                    "hypotheses[{index}] must be str, got {}",
+                    "{name}[{index}] must be str, got {}",
                     type_name(&error.into_inner())
                 )))
             }
         }
     }
     if let Some((index, length)) = first_too_long(texts.iter(), limit) {
-        return Err(segment_too_long(&format!("hypotheses[{index}]"), length, limit));
+        return Err(segment_too_long(&format!("{name}[{index}]"), length, limit));
     }
     Ok(texts)
 }
@@ -237,43 +256,44 @@ fn read_hypotheses<'py>(hypotheses: &Bound<'py, PyAny>, limit: usize) -> PyResul
 type ReadReferences<'py> = (Vec<Bound<'py, PyAny>>, Vec<Bound<'py, PyString>>, Vec<usize>);
 
 /// `core.lists.references_lists`' checks: one entry per hypothesis, each a str (its one reference) or a
-/// non-empty sequence of str, none over `limit` characters.
+/// non-empty sequence of str, none over `limit` characters; the errors name the argument `name`.
 fn read_references<'py>(
     references: &Bound<'py, PyAny>,
     n_hypotheses: usize,
     limit: usize,
+    name: &str,
 ) -> PyResult<ReadReferences<'py>> {
     if references.is_instance_of::<PyString>() || references.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(format!(
-            "references must be a sequence (one entry per hypothesis), not a single {}",
+            "{name} must be a sequence (one entry per hypothesis), not a single {}",
             type_name(references)
         )));
     }
     let entries = items(references).map_err(|error| {
         error.unwrap_or_else(|| {
-            PyTypeError::new_err(format!("references must be a sequence, got {}", type_name(references)))
+            PyTypeError::new_err(format!("{name} must be a sequence, got {}", type_name(references)))
         })
     })?;
     if entries.len() != n_hypotheses {
-        return Err(count_mismatch(&entries, n_hypotheses));
+        return Err(count_mismatch(&entries, n_hypotheses, name));
     }
     let mut flat: Vec<Bound<'py, PyString>> = Vec::with_capacity(entries.len());
     let mut ends = Vec::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
-        read_entry(entry, index, &mut flat)?;
+        read_entry(entry, index, &mut flat, name)?;
         ends.push(flat.len());
     }
     if let Some((at, length)) = first_too_long(flat.iter(), limit) {
         let row = ends.partition_point(|&end| end <= at);
         let start = if row == 0 { 0 } else { ends[row - 1] };
-        return Err(segment_too_long(&format!("references[{row}][{}]", at - start), length, limit));
+        return Err(segment_too_long(&format!("{name}[{row}][{}]", at - start), length, limit));
     }
     Ok((entries, flat, ends))
 }
 
 /// The error for a number of entries other than the number of hypotheses (naming sacreBLEU's layout when it
 /// looks like it: every entry a list or tuple with one string per hypothesis).
-fn count_mismatch(entries: &[Bound<'_, PyAny>], n_hypotheses: usize) -> PyErr {
+fn count_mismatch(entries: &[Bound<'_, PyAny>], n_hypotheses: usize, name: &str) -> PyErr {
     let n = entries.len();
     let streams = !entries.is_empty()
         && entries.iter().all(|entry| {
@@ -282,17 +302,22 @@ fn count_mismatch(entries: &[Bound<'_, PyAny>], n_hypotheses: usize) -> PyErr {
         });
     if streams {
         return PyValueError::new_err(format!(
-            "references has {n} entries but there are {n_hypotheses} hypotheses; it looks like sacreBLEU's layout \
+            "{name} has {n} entries but there are {n_hypotheses} hypotheses; it looks like sacreBLEU's layout \
              ({n} reference streams of {n_hypotheses} strings): nlgmetrics takes one entry per hypothesis, so pass \
-             list(zip(*references))"
+             list(zip(*{name}))"
         ));
     }
-    PyValueError::new_err(format!("references has {n} entries but there are {n_hypotheses} hypotheses"))
+    PyValueError::new_err(format!("{name} has {n} entries but there are {n_hypotheses} hypotheses"))
 }
 
 /// Appends the references of entry `index` to `flat` (a str is its one reference; a str subclass counts as its
 /// `str()`, as `core.lists` reads it).
-fn read_entry<'py>(entry: &Bound<'py, PyAny>, index: usize, flat: &mut Vec<Bound<'py, PyString>>) -> PyResult<()> {
+fn read_entry<'py>(
+    entry: &Bound<'py, PyAny>,
+    index: usize,
+    flat: &mut Vec<Bound<'py, PyString>>,
+    name: &str,
+) -> PyResult<()> {
     if let Ok(text) = entry.downcast_exact::<PyString>() {
         flat.push(text.clone());
         return Ok(());
@@ -304,7 +329,7 @@ fn read_entry<'py>(entry: &Bound<'py, PyAny>, index: usize, flat: &mut Vec<Bound
         return Ok(());
     } else if entry.is_instance_of::<PyBytes>() || !is_iterable(entry)? {
         return Err(PyTypeError::new_err(format!(
-            "references[{index}] must be a str or a sequence of str, got {}",
+            "{name}[{index}] must be a str or a sequence of str, got {}",
             type_name(entry)
         )));
     } else {
@@ -312,7 +337,7 @@ fn read_entry<'py>(entry: &Bound<'py, PyAny>, index: usize, flat: &mut Vec<Bound
     };
     if refs.is_empty() {
         return Err(PyValueError::new_err(format!(
-            "references[{index}] is empty: every hypothesis needs at least one reference"
+            "{name}[{index}] is empty: every hypothesis needs at least one reference"
         )));
     }
     for (ref_index, reference) in refs.into_iter().enumerate() {
@@ -320,7 +345,7 @@ fn read_entry<'py>(entry: &Bound<'py, PyAny>, index: usize, flat: &mut Vec<Bound
             Ok(text) => flat.push(text),
             Err(error) => {
                 return Err(PyTypeError::new_err(format!(
-                    "references[{index}][{ref_index}] must be str, got {}",
+                    "{name}[{index}][{ref_index}] must be str, got {}",
                     type_name(&error.into_inner())
                 )))
             }
@@ -376,7 +401,45 @@ pub(crate) fn check_for_later<'py, M: SegmentMetric>(
     Ok((hyps, refs, bytes))
 }
 
+/// `core.lists.hypotheses_list`: the items of `hypotheses` as a new list of str (TypeError naming the first item
+/// that is not one, ValueError for one over `max_chars` characters), the errors naming `argument`.
+#[pyfunction]
+#[pyo3(signature = (hypotheses, *, max_chars, argument="hypotheses"))]
+fn hypotheses_list<'py>(
+    hypotheses: &Bound<'py, PyAny>,
+    max_chars: usize,
+    argument: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(hypotheses.py(), read_hypotheses(hypotheses, max_chars, argument)?)
+}
+
+/// `core.lists.references_lists`: one new list of str per hypothesis, or None when `references` is a list of str
+/// (one reference each: the caller keeps its list), with every check of the module docs' rule 2 (and rule 3 with
+/// `refuse_streams`), the errors naming `argument`.
+#[pyfunction]
+#[pyo3(signature = (references, n_hypotheses, *, max_chars, argument="references", refuse_streams=false))]
+fn references_lists<'py>(
+    references: &Bound<'py, PyAny>,
+    n_hypotheses: usize,
+    max_chars: usize,
+    argument: &str,
+    refuse_streams: bool,
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    let py = references.py();
+    let (entries, flat, ends) = read_references(references, n_hypotheses, max_chars, argument)?;
+    if refuse_streams {
+        check_not_streams(&entries, &flat, &ends, argument)?;
+    }
+    if is_one_string_each(references, &entries) {
+        return Ok(None);
+    }
+    let rows = (0..ends.len()).map(|index| PyList::new(py, row(&flat, &ends, index))).collect::<PyResult<Vec<_>>>()?;
+    Ok(Some(PyList::new(py, rows)?))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(hypotheses_list, m)?)?;
+    m.add_function(wrap_pyfunction!(references_lists, m)?)?;
     m.add_function(wrap_pyfunction!(check_lists, m)?)?;
     Ok(())
 }

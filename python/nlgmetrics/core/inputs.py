@@ -24,7 +24,6 @@ from nlgmetrics.core.lists import (
     OneEach,
     PerHypothesis,
     Reference,
-    check_not_streams,
     check_reference_lengths,
     check_segment_lengths,
     segment_too_long,
@@ -32,7 +31,7 @@ from nlgmetrics.core.lists import (
 )
 
 __all__ = [
-    "DEFAULT_MAX_SEGMENT_CHARS", "MAX_SEGMENT_CHARS", "OneEach", "PerHypothesis", "Reference", "check_not_streams",
+    "DEFAULT_MAX_SEGMENT_CHARS", "MAX_SEGMENT_CHARS", "OneEach", "PerHypothesis", "Reference",
     "checked_lists", "check_reference_lengths", "check_segment_lengths", "hypotheses_list", "references_lists", "segment_too_long",
     "surrogate_location",
 ]
@@ -65,7 +64,7 @@ def checked_lists(hypotheses: Any, references: Any, *, refuse_streams: bool = Fa
                   one_each: bool = False) -> Tuple[list, list]:
     """``hypotheses_list`` and ``references_lists`` of Python lists in one read by Rust (``_core.check_lists``: the
     same checks and messages, no Python pass over the items), for metrics that preprocess the text in Python
-    before their scorer reads it. ``refuse_streams``: sacreBLEU's metrics (``check_not_streams``); ``one_each``:
+    before their scorer reads it. ``refuse_streams``: sacreBLEU's metrics (their stream layout); ``one_each``:
     references given as one str per hypothesis stay those strs (``OneEach``).
 
     >>> checked_lists(["a", "b"], ["x", ["y", "z"]])

@@ -1,13 +1,13 @@
 """Python lists as metric inputs, and the checks every input type shares (the segment length limit, lone
 surrogates): clear errors that say what was wrong and where.
 
-``core.inputs`` takes lists or columns; columns are read by ``core.columns``, which uses the checks here.
-Nothing in this module imports the other two. Metrics that score lists as given (``Metric.list_scorer``:
-sacreBLEU BLEU, chrF) have these same checks made in Rust while it reads the strs (``src/python/lists.rs``,
-``SegmentScorer.score_lists``), and metrics that preprocess in Python before scoring in Rust
-(``Metric.checks_lists_in_rust``: TER, the WER family, CharCut, CharacTER) get their lists from
-``_core.check_lists`` (``core.inputs.checked_lists``); ``tests/test_list_checks_in_rust.py`` keeps them giving
-the same errors as this module.
+``core.inputs`` takes lists or columns; columns are read by ``core.columns``, which uses the length checks here.
+Nothing in this module imports the other two. Lists are checked in one place, Rust's read of them
+(``src/python/lists.rs``): ``hypotheses_list`` and ``references_lists`` here are that read
+(``_core.hypotheses_list``, ``_core.references_lists``), as are ``_core.check_lists`` (both at once, for the
+metrics that preprocess in Python: ``core.inputs.checked_lists``) and ``SegmentScorer.score_lists`` /
+``check_lists`` (the metrics that score lists as given: sacreBLEU BLEU, chrF). The rules, their order and their
+messages are in that file's module docs.
 
 >>> hypotheses_list(["a", "b"])
 ['a', 'b']
@@ -18,9 +18,10 @@ the same errors as this module.
 from __future__ import annotations
 
 import os
-from collections import abc
 from itertools import chain
 from typing import Iterable, Optional, Sequence, Union
+
+from nlgmetrics import _core
 
 Reference = Union[str, Sequence[str]]
 
@@ -70,28 +71,7 @@ class OneEach(list):
 
 class PerHypothesis(list):
     """A list of reference lists known to be per hypothesis (built from streams by the library), so
-    its shape is never ambiguous (see ``check_not_streams``)."""
-
-
-def check_not_streams(references: Sequence[list], argument: str, n_entries: int = -1) -> None:
-    """Refuse the one layout that reads two ways: as many lists of references as hypotheses, each as
-    long as there are hypotheses (``bleu(["a", "b"], [stream_1, stream_2])``).
-
-    nlgmetrics reads ``references[i]`` as the references of hypothesis ``i``; sacreBLEU's
-    ``corpus_score(hypotheses, [stream_1, stream_2])`` reads ``references[k]`` as reference stream
-    ``k``. When both readings give the same sets (a symmetric layout, or one hypothesis) it is fine;
-    otherwise ValueError. Tuples mark per-hypothesis references (``list(zip(*streams))`` makes them).
-    """
-    n = len(references)
-    if n < 2 or (n_entries != -1 and n_entries != n):
-        return
-    if min(map(len, references)) == max(map(len, references)) == n and list(map(list, zip(*references))) != references:
-        raise ValueError(
-            f"{argument} is ambiguous: {n} hypotheses and {n} lists of {n} references. nlgmetrics reads "
-            f"{argument}[i] as the references of hypothesis i, sacreBLEU reads {argument}[k] as reference stream k "
-            f"(one line per hypothesis). For sacreBLEU's streams pass list(zip(*streams)); for per-hypothesis "
-            f"references pass each hypothesis's list as a tuple"
-        )
+    its shape is never ambiguous (``references_lists`` never reads it as sacreBLEU's streams)."""
 
 
 def check_reference_lengths(references: Sequence[Sequence[str]], argument: str) -> None:
@@ -118,92 +98,45 @@ def segment_too_long(where: str, length: int) -> ValueError:
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
-    """Return the hypotheses as a list of str, or raise TypeError naming the first bad item.
+    """Return the hypotheses as a new list of str, or raise TypeError naming the first bad item (ValueError for
+    one over ``MAX_SEGMENT_CHARS``); ``argument`` is the name the errors use.
 
     Lists only: ``core.inputs.hypotheses_list`` also reads columns.
+
+    >>> hypotheses_list(("a", "b"))
+    ['a', 'b']
+    >>> hypotheses_list(["a", None], "predictions")
+    Traceback (most recent call last):
+    TypeError: predictions[1] must be str, got NoneType
     """
-    if isinstance(hypotheses, (str, bytes)):
-        raise TypeError(f"{argument} must be a sequence of strings, not a single {type(hypotheses).__name__}")
-    try:
-        items = list(hypotheses)
-    except TypeError:
-        raise TypeError(f"{argument} must be a sequence of strings, got {type(hypotheses).__name__}") from None
-    if not set(map(type, items)) <= {str}:  # one C-level pass (the loop below names a bad item)
-        for index, item in enumerate(items):
-            if not isinstance(item, str):
-                raise TypeError(f"{argument}[{index}] must be str, got {type(item).__name__}")
-    check_segment_lengths(items, argument)
-    return items
+    return _core.hypotheses_list(hypotheses, max_chars=MAX_SEGMENT_CHARS, argument=argument)
 
 
-def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",  # noqa: C901
+def references_lists(references: Iterable[Reference], n_hypotheses: int, argument: str = "references",
                      sacrebleu_metric: bool = False, one_each: bool = False) -> list[list[str]]:
     """Return one non-empty list of reference strings per hypothesis.
 
-    ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of
-    entries differs from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings.
-    ``sacrebleu_metric``: the metric is one of sacreBLEU's (BLEU, chrF, TER), whose users may pass
-    sacreBLEU's stream layout; the shape that reads both ways is refused (``check_not_streams``).
-    Lists only: ``core.inputs.references_lists`` also reads column-shaped references. ``one_each``: the metric hands the references to Rust as they are, so one string
-    per hypothesis is kept as those strings (``OneEach``), without a list built per segment.
+    ``references[i]`` is a string or a sequence of strings. Raises ValueError when the number of entries differs
+    from ``n_hypotheses`` or an entry has no reference, TypeError on non-strings. ``sacrebleu_metric``: the metric
+    is one of sacreBLEU's (BLEU, chrF, TER), whose users may pass sacreBLEU's stream layout; the shape that reads
+    both ways (as many lists of references as hypotheses, each as long, whose transpose differs) is refused
+    unless the references are ``PerHypothesis``. ``one_each``: the metric hands the references to Rust as they
+    are, so one string per hypothesis is kept as those strings (``OneEach``), without a list built per segment.
+    Lists only: ``core.inputs.references_lists`` also reads column-shaped references.
+
+    >>> references_lists(["x", "y"], 2, one_each=True)
+    ['x', 'y']
+    >>> references_lists([["x"], []], 2)
+    Traceback (most recent call last):
+    ValueError: references[1] is empty: every hypothesis needs at least one reference
     """
-    # Fast path for the usual shape (a list of non-empty lists of str): a few C-level passes instead
-    # of a Python loop over segments. Anything else gets the full checks and their messages.
-    if (isinstance(references, list) and type(references) in (list, PerHypothesis) and len(references) == n_hypotheses
-            and set(map(type, references)) <= {list}
-            and set(map(type, chain.from_iterable(references))) <= {str}
-            and (not references or min(map(len, references)) > 0)):
-        check_reference_lengths(references, argument)
-        if type(references) is PerHypothesis:
-            return references
-        if sacrebleu_metric:
-            check_not_streams(references, argument)
-        return PerHypothesis(references)
-    # Fast path for one reference string per hypothesis (the one-reference metrics' usual input).
-    if type(references) is list and len(references) == n_hypotheses and set(map(type, references)) <= {str}:
-        if one_each and max(map(len, references), default=0) <= MAX_SEGMENT_CHARS:
-            return OneEach(references)
-        wrapped = [[reference] for reference in references]
-        check_reference_lengths(wrapped, argument)
-        return PerHypothesis(wrapped)
-    if isinstance(references, (str, bytes)):
-        raise TypeError(f"{argument} must be a sequence (one entry per hypothesis), not a single {type(references).__name__}")
-    try:
-        entries = list(references)
-    except TypeError:
-        raise TypeError(f"{argument} must be a sequence, got {type(references).__name__}") from None
-    if len(entries) != n_hypotheses:
-        if entries and all(type(e) in (list, tuple) and len(e) == n_hypotheses for e in entries):
-            raise ValueError(
-                f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses; it looks like "
-                f"sacreBLEU's layout ({len(entries)} reference streams of {n_hypotheses} strings): nlgmetrics takes one "
-                f"entry per hypothesis, so pass list(zip(*{argument}))"
-            )
-        raise ValueError(f"{argument} has {len(entries)} entries but there are {n_hypotheses} hypotheses")
-    result: list[list[str]] = []
-    for index, entry in enumerate(entries):
-        if type(entry) is str:
-            result.append([entry])
-            continue
-        if type(entry) is list or type(entry) is tuple:
-            refs = list(entry)
-        elif isinstance(entry, str):
-            result.append([str(entry)])
-            continue
-        elif isinstance(entry, bytes) or not isinstance(entry, abc.Iterable):
-            raise TypeError(f"{argument}[{index}] must be a str or a sequence of str, got {type(entry).__name__}")
-        else:
-            refs = list(entry)
-        if not refs:
-            raise ValueError(f"{argument}[{index}] is empty: every hypothesis needs at least one reference")
-        for ref_index, ref in enumerate(refs):
-            if type(ref) is not str and not isinstance(ref, str):
-                raise TypeError(f"{argument}[{index}][{ref_index}] must be str, got {type(ref).__name__}")
-        result.append(refs)
-    check_reference_lengths(result, argument)
-    if sacrebleu_metric and not isinstance(references, PerHypothesis):
-        check_not_streams([e for e in entries if type(e) is list], argument, len(entries))
-    return PerHypothesis(result)
+    refs = _core.references_lists(references, n_hypotheses, max_chars=MAX_SEGMENT_CHARS, argument=argument,
+                                  refuse_streams=sacrebleu_metric and not isinstance(references, PerHypothesis))
+    if refs is not None:
+        return PerHypothesis(refs)
+    if one_each and references:  # a list of str, one per hypothesis
+        return OneEach(references)
+    return PerHypothesis([[reference] for reference in references])
 
 
 def surrogate_location(hypotheses: list[str], references: list[list[str]], hypotheses_name: str = "hypotheses") -> str:

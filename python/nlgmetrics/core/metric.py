@@ -87,9 +87,6 @@ class Metric:
     text_arrays: ClassVar[Tuple[str, ...]] = ()
     #: False for metrics of a set of outputs alone (diversity): ``update(outputs)``, no references.
     needs_references: ClassVar[bool] = True
-    #: True for metrics that preprocess text in Python before their Rust scorer reads it (TER, the WER family,
-    #: CharCut, CharacTER): Python lists are checked by Rust in one read (``core.inputs.checked_lists``).
-    checks_lists_in_rust: ClassVar[bool] = False
     #: Command-line options (``nlgmetrics.core.options.CliOption``), turned into subcommand flags.
     cli_options: ClassVar[Tuple[Any, ...]] = ()
 
@@ -155,17 +152,14 @@ class Metric:
         return self.display_name()
 
     def check_inputs(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
-        """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each."""
+        """Validated ``(hypotheses, references)``: a list of str and one non-empty list of str each (Python lists
+        are checked by Rust in one read: ``core.inputs.checked_lists``)."""
         if columns.is_columnar(hypotheses, references):
             return columns.list_batch(hypotheses, references)
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
-        if self.checks_lists_in_rust:
-            return inputs.checked_lists(hypotheses, references, refuse_streams=self.refuses_stream_layout,
-                                        one_each=self.reads_one_each())
-        hyps = inputs.hypotheses_list(hypotheses)
-        return hyps, inputs.references_lists(references, len(hyps), sacrebleu_metric=self.refuses_stream_layout,
-                                             one_each=self.reads_one_each())
+        return inputs.checked_lists(hypotheses, references, refuse_streams=self.refuses_stream_layout,
+                                    one_each=self.reads_one_each())
 
     # ------------------------------------------------------------------ the life cycle
 

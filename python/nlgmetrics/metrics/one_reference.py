@@ -37,8 +37,6 @@ class OneReference(_MetricBase):
     #: Names the metric in the error for several references.
     reference_rule: str = "these metrics"
     _keep_texts = False
-    #: Every one-reference metric preprocesses in Python and scores in Rust: lists are checked by Rust in one read.
-    checks_lists_in_rust = True
 
     def reads_one_each(self) -> bool:
         # The usual input, one reference string per hypothesis, is kept as it is (``inputs.OneEach``).

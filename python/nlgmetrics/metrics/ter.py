@@ -96,7 +96,6 @@ class TER(Metric):
     sacrebleu_bootstrap = True
     refuses_stream_layout = True
     stat_columns = ("num_edits", "ref_length")
-    checks_lists_in_rust = True  # batch_arrays rstrips and lowercases in Python
     cli_options = (
         CliOption(("--case-sensitive",), "case_sensitive", "flag", help="do not lowercase"),
         CliOption(("--normalized",), "normalized", "flag", help="tercom normalisation"),
