@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import BLEUResult, bleu, sentence_bleu
+from nlgmetrics import BLEUResult, _core, bleu, sentence_bleu
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -216,8 +216,36 @@ def test_mecab_tokenizers_go_through_python_pretokenization():
             assert ours.signature.get("tok") == signature
 
 
-def test_log_sum_follows_this_interpreters_sum():
-    """sacreBLEU adds log precisions with sum(): Neumaier-compensated from CPython 3.12 on."""
-    from nlgmetrics.metrics.bleu.sacrebleu import _NEUMAIER_SUM
+def _neumaier_sum(values):
+    """CPython 3.12's compensated ``sum()`` of floats (``builtin_sum_impl``)."""
+    total = compensation = 0.0
+    for value in values:
+        following = total + value
+        compensation += (total - following) + value if abs(total) >= abs(value) else (value - following) + total
+        total = following
+    return total + compensation if compensation and math.isfinite(compensation) else total
 
-    assert _NEUMAIER_SUM == (sum([0.1] * 10) == 1.0)
+
+def _sequential_sum(values):
+    """CPython 3.11's ``sum()`` of floats: one by one."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
+def test_log_sum_follows_this_interpreters_sum():
+    """sacreBLEU adds log precisions with sum(), Neumaier-compensated from CPython 3.12 on; the core asks the
+    interpreter which, so on rows where the two sums give different scores, its score is sacreBLEU's here."""
+    totals = [31, 29, 23, 19]
+
+    def score(correct, add):
+        return math.exp(add([math.log(100.0 * c / t) for c, t in zip(correct, totals)]) / 4)  # sacreBLEU, bp = 1
+
+    rows = [(a, b, c, d) for a in range(1, 32) for b in range(1, 30) for c in (1, 2, 5) for d in (1, 3)]
+    differing = [row for row in rows if score(row, _neumaier_sum) != score(row, _sequential_sum)]
+    assert len(differing) >= 10, "no row tells the two sums apart"
+    options = {"max_order": 4, "smooth": "none", "smooth_value": None, "effective_order": False, "weights": None}
+    for correct in differing:
+        theirs = sacrebleu.BLEU.compute_bleu(list(correct), totals, 40, 40).score
+        assert _core.bleu_score_from_stats([40, 40, *correct, *totals], options)[0] == theirs, correct

@@ -86,7 +86,8 @@ def test_arrow_input_matches_sacrebleu(wmt22_two_refs):
     totals = stats.sum(axis=0).tolist()
     assert nlgmetrics.bleu(hyps, [[a, b] for a, b in zip(ref_a, ref_b)]).score == \
         sacrebleu.corpus_bleu(hyps, [ref_a, ref_b]).score
-    assert _core.bleu_score_from_stats(totals, 4, "exp", None, False, None, False)[0] == \
+    corpus_scoring = {"max_order": 4, "smooth": "exp", "smooth_value": None, "effective_order": False, "weights": None}
+    assert _core.bleu_score_from_stats(totals, corpus_scoring)[0] == \
         pytest.approx(sacrebleu.corpus_bleu(hyps, [ref_a, ref_b]).score, rel=1e-12)
 
 

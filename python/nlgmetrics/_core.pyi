@@ -151,27 +151,13 @@ def crc32(data: NDArray[np.uint8]) -> int:
 # --- src/python/bleu.rs: sacreBLEU BLEU ------------------------------------------------------------
 
 def bleu_row_scores(
-    stats: NDArray[np.int64],
-    max_order: int,
-    smooth: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    weights: _Floats | None,
-    neumaier_sum: bool,
-    threads: int | None = None,
+    stats: NDArray[np.int64], options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """The BLEU score of each statistics row."""
+    """The BLEU score of each statistics row; ``options``: ``max_order``, ``smooth``, ``smooth_value``,
+    ``effective_order``, ``weights``."""
 
-def bleu_score_from_stats(
-    stats: _Ints,
-    max_order: int,
-    smooth: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    weights: _Floats | None,
-    neumaier_sum: bool,
-) -> tuple[float, list[float], float]:
-    """``(score, precisions, bp)`` of one statistics row."""
+def bleu_score_from_stats(stats: _Ints, options: dict[str, Any]) -> tuple[float, list[float], float]:
+    """``(score, precisions, bp)`` of one statistics row (``options`` as ``bleu_row_scores``)."""
 
 # --- src/python/bleu_presets.rs: NLTK and pycocoevalcap BLEU ---------------------------------------
 
@@ -266,39 +252,28 @@ def ribes_alignment(reference: Sequence[int], hypothesis: Sequence[int]) -> tupl
 
 # --- src/python/diversity.rs -----------------------------------------------------------------------
 
-def distinct_stats(outputs: Any, tokenize: str, n: int, threads: int | None = None) -> tuple[NDArray[np.uint64], int]:
-    """Per output ``[distinct n-grams, n-grams]`` and the distinct n-grams of all outputs together."""
+def distinct_stats(
+    outputs: Any, options: dict[str, Any], threads: int | None = None
+) -> tuple[NDArray[np.uint64], int]:
+    """Per output ``[distinct n-grams, n-grams]`` and the distinct n-grams of all outputs together; ``options``:
+    ``tokenize``, ``n``."""
 
-def self_bleu_stats(outputs: Any, tokenize: str, max_order: int, threads: int | None = None) -> NDArray[np.int64]:
-    """BLEU statistics rows of each output against all the others."""
+def self_bleu_stats(outputs: Any, options: dict[str, Any], threads: int | None = None) -> NDArray[np.int64]:
+    """BLEU statistics rows of each output against all the others; ``options``: ``tokenize``, ``max_order``."""
 
 # --- src/python/pairwise.rs ------------------------------------------------------------------------
 
 def chrf_pairwise(
-    candidates: Sequence[str],
-    references: Sequence[str] | None,
-    char_order: int,
-    word_order: int,
-    beta: float,
-    whitespace: bool,
-    eps_smoothing: bool,
-    threads: int | None = None,
+    candidates: Sequence[str], references: Sequence[str] | None, options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """Sentence chrF of every candidate against every reference, ``(n_candidates, n_references)``."""
+    """Sentence chrF of every candidate against every reference, ``(n_candidates, n_references)``; ``options``:
+    chrF's (``char_order``, ``word_order``, ``beta``, ``whitespace``, ``eps_smoothing``)."""
 
 def bleu_pairwise(
-    candidates: Sequence[str],
-    references: Sequence[str] | None,
-    tokenize: str,
-    max_order: int,
-    smooth: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    weights: _Floats | None,
-    neumaier_sum: bool,
-    threads: int | None = None,
+    candidates: Sequence[str], references: Sequence[str] | None, options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """Sentence BLEU of every candidate against every reference, ``(n_candidates, n_references)``."""
+    """Sentence BLEU of every candidate against every reference, ``(n_candidates, n_references)``; ``options``:
+    ``tokenize`` and ``bleu_row_scores``'s."""
 
 # --- src/python/ter.rs -----------------------------------------------------------------------------
 

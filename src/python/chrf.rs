@@ -1,17 +1,13 @@
 //! Bindings for `metrics::chrf`.
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::metrics::chrf::ChrfConfig;
 
-pub(crate) fn config(
-    char_order: usize,
-    word_order: usize,
-    beta: f64,
-    whitespace: bool,
-    eps_smoothing: bool,
-) -> PyResult<ChrfConfig> {
-    let config = ChrfConfig { char_order, word_order, beta, whitespace, eps_smoothing };
+/// chrF's options read from a dict by name (the Python metric's options; other keys are not read), validated.
+pub(crate) fn chrf_config(options: &Bound<'_, PyDict>) -> PyResult<ChrfConfig> {
+    let config: ChrfConfig = options.extract()?;
     config.validate()?;
     Ok(config)
 }

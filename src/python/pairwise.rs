@@ -2,57 +2,46 @@
 
 use numpy::PyArray2;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::arrays::matrix;
-use super::bleu::scoring;
-use super::chrf::config;
-use super::threads::run_released;
+use super::bleu::tokenizer_and_scoring;
+use super::chrf::chrf_config;
+use super::threads::run_kernel;
 use crate::metrics::pairwise::{bleu_matrix, chrf_matrix};
-use crate::text::BleuTokenizer;
 
-/// Sentence chrF of every candidate against every reference, `(n_candidates, n_references)`.
+/// Sentence chrF of every candidate against every reference, `(n_candidates, n_references)`; `options` are
+/// chrF's (`char_order`, `word_order`, `beta`, `whitespace`, `eps_smoothing`).
 #[pyfunction]
-#[pyo3(signature = (candidates, references, char_order, word_order, beta, whitespace, eps_smoothing, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (candidates, references, options, threads=None))]
 fn chrf_pairwise<'py>(
     py: Python<'py>,
     candidates: Vec<String>,
     references: Option<Vec<String>>,
-    char_order: usize,
-    word_order: usize,
-    beta: f64,
-    whitespace: bool,
-    eps_smoothing: bool,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let config = config(char_order, word_order, beta, whitespace, eps_smoothing)?;
+    let config = chrf_config(options)?;
     let n_refs = references.as_ref().map_or(candidates.len(), Vec::len);
-    let scores = run_released(py, threads, || chrf_matrix(&candidates, references.as_deref(), &config))??;
+    let scores = run_kernel(py, threads, || chrf_matrix(&candidates, references.as_deref(), &config))?;
     Ok(matrix(py, candidates.len(), n_refs, scores))
 }
 
-/// Sentence BLEU of every candidate against every reference, `(n_candidates, n_references)`.
+/// Sentence BLEU of every candidate against every reference, `(n_candidates, n_references)`; `options` are
+/// sacreBLEU BLEU's (`tokenize`, `max_order`, `smooth`, `smooth_value`, `effective_order`, `weights`).
 /// Lines are lowercased (and MeCab-tokenized, with `tokenize="none"`) by the caller.
 #[pyfunction]
-#[pyo3(signature = (candidates, references, tokenize, max_order, smooth, smooth_value, effective_order, weights, neumaier_sum, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (candidates, references, options, threads=None))]
 fn bleu_pairwise<'py>(
     py: Python<'py>,
     candidates: Vec<String>,
     references: Option<Vec<String>>,
-    tokenize: &str,
-    max_order: usize,
-    smooth: &str,
-    smooth_value: Option<f64>,
-    effective_order: bool,
-    weights: Option<Vec<f64>>,
-    neumaier_sum: bool,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let tokenizer = BleuTokenizer::from_name(tokenize)?;
-    let scoring = scoring(max_order, smooth, smooth_value, effective_order, weights, neumaier_sum)?;
+    let (tokenizer, scoring) = tokenizer_and_scoring(options)?;
     let n_refs = references.as_ref().map_or(candidates.len(), Vec::len);
-    let scores = run_released(py, threads, || bleu_matrix(&candidates, references.as_deref(), tokenizer, &scoring))??;
+    let scores = run_kernel(py, threads, || bleu_matrix(&candidates, references.as_deref(), tokenizer, &scoring))?;
     Ok(matrix(py, candidates.len(), n_refs, scores))
 }
 

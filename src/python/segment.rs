@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::error::Error;
-use crate::metrics::bleu::{BleuScoring, SacreBleu, Smoothing, StatsOptions, Summation};
+use crate::metrics::bleu::{SacreBleu, StatsOptions};
 use crate::metrics::character::Character;
 use crate::metrics::charcut::CharcutConfig;
 use crate::metrics::chrf::ChrfConfig;
@@ -22,9 +22,10 @@ use crate::metrics::rouge::RougeScoreOptions;
 use crate::metrics::segment::{batch_rows, score_rows, segment_scores, SegmentMetric};
 use crate::metrics::ter::TerNormalizer;
 use crate::metrics::wer::{ErrorRate, ErrorRateConfig, Measure, Unit};
-use crate::text::BleuTokenizer;
 
 use super::arrays::matrix;
+use super::bleu::tokenizer_and_scoring;
+use super::chrf::chrf_config;
 use super::errors::catch_panics;
 use super::segment_options;
 use super::segment_words::{self, reading_tokens, TokenBatch};
@@ -45,37 +46,6 @@ impl StatDtype for f64 {
 }
 
 // ------------------------------------------------------------------ options, read from the metric's dict
-
-/// sacreBLEU BLEU's options (`nlgmetrics.metrics.bleu.sacrebleu.check_options`; `tokenize` as the core
-/// reads it: MeCab text comes pre-tokenized as "none").
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct BleuOptions {
-    tokenize: String,
-    max_order: usize,
-    smooth: String,
-    smooth_value: Option<f64>,
-    effective_order: bool,
-    weights: Option<Vec<f64>>,
-}
-
-impl BleuOptions {
-    fn build(self, py: Python<'_>) -> PyResult<SacreBleu> {
-        let stats = StatsOptions::new(BleuTokenizer::from_name(&self.tokenize)?, self.max_order)?;
-        // sacreBLEU sums the log precisions with Python's sum(), which is compensated from CPython 3.12 on.
-        let summation = if py.version_info() >= (3, 12) { Summation::Neumaier } else { Summation::Sequential };
-        let smoothing = Smoothing::from_name(&self.smooth)?;
-        let scoring = BleuScoring::new(
-            self.max_order,
-            smoothing,
-            self.smooth_value,
-            self.effective_order,
-            self.weights,
-            summation,
-        )?;
-        Ok(SacreBleu::new(stats, scoring))
-    }
-}
 
 /// jiwer's text options of the WER family (`remove_multiple_spaces` None: the unit's jiwer default).
 #[derive(FromPyObject)]
@@ -161,12 +131,11 @@ impl AnySegmentMetric {
             Ok(Self::ErrorRate(options.extract::<ErrorRateOptions>()?.build(unit, measure)))
         };
         Ok(match name {
-            "bleu" => Self::Bleu(options.extract::<BleuOptions>()?.build(options.py())?),
-            "chrf" => {
-                let config: ChrfConfig = options.extract()?;
-                config.validate()?;
-                Self::Chrf(config)
+            "bleu" => {
+                let (tokenizer, scoring) = tokenizer_and_scoring(options)?;
+                Self::Bleu(SacreBleu::new(StatsOptions::new(tokenizer, scoring.max_order)?, scoring))
             }
+            "chrf" => Self::Chrf(chrf_config(options)?),
             "ter" => Self::Ter(options.extract()?),
             "wer" => error_rate(Unit::Words, Measure::ErrorRate)?,
             "mer" => error_rate(Unit::Words, Measure::MatchErrorRate)?,

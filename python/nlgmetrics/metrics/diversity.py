@@ -30,7 +30,6 @@ the cost is linear in the outputs, not quadratic.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -47,7 +46,6 @@ from nlgmetrics.core.signature import Signature
 __all__ = ["Distinct", "DistinctResult", "SelfBLEU", "SelfBLEUResult", "distinct", "self_bleu"]
 
 VARIANTS = ("sacrebleu", "texygen")
-_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,7 +84,7 @@ def distinct(outputs: Sequence[str], n: int = 2, *, tokenize: str = "none", thre
     lines = hypotheses_list(outputs, "outputs")
     n = check_int(n, "n", 1, 100)
     try:
-        rows, corpus_distinct = _core.distinct_stats(lines, tokenize, n, threads)
+        rows, corpus_distinct = _core.distinct_stats(lines, {"tokenize": tokenize, "n": n}, threads)
     except UnicodeEncodeError:
         raise ValueError(surrogate_location(lines, [], "outputs")) from None
     rows = rows.astype(np.int64)
@@ -144,7 +142,7 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
     tokenize = tokenize if tokenize is not None else ("none" if texygen else "13a")
     max_order = check_int(max_order if max_order is not None else (3 if texygen else 4), "max_order", 1, 100)
     try:
-        rows = _core.self_bleu_stats(lines, tokenize, max_order, threads)
+        rows = _core.self_bleu_stats(lines, {"tokenize": tokenize, "max_order": max_order}, threads)
     except UnicodeEncodeError:
         raise ValueError(surrogate_location(lines, [], "outputs")) from None
     if texygen:
@@ -155,8 +153,10 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
         scores = _core.bleu_nltk_float_scores(nltk_rows, max_order, weights, "method1", 0.1, 5.0, False, False,
                                               threads)
     else:
-        scores = _core.bleu_row_scores(np.ascontiguousarray(rows, dtype=np.int64), max_order, "exp", None, True, None,
-                                       _NEUMAIER_SUM, threads)
+        # sacreBLEU's sentence_bleu: exp smoothing, effective order, the default weights
+        sentence = {"max_order": max_order, "smooth": "exp", "smooth_value": None, "effective_order": True,
+                    "weights": None}
+        scores = _core.bleu_row_scores(np.ascontiguousarray(rows, dtype=np.int64), sentence, threads)
     scores = np.asarray(scores, dtype=np.float64)
     # Texygen: score += each; / count (a sequential sum, as np.cumsum).
     mean = float(np.cumsum(scores)[-1] / len(scores))

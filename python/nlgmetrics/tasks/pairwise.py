@@ -19,7 +19,6 @@ import numpy as np
 from nlgmetrics import _core
 from nlgmetrics.core import inputs as _validate
 from nlgmetrics.metrics.bleu.sacrebleu import (
-    _NEUMAIER_SUM,
     _check_bool,
     _check_max_order,
     _check_smooth,
@@ -64,8 +63,9 @@ def chrf_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
         cands = [text.lower() for text in cands]
         refs = None if refs is None else [text.lower() for text in refs]
     try:
-        return _core.chrf_pairwise(cands, refs, char_order, word_order, float(beta), bool(whitespace),
-                                   bool(eps_smoothing), _check_threads(threads))
+        options = {"char_order": char_order, "word_order": word_order, "beta": float(beta),
+                   "whitespace": bool(whitespace), "eps_smoothing": bool(eps_smoothing)}
+        return _core.chrf_pairwise(cands, refs, options, _check_threads(threads))
     except UnicodeEncodeError:
         raise ValueError(_surrogate_where(cands, refs)) from None
 
@@ -92,9 +92,10 @@ def bleu_pairwise(candidates: Iterable[str], references: Optional[Iterable[str]]
     effective_order = _check_bool(effective_order, "effective_order")
     cand_lines, core_tokenizer = _preprocess(cands, lowercase, tokenize)
     ref_lines = None if refs is None else _preprocess(refs, lowercase, tokenize)[0]
+    options = {"tokenize": core_tokenizer, "max_order": max_order, "smooth": smooth,
+               "smooth_value": None if smooth_value is None else float(smooth_value),
+               "effective_order": effective_order, "weights": weights}
     try:
-        return _core.bleu_pairwise(cand_lines, ref_lines, core_tokenizer, max_order, smooth,
-                                   None if smooth_value is None else float(smooth_value), effective_order, weights,
-                                   _NEUMAIER_SUM, _check_threads(threads))
+        return _core.bleu_pairwise(cand_lines, ref_lines, options, _check_threads(threads))
     except UnicodeEncodeError:
         raise ValueError(_surrogate_where(cands, refs)) from None

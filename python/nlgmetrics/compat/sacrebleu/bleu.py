@@ -22,7 +22,6 @@ from nlgmetrics import _core
 from nlgmetrics.compat.sacrebleu._base import Metric, Score, Signature
 from nlgmetrics.metrics.bleu.metric import BLEU as BLEUMetric
 from nlgmetrics.metrics.bleu.sacrebleu import (
-    _NEUMAIER_SUM,
     _check_bool,
     _check_max_order,
     _check_smooth,
@@ -149,10 +148,10 @@ class BLEU(Metric[BLEUScore]):
         """BLEU from sufficient statistics (``BLEU.compute_bleu`` in sacreBLEU)."""
         _check_smooth(smooth_method, smooth_value, strict=False)
         stats = [int(sys_len), int(ref_len)] + [int(c) for c in correct] + [int(t) for t in total]
-        score, precisions, bp = _core.bleu_score_from_stats(
-            stats, max_ngram_order, smooth_method, None if smooth_value is None else float(smooth_value),
-            effective_order, None, _NEUMAIER_SUM,
-        )
+        options = {"max_order": max_ngram_order, "smooth": smooth_method,
+                   "smooth_value": None if smooth_value is None else float(smooth_value),
+                   "effective_order": effective_order, "weights": None}
+        score, precisions, bp = _core.bleu_score_from_stats(stats, options)
         counts, totals = _smoothed_counts(correct, total, smooth_method, smooth_value)
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 

@@ -41,7 +41,6 @@ live in ``nlgmetrics.metrics.bleu.nltk`` / ``nlgmetrics.metrics.bleu.coco``.
 from __future__ import annotations
 
 import math
-import sys
 from functools import lru_cache
 from numbers import Real
 from typing import Any, Optional, Sequence, Union
@@ -69,10 +68,6 @@ _MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
 #: sacreBLEU tokenizers we do not provide (SentencePiece models downloaded at run time).
 _UNSUPPORTED_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
 MAX_ORDER_LIMIT = 100
-
-# sacreBLEU sums log precisions with the built-in sum(), which is Neumaier-compensated from
-# CPython 3.12 on; the Rust core reproduces whichever this interpreter uses.
-_NEUMAIER_SUM = sys.version_info >= (3, 12)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,11 +240,12 @@ def sentence_lines(result: BLEUResult, options: dict, width: int) -> list:
     import dataclasses
 
     order = options.get("max_order", 4)
-    smooth = options.get("smooth") or "exp"
+    # sentence_bleu's scoring: always the effective order, the default weights
+    scoring = {"max_order": order, "smooth": options.get("smooth") or "exp",
+               "smooth_value": options.get("smooth_value"), "effective_order": True, "weights": None}
     lines = []
     for row, score in zip(result.segment_stats.tolist(), result.segment_scores.tolist()):
-        _, precisions, bp = _core.bleu_score_from_stats(row, order, smooth, options.get("smooth_value"),
-                                                        True, None, _NEUMAIER_SUM)  # sentence_bleu's effective order
+        _, precisions, bp = _core.bleu_score_from_stats(row, scoring)
         sentence = dataclasses.replace(result, score=score, counts=tuple(row[2:2 + order]), totals=tuple(row[2 + order:]),
                                        precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
         lines.append(sentence.format(width=width, signature=True))
@@ -260,9 +256,7 @@ def result(totals: np.ndarray, stats: np.ndarray, segment_scores: np.ndarray, nr
     """The corpus BLEUResult from summed statistics (``totals``) and the per-segment rows."""
     max_order = options["max_order"]
     counts = [int(value) for value in totals]
-    score, precisions, bp = _core.bleu_score_from_stats(
-        counts, max_order, options["smooth"], options["smooth_value"], options["effective_order"], options["weights"],
-        _NEUMAIER_SUM)
+    score, precisions, bp = _core.bleu_score_from_stats(counts, options)
     return BLEUResult(
         score=score,
         counts=tuple(counts[2:2 + max_order]),
