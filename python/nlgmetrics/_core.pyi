@@ -323,13 +323,11 @@ def rouge155_stem_words(words: Sequence[str], wordnet_exceptions: bool) -> list[
 def cider_image_scores(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    n: int = 4,
-    sigma: float = 6.0,
-    clipping: bool = True,
-    length_penalty: bool = True,
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> NDArray[np.float64]:
-    """Per-image CIDEr(-D) of tokenized captions."""
+    """Per-image CIDEr(-D) of tokenized captions; ``options``: ``n``, ``sigma``, ``variant``
+    (``"cider-d"`` or ``"cider"``)."""
 
 def rouge_l_coco_image_scores(
     candidates: Sequence[str], references: Sequence[Sequence[str]], beta: float = 1.2, threads: int | None = None

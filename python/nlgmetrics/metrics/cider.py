@@ -129,9 +129,7 @@ class CIDEr(Metric):
         for count in state.arrays["ref_counts"].tolist():
             refs.append(flat[start:start + count])
             start += count
-        penalized = options["variant"] == "cider-d"
-        scores = _core.cider_image_scores(hyps, refs, options["n"], float(options["sigma"]), penalized, penalized,
-                                          self.threads)
+        scores = _core.cider_image_scores(hyps, refs, options, self.threads)
         return CiderResult(float(np.mean(scores)), scores, self.signature(state.ref_counts))
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:

@@ -165,7 +165,7 @@ def caption_scores(
         scores["ROUGE_L"] = np.mean(rouge_images)
         image_scores["ROUGE_L"] = rouge_images
     if "CIDEr" in wanted:
-        cider_images = _core.cider_image_scores(hyps, refs, 4, 6.0, True, True)
+        cider_images = _core.cider_image_scores(hyps, refs, {"n": 4, "sigma": 6.0, "variant": "cider-d"})
         scores["CIDEr"] = np.mean(cider_images)
         image_scores["CIDEr"] = cider_images
     ordered = {name: scores[name] for name in CAPTION_METRICS if name in scores}

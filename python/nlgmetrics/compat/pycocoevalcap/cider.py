@@ -26,7 +26,8 @@ class Cider:
         """``gts``: ``{image: [tokenized ref, …]}``, ``res``: ``{image: [tokenized hypothesis]}``.
         Returns ``(mean score, per-image numpy array)`` in ``gts`` key order."""
         _, hypotheses, references = _aligned(gts, res)
-        scores = _core.cider_image_scores(hypotheses, references, self._n, self._sigma, True, True)
+        options = {"n": self._n, "sigma": self._sigma, "variant": "cider-d"}
+        scores = _core.cider_image_scores(hypotheses, references, options)
         return np.mean(np.array(scores)), np.array(scores)
 
     def method(self):
