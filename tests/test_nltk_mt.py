@@ -245,13 +245,14 @@ def test_nist_reads_its_kept_texts_in_place_and_falls_back_to_str(wmt17):
     assert _core.encode_utf8(["a", "\ud800"]) is None
     assert decode_texts(*encode_texts(["a", "\ud800"])) == ["a", "\ud800"]
     flat = [ref for entry in refs for ref in entry]
-    rows, own = _core.nist_utf8_stats(data, ends, *encode_texts(flat), np.ones(len(hyps), dtype=np.int64), "nist", 5,
-                                      sys.version_info >= (3, 12))
-    expected = _core.nist_corpus_and_sentence_stats(hyps, refs, "nist", 5, sys.version_info >= (3, 12))
+    options = {"tokenize": "nist", "n": 5}
+    rows, own = _core.nist_utf8_stats(data, ends, *encode_texts(flat), np.ones(len(hyps), dtype=np.int64), options)
+    expected = _core.nist_corpus_and_sentence_stats(hyps, refs, options)
     assert np.array_equal(rows, expected[0]) and np.array_equal(own, expected[1])
+    split = {"tokenize": "none", "n": 2}
     assert _core.nist_utf8_stats(*encode_texts(["\ud800"]), *encode_texts(["a"]), np.ones(1, dtype=np.int64),
-                                 "none", 2, False) is None
+                                 split) is None
     with pytest.raises(ValueError, match="ref_counts"):
-        _core.nist_utf8_stats(data, ends, data, ends, np.ones(3, dtype=np.int64), "none", 2, False)
+        _core.nist_utf8_stats(data, ends, data, ends, np.ones(3, dtype=np.int64), split)
     with pytest.raises(ValueError):  # UnicodeEncodeError, from the str route
         nlgmetrics.nist(["a \ud800 b"], [["a b"]])

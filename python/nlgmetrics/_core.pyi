@@ -214,18 +214,13 @@ def bleu_coco_scores(
 # --- src/python/nist.rs ----------------------------------------------------------------------------
 
 def nist_stats(
-    hypotheses: Any,
-    references: Any,
-    tokenize: str,
-    n: int,
-    weights: str,
-    neumaier_sum: bool,
-    threads: int | None = None,
+    hypotheses: Any, references: Any, options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """NIST rows ``[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]`` (weights ``"corpus"`` or ``"segment"``)."""
+    """NIST rows ``[info_1..n, ngrams_1..n, ref_len_1..n, hyp_len]`` with corpus weights; ``options``:
+    ``tokenize``, ``n``."""
 
 def nist_corpus_and_sentence_stats(
-    hypotheses: Any, references: Any, tokenize: str, n: int, neumaier_sum: bool, threads: int | None = None
+    hypotheses: Any, references: Any, options: dict[str, Any], threads: int | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Corpus-weight rows and each segment's own rows, from one tokenization."""
 
@@ -235,15 +230,13 @@ def nist_utf8_stats(
     ref_data: NDArray[np.uint8],
     ref_ends: NDArray[np.int64],
     ref_counts: NDArray[np.int64],
-    tokenize: str,
-    n: int,
-    neumaier_sum: bool,
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """``nist_corpus_and_sentence_stats`` of a state's UTF-8 text buffers; None if they are not valid UTF-8."""
 
-def nist_row_scores(rows: NDArray[np.float64], n: int, segments: Sequence[int]) -> tuple[list[float], list[bool]]:
-    """NIST score of each row and whether NLTK divides by zero there."""
+def nist_row_scores(rows: NDArray[np.float64], segments: Sequence[int]) -> tuple[list[float], list[bool]]:
+    """NIST score of each row (``3n+1`` columns) and whether NLTK divides by zero there."""
 
 # --- src/python/ribes.rs ---------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ use crate::metrics::rouge::RougeScoreOptions;
 use crate::text::rouge::RougeTokenizer;
 
 /// NLTK's `sum()` of floats in this interpreter: compensated from CPython 3.12 on.
-fn python_sum(py: Python<'_>) -> PythonSum {
+pub(crate) fn python_sum(py: Python<'_>) -> PythonSum {
     if py.version_info() >= (3, 12) {
         PythonSum::Neumaier
     } else {

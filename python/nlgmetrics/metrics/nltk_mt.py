@@ -20,7 +20,6 @@ GLEU = 0.2917
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -39,8 +38,6 @@ from nlgmetrics.core.signature import Signature, nrefs_field
 
 __all__ = ["GLEU", "GLEUResult", "NIST", "NISTResult", "RIBES", "RIBESResult", "gleu", "nist", "ribes"]
 
-#: NLTK sums a segment's NIST information with ``sum()``, which CPython ≥ 3.12 compensates (Neumaier).
-NEUMAIER_SUM = sys.version_info >= (3, 12)
 #: Longest sentence RIBES aligns (NLTK's ``MAX_ALIGNMENT_LEN``); longer ones raise ValueError, as in NLTK.
 RIBES_MAX_ALIGNMENT_LEN = 2000
 
@@ -246,8 +243,7 @@ class NIST(Metric):
             # The kept UTF-8 buffers read in place (no str per line); None if they are not valid UTF-8.
             a = state.arrays
             stats = _core.nist_utf8_stats(a["hypotheses.data"], a["hypotheses.offsets"], a["references.data"],
-                                          a["references.offsets"], a["ref_counts"], o["tokenize"], n, NEUMAIER_SUM,
-                                          self.threads)
+                                          a["references.offsets"], a["ref_counts"], o, self.threads)
         if stats is None:
             hyps, flat = state.texts("hypotheses"), state.texts("references")
             refs, start = [], 0
@@ -262,18 +258,18 @@ class NIST(Metric):
             else:
                 hyps, refs = _lowercased(hyps, refs, o["lowercase"])
             try:
-                stats = _core.nist_corpus_and_sentence_stats(hyps, refs, tokenize, n, NEUMAIER_SUM, self.threads)
+                stats = _core.nist_corpus_and_sentence_stats(hyps, refs, {**o, "tokenize": tokenize}, self.threads)
             except UnicodeEncodeError:
                 raise ValueError(surrogate_location(hyps, refs)) from None
         rows, own = stats
         segments = len(rows)
-        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], n, [segments])
-        segment_scores = np.asarray(_core.nist_row_scores(own, n, [1] * segments)[0], dtype=np.float64)
+        (score,), (divides_by_zero,) = _core.nist_row_scores(_nist_totals(rows, n)[None, :], [segments])
+        segment_scores = np.asarray(_core.nist_row_scores(own, [1] * segments)[0], dtype=np.float64)
         return NISTResult(score, divides_by_zero, self.signature(state.ref_counts), segment_scores, rows)
 
     def score_rows(self, sums: np.ndarray) -> np.ndarray:
         sums = np.ascontiguousarray(sums, dtype=np.float64).reshape(-1, 3 * self.options["n"] + 1)
-        return np.asarray(_core.nist_row_scores(sums, self.options["n"], [1] * len(sums))[0])
+        return np.asarray(_core.nist_row_scores(sums, [1] * len(sums))[0])
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         o = self.options

@@ -39,13 +39,15 @@ def _apply(token_id, list_of_references: Sequence, hypotheses: Sequence) -> tupl
     return [ids_of(h) for h in hypotheses], [[ids_of(r) for r in refs] for refs in list_of_references]
 
 
-def call_on_tokens(kernel: Callable[..., Any], list_of_references: Sequence, hypotheses: Sequence, *args: Any) -> Any:
-    """``kernel(hypotheses, references, mode, *args)`` with ``mode`` "tokens" (all str) or "ids" (interned)."""
+def call_on_tokens(kernel: Callable[..., Any], options: Dict[str, Any], list_of_references: Sequence,
+                   hypotheses: Sequence) -> Any:
+    """``kernel(hypotheses, references, options)`` with ``options["tokenize"]`` "tokens" (all str) or "ids"
+    (interned)."""
     try:
-        return kernel(hypotheses, list_of_references, "tokens", *args)
+        return kernel(hypotheses, list_of_references, {**options, "tokenize": "tokens"})
     except TypeError:
         hyp_ids, ref_ids = interned(list_of_references, hypotheses)
-        return kernel(hyp_ids, ref_ids, "ids", *args)
+        return kernel(hyp_ids, ref_ids, {**options, "tokenize": "ids"})
 
 
 def token_rows(name: str, options: Dict[str, Any], list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:

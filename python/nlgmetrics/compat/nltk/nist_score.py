@@ -16,7 +16,6 @@ the whole corpus (e.g. a sentence shorter than ``n`` words). Counting and inform
 from __future__ import annotations
 
 import math
-import sys
 from typing import Sequence
 
 import numpy as np
@@ -25,10 +24,6 @@ from nlgmetrics import _core
 from nlgmetrics.compat.nltk._tokens import call_on_tokens, check_lengths
 
 __all__ = ["corpus_nist", "nist_length_penalty", "sentence_nist"]
-
-#: NLTK sums a segment's information with ``sum()``, which CPython ≥ 3.12 compensates (Neumaier).
-NEUMAIER_SUM = sys.version_info >= (3, 12)
-
 
 def nist_length_penalty(ref_len: int, hyp_len: int) -> float:
     """Doddington (2002) eq. 3: exp(β · log²(min(hyp_len / ref_len, 1))), β making it 0.5 at a ratio of 2/3."""
@@ -66,7 +61,7 @@ def corpus_nist(list_of_references: Sequence, hypotheses: Sequence, n: int = 5) 
             raise ValueError(f"list_of_references[{index}] is empty (nltk: max() arg is an empty sequence)")
     if n < 1:
         raise ZeroDivisionError("division by zero (n < 1: no n-gram order)")
-    rows = call_on_tokens(_core.nist_stats, list_of_references, hypotheses, n, "corpus", NEUMAIER_SUM)
+    rows = call_on_tokens(_core.nist_stats, {"n": n}, list_of_references, hypotheses)
     return score_from_rows(rows, n)
 
 
