@@ -18,6 +18,9 @@ _BLEU = {"tokenize": "13a", "max_order": 4, "smooth": "exp", "smooth_value": Non
 _CHRF_PLUS_PLUS = {"char_order": 6, "word_order": 2, "beta": 2, "whitespace": False, "eps_smoothing": False}
 _TER = {"normalized": False, "no_punct": False, "asian_support": False}
 _ROUGE = {"variants": ["rouge1", "rougeL"], "tokenizer": "unicode_words", "stemmer": False}
+_METEOR = {"language": "en", "modules": ["exact"], "weights": [1.0], "parameters": [0.85, 0.2, 0.6, 0.75],
+           "normalization": "norm", "char_based": False, "beam_size": 40,
+           "max_candidates": _core.METEOR_MAX_CANDIDATES, "formula": "meteor15"}
 
 
 def _bleu_stats(hypotheses, references):
@@ -27,7 +30,7 @@ def _bleu_stats(hypotheses, references):
 def _kernels(batch):
     """Every batch kernel on one text batch: BLEU, chrF++, TER, ROUGE (rouge_score) and METEOR statistics."""
     h, r = batch.hypotheses, batch.references
-    meteor = _core.MeteorScorer("en", ["exact"], [1.0], [0.85, 0.2, 0.6, 0.75], "norm", False, 40, [], [])
+    meteor = _core.MeteorScorer(_METEOR, function_words=[], nonbreaking_prefixes=[])
     return {
         "bleu": _bleu_stats(h, r),
         "chrf": _core.SegmentScorer("chrf", _CHRF_PLUS_PLUS).segment_stats(h, r)[0],

@@ -33,10 +33,12 @@ def segments(shared_data):
 def scores(segments, synonyms=None, paraphrases=None) -> list[float]:
     """Per-segment METEOR (English, rank) with the given resources."""
     modules = ["exact", "synonym"] if paraphrases is None else ["exact", "paraphrase"]
-    scorer = _core.MeteorScorer(
-        "en", modules, [1.0, 0.8], [0.85, 0.2, 0.6, 0.75], "norm", False, 40,
-        resources.function_words("english"), resources.nonbreaking_prefixes("english"), synonyms, paraphrases,
-    )
+    options = {"language": "en", "modules": modules, "weights": [1.0, 0.8], "parameters": [0.85, 0.2, 0.6, 0.75],
+               "normalization": "norm", "char_based": False, "beam_size": 40,
+               "max_candidates": _core.METEOR_MAX_CANDIDATES, "formula": "meteor15"}
+    scorer = _core.MeteorScorer(options, function_words=resources.function_words("english"),
+                                nonbreaking_prefixes=resources.nonbreaking_prefixes("english"), synonyms=synonyms,
+                                paraphrases=paraphrases)
     return list(scorer.score_corpus(*segments)[0])
 
 

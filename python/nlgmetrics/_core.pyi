@@ -391,21 +391,16 @@ class MeteorScorer:
 
     def __new__(
         cls,
-        language: str,
-        modules: Sequence[str],
-        weights: _Floats,
-        parameters: _Floats,
-        normalization: str,
-        char_based: bool,
-        beam_size: int,
+        options: dict[str, Any],
+        *,
         function_words: Sequence[str],
         nonbreaking_prefixes: Sequence[str],
         synonyms: MeteorSynonyms | None = None,
         paraphrases: MeteorParaphrases | None = None,
-        formula: str = "meteor15",
         stem_table: MeteorStemTable | None = None,
-        max_candidates: int = ...,
-    ) -> MeteorScorer: ...
+    ) -> MeteorScorer:
+        """``options``: ``MeteorConfig.scorer_options()`` (``language``, ``modules``, ``weights``, ``parameters``,
+        ``normalization``, ``char_based``, ``beam_size``, ``max_candidates``, ``formula``)."""
     def score_batch(
         self, hypotheses: _Texts, references: _References
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
@@ -448,9 +443,10 @@ def nltk_meteor_batch(
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[Sequence[str]]],
     wordnet: NltkWordNet,
-    parameters: _Floats,
+    options: dict[str, Any],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """NLTK ``meteor_score`` per segment: ``(scores (n,), statistics (n, 4))``."""
+    """NLTK ``meteor_score`` per segment: ``(scores (n,), statistics (n, 4))``; ``options``: ``alpha``, ``beta``,
+    ``gamma``."""
 
 # --- src/python/wer.rs: jiwer's WER family and CER; rapidfuzz's Levenshtein alignment --------------
 

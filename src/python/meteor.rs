@@ -6,6 +6,7 @@ use std::sync::Arc;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::errors::{catch_panics, guard};
 
@@ -225,58 +226,90 @@ fn stats_rows(array: &PyReadonlyArray2<'_, f64>) -> PyResult<Vec<SegmentStats>> 
         .collect())
 }
 
+/// A METEOR 1.5 configuration as `nlgmetrics.metrics.meteor.meteor15.MeteorConfig.scorer_options()` gives it:
+/// the jar's defaults resolved, every value checked in Python (the core refuses what it cannot score).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct MeteorConfigOptions {
+    language: String,
+    modules: Vec<String>,
+    weights: Vec<f64>,
+    parameters: [f64; 4],
+    normalization: String,
+    char_based: bool,
+    beam_size: usize,
+    max_candidates: usize,
+    /// `"meteor15"` or `"textbook"`: the score's formula (the preset's `JarPreset.name`).
+    formula: String,
+}
+
+impl MeteorConfigOptions {
+    /// The core's options, with the word lists and the shared tables the scorer reads.
+    fn build(self, resources: MeteorResources) -> Result<MeteorOptions, Error> {
+        let formula = match self.formula.as_str() {
+            "meteor15" => Formula::Meteor15,
+            "textbook" => Formula::Textbook,
+            other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}"))),
+        };
+        let normalization = match self.normalization.as_str() {
+            "none" => Normalization::None,
+            "lower" => Normalization::LowerOnly,
+            "norm" => Normalization::Tokenize,
+            "norm_nopunct" => Normalization::TokenizeNoPunct,
+            other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}"))),
+        };
+        let modules = self.modules.iter().map(|m| Module::parse(m)).collect::<Result<Vec<_>, _>>()?;
+        Ok(MeteorOptions {
+            formula,
+            language: Language::parse(&self.language)?,
+            modules,
+            weights: self.weights,
+            params: self.parameters,
+            normalization,
+            char_based: self.char_based,
+            beam_size: self.beam_size,
+            max_candidates: self.max_candidates,
+            function_words: resources.function_words,
+            nonbreaking_prefixes: resources.nonbreaking_prefixes,
+            synonyms: resources.synonyms,
+            paraphrases: resources.paraphrases,
+            stem_table: resources.stem_table,
+        })
+    }
+}
+
+/// What a scorer reads besides its options: word lists and the tables loaded once and shared between scorers.
+struct MeteorResources {
+    function_words: Vec<String>,
+    nonbreaking_prefixes: Vec<String>,
+    synonyms: Option<Arc<SynonymDictionary>>,
+    paraphrases: Option<Arc<ParaphraseTable>>,
+    stem_table: Option<Arc<LookupStems>>,
+}
+
 #[pymethods]
 impl PyMeteorScorer {
+    /// A scorer of `options` (`MeteorConfig.scorer_options()`) with the resources it reads.
     #[new]
-    #[pyo3(signature = (language, modules, weights, parameters, normalization, char_based, beam_size, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, formula="meteor15", stem_table=None, max_candidates=crate::metrics::meteor::align::DEFAULT_MAX_CANDIDATES))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (options, *, function_words, nonbreaking_prefixes, synonyms=None, paraphrases=None, stem_table=None))]
     fn new(
-        language: &str,
-        modules: Vec<String>,
-        weights: Vec<f64>,
-        parameters: [f64; 4],
-        normalization: &str,
-        char_based: bool,
-        beam_size: usize,
+        options: &Bound<'_, PyDict>,
         function_words: Vec<String>,
         nonbreaking_prefixes: Vec<String>,
         synonyms: Option<PyRef<'_, PySynonyms>>,
         paraphrases: Option<PyRef<'_, PyParaphrases>>,
-        formula: &str,
         stem_table: Option<PyRef<'_, PyStemTable>>,
-        max_candidates: usize,
     ) -> PyResult<Self> {
         guard(|| {
-            let formula = match formula {
-                "meteor15" => Formula::Meteor15,
-                "textbook" => Formula::Textbook,
-                other => return Err(Error::InvalidOption(format!("unknown METEOR formula {other:?}")).into()),
-            };
-            let normalization = match normalization {
-                "none" => Normalization::None,
-                "lower" => Normalization::LowerOnly,
-                "norm" => Normalization::Tokenize,
-                "norm_nopunct" => Normalization::TokenizeNoPunct,
-                other => return Err(Error::InvalidOption(format!("unknown METEOR normalization {other:?}")).into()),
-            };
-            let modules = modules.iter().map(|m| Module::parse(m)).collect::<Result<Vec<_>, _>>()?;
-            let meteor = Meteor::new(MeteorOptions {
-                formula,
-                language: Language::parse(language)?,
-                modules,
-                weights,
-                params: parameters,
-                normalization,
-                char_based,
-                beam_size,
-                max_candidates,
+            let resources = MeteorResources {
                 function_words,
                 nonbreaking_prefixes,
                 synonyms: synonyms.map(|s| s.0.clone()),
                 paraphrases: paraphrases.map(|p| p.0.clone()),
                 stem_table: stem_table.map(|t| t.0.clone()),
-            })?;
-            Ok(PyMeteorScorer(meteor))
+            };
+            let options = options.extract::<MeteorConfigOptions>()?.build(resources)?;
+            Ok(PyMeteorScorer(Meteor::new(options)?))
         })
     }
 
@@ -421,16 +454,28 @@ impl PyNltkWordNet {
     }
 }
 
-/// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`).
-/// Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches, chunks).
+/// nltk's `meteor_score` parameters (the `nltk` preset's options).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct NltkMeteorOptions {
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+}
+
+/// nltk's `meteor_score` per segment (tokens given, lowercased here as nltk's `str.lower`); `options`: `alpha`,
+/// `beta`, `gamma`. Returns (scores (n,), statistics (n, 4): hypothesis length, best reference length, matches,
+/// chunks).
 #[pyfunction]
 fn nltk_meteor_batch<'py>(
     py: Python<'py>,
     hypotheses: Vec<Vec<String>>,
     references: Vec<Vec<Vec<String>>>,
     wordnet: PyRef<'py, PyNltkWordNet>,
-    parameters: [f64; 3],
+    options: &Bound<'py, PyDict>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, super::arrays::Matrix<'py, f64>)> {
+    let NltkMeteorOptions { alpha, beta, gamma } = options.extract()?;
+    let parameters = [alpha, beta, gamma];
     if hypotheses.len() != references.len() {
         return Err(Error::ShapeMismatch(format!(
             "{} hypotheses but {} reference lists",

@@ -39,7 +39,8 @@ def _tokens(value: Iterable[str], name: str) -> List[str]:
 
 def _score(references: List[List[str]], hypothesis: List[str], alpha: float, beta: float, gamma: float) -> float:
     wordnet = _meteor_resources.nltk_wordnet()
-    scores, _stats = _core.nltk_meteor_batch([hypothesis], [references], wordnet, [float(alpha), float(beta), float(gamma)])
+    options = {"alpha": float(alpha), "beta": float(beta), "gamma": float(gamma)}
+    scores, _stats = _core.nltk_meteor_batch([hypothesis], [references], wordnet, options)
     return float(scores[0])
 
 

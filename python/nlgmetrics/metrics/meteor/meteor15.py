@@ -26,7 +26,7 @@ scores (``nlgmetrics.meteor`` and ``nlgmetrics.metric("meteor")``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from nlgmetrics import _core
@@ -220,6 +220,10 @@ class MeteorConfig:
     preset: str = "meteor15"
     max_candidates: int = _core.METEOR_MAX_CANDIDATES
 
+    def scorer_options(self) -> dict:
+        """The options ``_core.MeteorScorer`` reads: the fields by name, and the formula the preset scores with."""
+        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "formula": self.preset}
+
     def signature(self, n_refs: str) -> Signature:
         alpha, beta, gamma, delta = self.parameters
         shown = (alpha, beta, gamma) if self.preset == "textbook" else (alpha, beta, gamma, delta)
@@ -382,22 +386,14 @@ def scorer_for(config: MeteorConfig) -> "_core.MeteorScorer":
 
             paraphrases = _meteor_resources.paraphrases(Path(config.paraphrase_table))
         scorer = _core.MeteorScorer(
-            config.language,
-            list(config.modules),
-            list(config.weights),
-            list(config.parameters),
-            config.normalization,
-            config.char_based,
-            config.beam_size,
+            config.scorer_options(),
             # The jar's MeteorConfiguration picks the function-word file before applying -l, so
             # every language is scored with the English list (reproduced for parity).
-            _meteor_resources.function_words("english"),
-            _meteor_resources.nonbreaking_prefixes(config.language_name),
-            synonyms,
-            paraphrases,
-            config.preset,
-            _meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
-            config.max_candidates,
+            function_words=_meteor_resources.function_words("english"),
+            nonbreaking_prefixes=_meteor_resources.nonbreaking_prefixes(config.language_name),
+            synonyms=synonyms,
+            paraphrases=paraphrases,
+            stem_table=_meteor_resources.arabic_stem_table() if uses_arabic_stems else None,
         )
         _SCORERS[config] = scorer
     return scorer

@@ -239,7 +239,7 @@ class NltkMeteorPreset(METEOR):
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         scores, stats = _core.nltk_meteor_batch([h.split() for h in hypotheses],
                                                 [[r.split() for r in refs] for refs in references],
-                                                self.wordnet, self.parameters)
+                                                self.wordnet, self.options)
         scores = np.asarray(scores, dtype=np.float64)
         return {"segment_stats": counted_rows(scores), "segment_scores": scores,
                 "nltk_statistics": np.asarray(stats, dtype=np.float64)}
