@@ -86,6 +86,18 @@ def test_corpus_score_is_from_summed_statistics_not_the_mean():
     assert merged == result.score
 
 
+def test_corpus_score_from_statistics_takes_the_presets_defaults():
+    hyps = ["the cats sat on a mat today", "completely unrelated words"]
+    refs = ["on the mat the cat sat", "the cat sat"]
+    textbook = nlgmetrics.meteor(hyps, refs, preset="textbook")
+    assert meteor_module.corpus_score_from_statistics(textbook.statistics, preset="textbook") == textbook.score
+    assert meteor_module.corpus_score_from_statistics(textbook.statistics) != textbook.score
+    with pytest.raises(ValueError, match="preset 'nltk' does not score with the jar's alignment"):
+        meteor_module.corpus_score_from_statistics(textbook.statistics, preset="nltk")
+    with pytest.raises(ValueError, match="unknown METEOR preset 'bogus': expected one of meteor15, textbook, nltk"):
+        meteor_module.corpus_score_from_statistics(textbook.statistics, preset="bogus")
+
+
 def test_overrides_change_the_score_and_signature():
     base = nlgmetrics.meteor(["a b c d"], ["a c b d e"], modules=["exact"])
     tuned = nlgmetrics.meteor(["a b c d"], ["a c b d e"], modules=["exact"], alpha=0.5, beta=3.0, gamma=0.5, delta=1.0)

@@ -38,9 +38,6 @@ from nlgmetrics.metrics.meteor import resources as _meteor_resources
 if TYPE_CHECKING:  # NumPy is imported where arrays are made: the command line never needs it
     import numpy as np
 
-PRESETS = ("meteor15", "textbook", "nltk")
-#: The textbook form's defaults: METEOR 1.0's α β γ (Banerjee & Lavie 2005).
-TEXTBOOK_PARAMETERS = (0.9, 3.0, 0.5)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 
 #: Column names of ``MeteorResult.statistics`` (the jar's ``-ssOut`` order).
@@ -204,6 +201,54 @@ def _format(value: float) -> str:
 
 
 @dataclass(frozen=True)
+class JarPreset:
+    """A preset scored on the jar's alignment: its name (the scorer's formula, the signature's ``preset``) and
+    the defaults it puts in place of the jar's for a language and task. The preset classes
+    (``nlgmetrics.metrics.meteor.metric``) each hand theirs to ``resolve_config``; the jar's own is ``JarPreset()``.
+
+    >>> from nlgmetrics.metrics.meteor.metric import TextbookPreset
+    >>> textbook = TextbookPreset.jar_preset
+    >>> textbook.default_modules(["exact", "stem", "synonym", "paraphrase"]), textbook.default_weights([1.0, 0.6], 3)
+    (['exact', 'stem', 'synonym'], [1.0, 1.0, 1.0])
+    >>> JarPreset().default_weights([1.0, 0.6], 3)
+    [1.0, 0.6, 0.0]
+    """
+
+    name: str = "meteor15"
+    #: Whether the default modules keep the language's paraphrase module.
+    paraphrase: bool = True
+    #: One default weight for every module (None: the jar's weights by position).
+    weight: Optional[float] = None
+    #: Default (α, β, γ) in place of the task's.
+    parameters: Optional[Tuple[float, float, float]] = None
+    #: Whether the formula weights function words by δ (else δ is unused, and not shown in the signature).
+    delta: bool = True
+
+    def default_modules(self, modules: Sequence[str]) -> List[str]:
+        """The modules used when none are given, from the language's and task's."""
+        if self.paraphrase:
+            return list(modules)
+        return [module for module in modules if module != "paraphrase"] or ["exact"]
+
+    def default_weights(self, weights: Sequence[float], count: int) -> List[float]:
+        """The weights of ``count`` modules when none are given, from the jar's defaults (``weights``)."""
+        if self.weight is not None:
+            return [self.weight] * count
+        # The jar keeps the default modules' weights by position and gives extra modules 0.0.
+        return [weights[i] if i < len(weights) else 0.0 for i in range(count)]
+
+    def default_parameters(self, parameters: Sequence[float]) -> List[float]:
+        """(α, β, γ, δ) when none are given, from the task's."""
+        if self.parameters is None:
+            return list(parameters)
+        return [*self.parameters, 0.5]  # δ: unused by such a formula, any value in [0, 1]
+
+    def shown_parameters(self, parameters: Sequence[float]) -> Tuple[float, ...]:
+        """The parameters the signature names: those the formula uses."""
+        return tuple(parameters) if self.delta else tuple(parameters[:3])
+
+
+@dataclass(frozen=True)
 class MeteorConfig:
     """Resolved options of one METEOR configuration (hashable: scorers are cached per config)."""
 
@@ -217,20 +262,19 @@ class MeteorConfig:
     char_based: bool
     beam_size: int
     paraphrase_table: Optional[str]
-    preset: str = "meteor15"
+    preset: JarPreset = JarPreset()
     max_candidates: int = _core.METEOR_MAX_CANDIDATES
 
     def scorer_options(self) -> dict:
         """The options ``_core.MeteorScorer`` reads: the fields by name, and the formula the preset scores with."""
-        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "formula": self.preset}
+        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "formula": self.preset.name}
 
     def signature(self, n_refs: str) -> Signature:
-        alpha, beta, gamma, delta = self.parameters
-        shown = (alpha, beta, gamma) if self.preset == "textbook" else (alpha, beta, gamma, delta)
+        shown = self.preset.shown_parameters(self.parameters)
         return Signature(
             "METEOR",
             (
-                ("preset", self.preset),
+                ("preset", self.preset.name),
                 ("lang", self.language),
                 ("task", self.task),
                 ("norm", self.normalization),
@@ -259,10 +303,11 @@ def resolve_config(  # noqa: C901
     beam_size: int = 40,
     char_based: bool = False,
     warn: bool = True,
-    preset: str = "meteor15",
+    preset: JarPreset = JarPreset(),
     max_candidates: int = _core.METEOR_MAX_CANDIDATES,
 ) -> MeteorConfig:
-    """Resolve the jar's defaults for a language and task plus the overrides, validating each."""
+    """Resolve the jar's defaults for a language and task, as the preset changes them, plus the overrides,
+    validating each."""
     if not isinstance(language, str):
         raise TypeError(f"language must be a str, got {type(language).__name__}")
     if task is not None and not isinstance(task, str):
@@ -284,16 +329,9 @@ def resolve_config(  # noqa: C901
             raise ValueError("no_punct=True needs norm=True (the jar's -noPunct only acts with -norm)")
         normalization = "lower" if lower else "none"
 
-    if preset not in PRESETS:
-        raise ValueError(f"unknown METEOR preset {preset!r}: expected one of {', '.join(PRESETS)}")
-    if preset == "textbook":
-        # Exact, stem and synonym matches, all weighted 1, no function-word weighting (δ unused).
-        default_modules = [m for m in default_modules if m != "paraphrase"] or ["exact"]
-        default_weights = [1.0] * len(default_modules)
-        parameters = [*TEXTBOOK_PARAMETERS, 0.5]
+    parameters = preset.default_parameters(parameters)
     if modules is None:
-        module_list = list(default_modules)
-        weight_defaults = list(default_weights)
+        module_list = preset.default_modules(default_modules)
     else:
         if isinstance(modules, str):
             modules = modules.split()
@@ -306,13 +344,9 @@ def resolve_config(  # noqa: C901
             module_list.append(module.lower())
         if not module_list:
             raise ValueError("modules must name at least one module")
-        # The jar keeps the default modules' weights by position and gives extra modules 0.0.
-        weight_defaults = [default_weights[i] if i < len(default_weights) else 0.0 for i in range(len(module_list))]
-        if preset == "textbook":
-            weight_defaults = [1.0] * len(module_list)
 
     if weights is None:
-        weight_list = weight_defaults
+        weight_list = preset.default_weights(default_weights, len(module_list))
     else:
         if isinstance(weights, str):
             raise TypeError("weights must be a sequence of numbers")
@@ -412,7 +446,13 @@ def corpus_score_from_statistics(statistics: np.ndarray, **options: Any) -> floa
     """
     import numpy as np
 
-    config = resolve_config(**options)
+    from nlgmetrics.metrics.meteor.metric import METEOR  # the presets are registered there (it imports this module)
+
+    name = options.pop("preset", METEOR.default_preset)
+    preset = METEOR.preset_class(name).jar_preset
+    if preset is None:
+        raise ValueError(f"preset {name!r} does not score with the jar's alignment: it has no jar statistics")
+    config = resolve_config(preset=preset, **options)
     array = np.ascontiguousarray(statistics, dtype=np.float64)
     if array.ndim != 2 or array.shape[1] != len(STATISTICS_COLUMNS):
         raise ValueError(f"statistics must have shape (n, {len(STATISTICS_COLUMNS)}), got {array.shape}")

@@ -31,8 +31,8 @@ from nlgmetrics.core.signature import nrefs_field
 from nlgmetrics.core.state import MetricState
 from nlgmetrics.metrics.meteor import resources as _meteor_resources
 from nlgmetrics.metrics.meteor.meteor15 import (
-    PRESETS,
     STATISTICS_COLUMNS,
+    JarPreset,
     MeteorResult,
     _format,
     _number,
@@ -45,8 +45,8 @@ from nlgmetrics.metrics.meteor.meteor15 import (
 class METEOR(PresetFamily):
     """METEOR 1.5 (the jar's numbers) as a registered, mergeable metric; options as ``meteor``.
 
-    ``METEOR(preset=…)`` builds the preset's class: ``Meteor15Preset`` (``meteor15``, default, and
-    ``textbook``: the jar's alignment) or ``NltkMeteorPreset`` (``nltk``).
+    ``METEOR(preset=…)`` builds the preset's class: ``Meteor15Preset`` (``meteor15``, default) and its subclass
+    ``TextbookPreset`` (``textbook``), both on the jar's alignment, or ``NltkMeteorPreset`` (``nltk``).
     """
 
     name = "meteor"
@@ -57,6 +57,8 @@ class METEOR(PresetFamily):
     rows_per_call = 1024  # rows are independent: Ctrl-C is handled between calls (Metric.rows_per_call)
     #: The options a preset takes from the command line (None: all of them).
     cli_option_names: ClassVar[Optional[Tuple[str, ...]]] = None
+    #: How a preset on the jar's alignment sets the jar's defaults (None: it does not use the jar's alignment).
+    jar_preset: ClassVar[Optional[JarPreset]] = None
 
     def __init__(self, *, language: str = "en", task: Optional[str] = None, norm: bool = True,
                  lower: Optional[bool] = None, no_punct: bool = False, modules: Optional[Sequence[str]] = None,
@@ -128,7 +130,7 @@ class METEOR(PresetFamily):
         parser.add_argument("--weights", nargs="+", type=float, default=None, help="one weight per module")
         parser.add_argument("--paraphrase-path", default=None, help="paraphrase-<lang>.gz (default: found in pycocoevalcap)")
         parser.add_argument("--char-based", action="store_true", help="precision/recall over characters (the jar's -ch)")
-        parser.add_argument("--preset", default="meteor15", choices=PRESETS)
+        parser.add_argument("--preset", default=cls.default_preset, choices=cls.preset_names())
 
     @classmethod
     def options_from_cli(cls, args: Any) -> Dict[str, Any]:
@@ -141,17 +143,19 @@ class METEOR(PresetFamily):
         return options if taken is None else {key: options[key] for key in taken}
 
 
-@METEOR.preset("meteor15", "textbook")
+@METEOR.preset("meteor15")
 class Meteor15Preset(METEOR):
-    """The jar's alignment: ``meteor15`` (METEOR 1.5, the default) and ``textbook`` (its parametrised textbook
-    form); ``nlgmetrics.metrics.meteor.meteor15``."""
+    """METEOR 1.5 (the default): the jar's alignment and defaults; ``nlgmetrics.metrics.meteor.meteor15``."""
+
+    jar_preset: ClassVar[JarPreset] = JarPreset("meteor15")
 
     def configure(self, **arguments: Any) -> Dict[str, Any]:
         arguments.pop("wordnet_path")  # the jar reads its own synonym table
-        self.config = resolve_config(warn=True, **arguments)
+        preset = arguments.pop("preset")  # this class's name (PresetFamily checked it)
+        self.config = resolve_config(warn=True, preset=self.jar_preset, **arguments)
         self.scorer = scorer_for(self.config)
         modules, weights = arguments["modules"], arguments["weights"]
-        return {"preset": arguments["preset"], "language": arguments["language"], "task": arguments["task"],
+        return {"preset": preset, "language": arguments["language"], "task": arguments["task"],
                 "norm": check_bool(arguments["norm"], "norm"), "lower": arguments["lower"],
                 "no_punct": arguments["no_punct"], "modules": None if modules is None else list(modules),
                 "alpha": arguments["alpha"], "beta": arguments["beta"], "gamma": arguments["gamma"],
@@ -202,6 +206,15 @@ class Meteor15Preset(METEOR):
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
         return self.config.signature(nrefs_field(ref_counts)).fields
+
+
+@METEOR.preset("textbook")
+class TextbookPreset(Meteor15Preset):
+    """The parametrised textbook form (Banerjee & Lavie 2005) on the jar's alignment: exact, stem and synonym
+    matches (no paraphrase), every module weighted 1, METEOR 1.0's α .9 β 3 γ .5, no function-word weighting."""
+
+    jar_preset: ClassVar[JarPreset] = JarPreset(
+        "textbook", paraphrase=False, weight=1.0, parameters=(0.9, 3.0, 0.5), delta=False)
 
 
 @METEOR.preset("nltk")
