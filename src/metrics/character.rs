@@ -464,7 +464,7 @@ impl SegmentMetric for Character {
         2
     }
 
-    fn check_batch(&self, _hyps: &[&str], refs: &[Vec<&str>]) -> Result<()> {
+    fn check_batch(&self, _hyps: &[&str], refs: &[&[&str]]) -> Result<()> {
         match refs.iter().position(|r| r[0].trim_matches(is_python_whitespace).is_empty()) {
             Some(index) => Err(Error::ShapeMismatch(format!(
                 "references[{index}] has no words: CharacTER divides by the reference length"

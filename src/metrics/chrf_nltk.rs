@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(f_score(0, 4, 5, 3.0), EPSILON);
         assert_eq!(prepare("a b\u{a0}c", true), vec![97, 98, 99]);
         let chrf = ChrfNltk::new(1, 6, 3.0, true, PythonSum::Neumaier).unwrap();
-        assert!(batch_rows(&chrf, &["a"], &[]).is_err());
+        assert!(batch_rows::<_, Vec<&str>>(&chrf, &["a"], &[]).is_err());
         let error = batch_rows(&chrf, &["a"], &[vec!["a", "b"]]).unwrap_err();
         assert!(error.to_string().contains("chrf_nltk takes exactly one reference"), "{error}");
         assert!(ChrfNltk::new(0, 6, 3.0, true, PythonSum::Neumaier).is_err());

@@ -50,7 +50,7 @@ pub trait SegmentMetric: Sync {
 
     /// Checks the whole batch before any segment is scored (CharacTER refuses a reference without words
     /// first, naming it); shapes are checked already.
-    fn check_batch(&self, _hyps: &[&str], _refs: &[Vec<&str>]) -> Result<()> {
+    fn check_batch(&self, _hyps: &[&str], _refs: &[&[&str]]) -> Result<()> {
         Ok(())
     }
 
@@ -96,10 +96,15 @@ pub(crate) fn check_shapes<M: SegmentMetric>(
 /// The statistics rows of a batch, row-major (`hyps.len() × width`): shapes checked, one buffer, one
 /// scratch per thread, in parallel on the current rayon pool from `PARALLEL_FROM` segments on; an error
 /// names its segment.
-pub fn batch_rows<M: SegmentMetric>(metric: &M, hyps: &[&str], refs: &[Vec<&str>]) -> Result<Vec<M::Stat>> {
-    check_shapes(metric, hyps.len(), refs.len(), refs.iter().map(Vec::len))?;
-    metric.check_batch(hyps, refs)?;
-    fill_rows(metric, hyps.len(), |index, row, scratch| metric.segment_into(hyps[index], &refs[index], row, scratch))
+pub fn batch_rows<'a, M, R>(metric: &M, hyps: &[&'a str], refs: &[R]) -> Result<Vec<M::Stat>>
+where
+    M: SegmentMetric,
+    R: AsRef<[&'a str]>,
+{
+    let refs: Vec<&[&str]> = refs.iter().map(AsRef::as_ref).collect();
+    check_shapes(metric, hyps.len(), refs.len(), refs.iter().map(|entry| entry.len()))?;
+    metric.check_batch(hyps, &refs)?;
+    fill_rows(metric, hyps.len(), |index, row, scratch| metric.segment_into(hyps[index], refs[index], row, scratch))
 }
 
 /// `segments` rows of `metric.width()` columns, each filled by `fill(index, row, scratch)`: see

@@ -148,9 +148,9 @@ impl<'py> ListBatch<'py> {
         counts
     }
 
-    /// The texts as UTF-8, borrowed; a lone surrogate raises ValueError naming the first (hypotheses first).
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn borrow(&self) -> PyResult<(Vec<&str>, Vec<Vec<&str>>)> {
+    /// The texts as UTF-8, borrowed: the hypotheses and every reference row after row (cut into rows by
+    /// [`Self::rows`]); a lone surrogate raises ValueError naming the first (hypotheses first).
+    pub(crate) fn borrow(&self) -> PyResult<(Vec<&str>, Vec<&str>)> {
         let surrogate = |place: String| {
             PyValueError::new_err(format!("{place} contains a lone surrogate code point and is not valid Unicode text"))
         };
@@ -159,19 +159,22 @@ impl<'py> ListBatch<'py> {
         for (index, text) in self.hypotheses.iter().enumerate() {
             hypotheses.push(borrow_str(text.as_any(), &none).map_err(|_| surrogate(format!("hypotheses[{index}]")))?);
         }
-        let mut references = Vec::with_capacity(self.ends.len());
+        let mut references = Vec::with_capacity(self.references.len());
         for index in 0..self.ends.len() {
-            let row = self.row(index);
-            let mut texts = Vec::with_capacity(row.len());
-            for (ref_index, text) in row.iter().enumerate() {
-                texts.push(
+            for (ref_index, text) in self.row(index).iter().enumerate() {
+                references.push(
                     borrow_str(text.as_any(), &none)
                         .map_err(|_| surrogate(format!("references[{index}][{ref_index}]")))?,
                 );
             }
-            references.push(texts);
         }
         Ok((hypotheses, references))
+    }
+
+    /// The references of each hypothesis as slices of `flat` (all of them in [`Self::borrow`]'s order): one
+    /// allocation, not one per row.
+    fn rows<'a, 'b>(&self, flat: &'b [&'a str]) -> Vec<&'b [&'a str]> {
+        (0..self.ends.len()).map(|index| row(flat, &self.ends, index)).collect()
     }
 }
 
@@ -392,11 +395,11 @@ pub(crate) fn check_for_later<'py, M: SegmentMetric>(
     rules: &ListRules,
 ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyList>>, usize)> {
     let batch = ListBatch::read(hypotheses, references, rules)?;
-    let (hyps, refs) = batch.borrow()?;
+    let (hyps, flat) = batch.borrow()?;
+    let refs = batch.rows(&flat);
     check_one_reference::<M>(&refs)?;
     metric.check_batch(&hyps, &refs)?;
-    let bytes =
-        hyps.iter().map(|text| text.len()).sum::<usize>() + refs.iter().flatten().map(|text| text.len()).sum::<usize>();
+    let bytes = hyps.iter().chain(&flat).map(|text| text.len()).sum::<usize>();
     let (hyps, refs) = batch.lists(py)?;
     Ok((hyps, refs, bytes))
 }
@@ -447,7 +450,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 // ------------------------------------------------------------------ scoring a batch of lists
 
 /// The error for a reference set a one-reference metric cannot take.
-fn check_one_reference<M: SegmentMetric>(refs: &[Vec<&str>]) -> Result<()> {
+fn check_one_reference<M: SegmentMetric>(refs: &[&[&str]]) -> Result<()> {
     if M::REFS == Refs::One {
         if let Some(index) = refs.iter().position(|entry| entry.len() != 1) {
             return Err(Error::ShapeMismatch(format!(
@@ -489,7 +492,8 @@ where
     M::Stat: Element,
 {
     let batch = ListBatch::read(hypotheses, references, rules)?;
-    let (hyps, refs) = batch.borrow()?;
+    let (hyps, flat) = batch.borrow()?;
+    let refs = batch.rows(&flat);
     check_one_reference::<M>(&refs)?;
     let n = hyps.len();
     let width = metric.width();
@@ -500,7 +504,7 @@ where
         let scores = run_kernel(py, threads, || {
             metric.check_batch(&hyps, &refs)?;
             fill_rows_into(metric, &mut rows, 0, |index, row, scratch| {
-                metric.segment_into(hyps[index], &refs[index], row, scratch)
+                metric.segment_into(hyps[index], refs[index], row, scratch)
             })?;
             segment_scores(metric, &rows)
         })?;
@@ -515,7 +519,7 @@ where
         let began = Instant::now();
         run_kernel(py, threads, || {
             fill_rows_into(metric, piece, start, |index, row, scratch| {
-                metric.segment_into(hyps[start + index], &refs[start + index], row, scratch)
+                metric.segment_into(hyps[start + index], refs[start + index], row, scratch)
             })
         })?;
         py.check_signals()?; // Ctrl-C between two pieces (and after the last: the scores are quick)
