@@ -181,6 +181,9 @@ class Metric:
     def update(self, hypotheses: Any, references: Any = None, *, nulls: str = "error") -> "Metric":
         """Add a batch. Invalid input raises before anything changes, so a failed update leaves the state as it was.
 
+        A small batch of lists given to a metric with a ``list_scorer`` (sacreBLEU BLEU, chrF) is checked now and
+        scored later together with the next ones (``core.pending``): the same numbers, one call's fixed cost.
+
         Besides lists of str, ``hypotheses`` and ``references`` may be columns (pandas/polars Series, PyArrow
         arrays, NumPy arrays; references also a list column, several columns or a DataFrame): see
         ``nlgmetrics.core.columns``, which also says what ``nulls`` does ("error", "empty" or "skip"; with
