@@ -180,24 +180,18 @@ def bleu_nltk_id_stats(
 def bleu_nltk_text_stats(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    max_order: int,
-    tokenize: str = "split",
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> NDArray[np.uint64]:
-    """NLTK BLEU rows of raw lines (``"split"`` or a sacreBLEU tokenizer name)."""
+    """NLTK BLEU rows of raw lines; ``options``: ``max_order``, ``tokenize`` (``"split"`` or a sacreBLEU
+    tokenizer name)."""
 
 def bleu_nltk_float_scores(
-    stats: NDArray[np.uint64],
-    max_order: int,
-    weights: _Floats,
-    smooth: str,
-    epsilon: float,
-    k: float,
-    auto_reweigh: bool,
-    weights_are_default: bool,
-    threads: int | None = None,
+    stats: NDArray[np.uint64], options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """NLTK sentence BLEU of every statistics row (smoothing ``none``, ``method0``…``method4``)."""
+    """NLTK sentence BLEU of every statistics row; ``options``: ``max_order``, ``weights`` (floats),
+    ``smooth`` (``none``, ``method0``…``method4``), ``epsilon``, ``k``, ``auto_reweigh``,
+    ``weights_are_default``."""
 
 def bleu_coco_stats(
     captions: Sequence[str], references: Sequence[Sequence[str]], threads: int | None = None
@@ -205,9 +199,10 @@ def bleu_coco_stats(
     """pycocoevalcap BLEU rows, shape ``(n, 13)``."""
 
 def bleu_coco_scores(
-    stats: NDArray[np.uint64], n: int = 4, ref_length: str = "closest", threads: int | None = None
+    stats: NDArray[np.uint64], options: dict[str, Any], threads: int | None = None
 ) -> tuple[list[float], list[list[float]]]:
-    """pycocoevalcap BLEU-1..n: ``(corpus_scores, per_image_scores[n][images])``."""
+    """pycocoevalcap BLEU-1..n; ``options``: ``max_order`` (n), ``ref_length``:
+    ``(corpus_scores, per_image_scores[n][images])``."""
 
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
 
