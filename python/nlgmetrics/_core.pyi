@@ -280,25 +280,22 @@ def rouge_score_stats_tokens(
 def rouge155_stats(
     predictions: Sequence[str],
     references: Sequence[Sequence[str]],
-    measures: Sequence[str],
-    stem: bool,
-    wordnet_exceptions: bool,
-    remove_stopwords: bool,
-    word_limit: int,
-    byte_limit: int,
-    multi_ref: str,
-    alpha: float,
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> NDArray[np.float64]:
-    """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``."""
+    """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``; ``options``: ``variants``,
+    ``stemmer``, ``wordnet_exceptions``, ``remove_stopwords``, ``word_limit``, ``byte_limit`` (``None``: none),
+    ``multi_ref``, ``alpha``."""
 
 def rouge155_bootstrap(
-    scores: NDArray[np.float64], samples: int, confidence: float, spl_ids: bool, threads: int | None = None
+    scores: NDArray[np.float64], options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``."""
+    """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``; ``options``:
+    ``samples``, ``confidence`` (percent), ``spl_ids``."""
 
-def rouge_tokenize(texts: Sequence[str], tokenizer: str, stem: bool) -> list[list[str]]:
-    """The ROUGE tokens of each text (``tokenizer`` = ``"rouge_score"`` | ``"unicode"``)."""
+def rouge_tokenize(texts: Sequence[str], options: dict[str, Any]) -> list[list[str]]:
+    """The ROUGE tokens of each text; ``options``: ``tokenizer`` (``"rouge_score"`` | ``"unicode"``),
+    ``stemmer``."""
 
 def porter_stem_words(words: Sequence[str]) -> list[str]:
     """NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each word."""

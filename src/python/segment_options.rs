@@ -53,19 +53,32 @@ pub(crate) fn qa(options: &Bound<'_, PyDict>) -> PyResult<Qa> {
     })
 }
 
-/// ROUGE's `rouge_score` preset options (`nlgmetrics.metrics.rouge`; `tokenizer` as the core reads it: text
-/// segmented by jieba or MeCab comes as `"unicode_words"`).
+/// ROUGE's `rouge_score` preset options (`nlgmetrics.metrics.rouge`), the tokenizer's aside.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct RougeOptions {
     variants: Vec<String>,
+}
+
+/// ROUGE's tokenizer options: `tokenizer` as the core reads it (text segmented by jieba or MeCab comes as
+/// `"unicode_words"`) and `stemmer` (Porter on or off); shared by the preset and `_core.rouge_tokenize`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RougeTokenizerOptions {
     tokenizer: String,
     stemmer: bool,
 }
 
+/// ROUGE's tokenizer and whether it stems, from an options dict.
+pub(crate) fn rouge_tokenizer(options: &Bound<'_, PyDict>) -> PyResult<(RougeTokenizer, bool)> {
+    let RougeTokenizerOptions { tokenizer, stemmer } = options.extract()?;
+    Ok((RougeTokenizer::from_name(&tokenizer)?, stemmer))
+}
+
 /// The `rouge_score` preset from its options dict.
 pub(crate) fn rouge(options: &Bound<'_, PyDict>) -> PyResult<RougeScoreOptions> {
-    let RougeOptions { variants, tokenizer, stemmer } = options.extract()?;
+    let RougeOptions { variants } = options.extract()?;
+    let RougeTokenizerOptions { tokenizer, stemmer } = options.extract()?;
     Ok(RougeScoreOptions {
         variants: super::rouge::parse_variants(&variants)?,
         tokenizer: RougeTokenizer::from_name(&tokenizer)?,
