@@ -443,9 +443,11 @@ def nltk_meteor_batch(
 # --- src/python/wer.rs: jiwer's WER family and CER; rapidfuzz's Levenshtein alignment --------------
 
 def error_rate_alignment(
-    hypothesis: str, reference: str, unit: str, remove_multiple_spaces: bool, strip: bool
+    hypothesis: str, reference: str, options: dict[str, Any]
 ) -> list[tuple[str, int, int, int, int]]:
-    """jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`."""
+    """jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`; ``options``:
+    ``unit`` (``"words"`` | ``"characters"``), ``remove_multiple_spaces`` (``None``: the unit's default),
+    ``strip``."""
 
 def levenshtein_opcodes(s1: Sequence[int], s2: Sequence[int]) -> list[tuple[str, int, int, int, int]]:
     """rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks)."""
