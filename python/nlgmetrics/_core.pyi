@@ -326,11 +326,11 @@ def ptb_coco_tokenize(lines: Sequence[str], threads: int | None = None) -> list[
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
 
-def qa_normalize(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[str]:
-    """The normalised form of each text."""
+def qa_normalize(texts: Sequence[str], options: dict[str, Any]) -> list[str]:
+    """The normalised form of each text; ``options``: ``normalizer``, ``language``."""
 
-def qa_tokens(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[list[str]]:
-    """The units F1 counts for each text."""
+def qa_tokens(texts: Sequence[str], options: dict[str, Any]) -> list[list[str]]:
+    """The units F1 counts for each text; ``options`` as ``qa_normalize``."""
 
 def squad_v1_reduce(exact: NDArray[np.float64], f1: NDArray[np.float64], total: int) -> tuple[float, float]:
     """evaluate-v1.1.py's totals: ``(exact_match, f1)`` in percent."""
@@ -343,10 +343,10 @@ def squad_v2_reduce(
     na_prob: _Floats,
     na_rank: _Ints,
     num_no_ans: int,
-    na_prob_thresh: float,
-    with_best_thresholds: bool,
+    options: dict[str, Any],
 ) -> dict[str, Any]:
-    """evaluate-v2.0.py's ``out_eval`` plus the thresholded arrays under ``_exact`` and ``_f1``."""
+    """evaluate-v2.0.py's ``out_eval`` plus the thresholded arrays under ``_exact`` and ``_f1``;
+    ``options``: ``na_prob_thresh``, ``with_best_thresholds``."""
 
 # --- src/python/meteor.rs --------------------------------------------------------------------------
 

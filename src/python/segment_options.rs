@@ -35,18 +35,32 @@ pub(crate) fn chrf_nltk(options: &Bound<'_, PyDict>) -> PyResult<ChrfNltk> {
     Ok(ChrfNltk::new(min_len, max_len, beta, ignore_whitespace, python_sum(options.py()))?)
 }
 
-/// Exact match / F1's options (`nlgmetrics.metrics.qa.QA`).
+/// Exact match / F1's measure (`nlgmetrics.metrics.qa.QA`), beside its normalizer's options.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct QaOptions {
+    measure: String,
+}
+
+/// A QA normalizer's options (`normalizer`, `language`): exact match / F1's, and those of `_core.qa_normalize`
+/// and `_core.qa_tokens`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct QaNormalizerOptions {
     normalizer: String,
     language: Option<String>,
-    measure: String,
+}
+
+/// A QA normalizer from an options dict.
+pub(crate) fn qa_normalizer(options: &Bound<'_, PyDict>) -> PyResult<QaNormalizer> {
+    let QaNormalizerOptions { normalizer, language } = options.extract()?;
+    Ok(QaNormalizer::parse(&normalizer, language.as_deref())?)
 }
 
 /// Exact match and F1 from their options dict.
 pub(crate) fn qa(options: &Bound<'_, PyDict>) -> PyResult<Qa> {
-    let QaOptions { normalizer, language, measure } = options.extract()?;
+    let QaNormalizerOptions { normalizer, language } = options.extract()?;
+    let QaOptions { measure } = options.extract()?;
     Ok(Qa {
         normalizer: QaNormalizer::parse(&normalizer, language.as_deref())?,
         measure: QaMeasure::from_name(&measure)?,
