@@ -125,12 +125,13 @@ def test_rust_segment_scores_equal_the_exact_python_arithmetic(shared_data):
     refs += [["a"], ["a b c d"], ["a b"], ["a b c d e f"]]
     for weights in [(0.25, 0.25, 0.25, 0.25), (0.5, 0.25, 0.125), (1,), (0.2, 0.3, 0.1, 0.2, 0.2)]:
         order = len(weights)
-        rows = _core.bleu_nltk_text_stats(hyps, refs, order, "none")
+        rows = _core.bleu_nltk_text_stats(hyps, refs, {"max_order": order, "tokenize": "none"})
         for smooth in ("method0", "method1", "method2", "method3", "method4"):
             for auto_reweigh in (False, True):
                 method = getattr(SmoothingFunction(epsilon=0.2, k=3), smooth)
-                fast = _core.bleu_nltk_float_scores(rows, order, [float(w) for w in weights], smooth, 0.2, 3.0,
-                                                    auto_reweigh, weights == (0.25,) * 4)
+                fast = _core.bleu_nltk_float_scores(rows, {
+                    "max_order": order, "weights": [float(w) for w in weights], "smooth": smooth, "epsilon": 0.2,
+                    "k": 3.0, "auto_reweigh": auto_reweigh, "weights_are_default": weights == (0.25,) * 4})
                 for line, row in enumerate(rows):
                     counts = [int(v) for v in row]
                     expected = _quiet(score_from_counts, counts[2:2 + order], counts[2 + order:], counts[0], counts[1],

@@ -131,7 +131,7 @@ CMRC_TEXT = st.lists(
 @given(CMRC_TEXT)
 def test_cmrc_segmentation_matches_the_script_definition(text):
     from nlgmetrics import _core
-    assert _core.qa_tokens([text], "cmrc", None)[0] == cmrc_segments_by_definition(text)
+    assert _core.qa_tokens([text], {"normalizer": "cmrc", "language": None})[0] == cmrc_segments_by_definition(text)
 
 
 def test_mlqa_needs_a_known_language():

@@ -192,7 +192,7 @@ def test_rouge_score_tokenizer_on_any_unicode(text):
 @settings(max_examples=150, deadline=None)
 @given(text=ascii_text, stem=st.booleans())
 def test_unicode_tokenizer_equals_rouge_score_on_ascii(text, stem):
-    assert _core.rouge_tokenize([text], "unicode", stem) == _core.rouge_tokenize([text], "rouge_score", stem)
+    assert _core.rouge_tokenize([text], {"tokenizer": "unicode", "stemmer": stem}) == _core.rouge_tokenize([text], {"tokenizer": "rouge_score", "stemmer": stem})
 
 
 def test_lone_surrogates_are_separators():
@@ -231,11 +231,11 @@ def test_unicode_tokenizer_on_wmt22(shared_data, pair, lang, system):
         # rouge_score drops every Han character: most Chinese segments score 0 there, not here.
         assert (ascii_only.per_segment("rouge1")[:, 2] == 0).mean() > 0.3
         assert (ours.per_segment("rouge1")[:, 2] == 0).mean() < 0.02
-        tokens = _core.rouge_tokenize(refs[:50], "unicode", False)
+        tokens = _core.rouge_tokenize(refs[:50], {"tokenizer": "unicode", "stemmer": False})
         assert all(len(t) == 1 for seg in tokens for t in seg if "\u4e00" <= t <= "\u9fff")
     else:
         # German keeps umlauts and ß inside words; rouge_score splits them apart.
-        assert "straße" in _core.rouge_tokenize(["Die Straße"], "unicode", False)[0]
+        assert "straße" in _core.rouge_tokenize(["Die Straße"], {"tokenizer": "unicode", "stemmer": False})[0]
         assert ours.rouge1.fmeasure != ascii_only.rouge1.fmeasure
     # Same results on the ASCII-only segments, whichever tokenizer.
     ascii_rows = [i for i, (h, r) in enumerate(zip(hyps, refs)) if h.isascii() and r.isascii()]

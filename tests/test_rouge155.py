@@ -124,7 +124,7 @@ def test_real_perl_on_even_sample(cnndm, perl, config):
 @needs_perl
 def test_porter155_identical_to_the_perl_stemmer_on_every_word(cnndm, perl, tmp_path):
     texts = [row[key] for row in cnndm for key in ["reference", *SYSTEMS]]
-    words = sorted({w for tokens in _core.rouge_tokenize(texts, "rouge_score", False) for w in tokens})
+    words = sorted({w for tokens in _core.rouge_tokenize(texts, {"tokenizer": "rouge_score", "stemmer": False}) for w in tokens})
     script = tmp_path / "stem.pl"
     # Load the `stem` sub of the installed ROUGE-1.5.5.pl at run time and stem stdin.
     script.write_text(

@@ -71,7 +71,7 @@ def test_stemmer_identical_to_nltk_on_every_word(cnndm):
     from nltk.stem import porter
 
     texts = [row[key] for row in cnndm for key in ["reference", *SYSTEMS]]
-    words = sorted({w for tokens in _core.rouge_tokenize(texts, "rouge_score", False) for w in tokens})
+    words = sorted({w for tokens in _core.rouge_tokenize(texts, {"tokenizer": "rouge_score", "stemmer": False}) for w in tokens})
     assert len(words) == 46535
     nltk_stemmer = porter.PorterStemmer()
     assert _core.porter_stem_words(words) == [nltk_stemmer.stem(w) for w in words]

@@ -180,24 +180,18 @@ def bleu_nltk_id_stats(
 def bleu_nltk_text_stats(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    max_order: int,
-    tokenize: str = "split",
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> NDArray[np.uint64]:
-    """NLTK BLEU rows of raw lines (``"split"`` or a sacreBLEU tokenizer name)."""
+    """NLTK BLEU rows of raw lines; ``options``: ``max_order``, ``tokenize`` (``"split"`` or a sacreBLEU
+    tokenizer name)."""
 
 def bleu_nltk_float_scores(
-    stats: NDArray[np.uint64],
-    max_order: int,
-    weights: _Floats,
-    smooth: str,
-    epsilon: float,
-    k: float,
-    auto_reweigh: bool,
-    weights_are_default: bool,
-    threads: int | None = None,
+    stats: NDArray[np.uint64], options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """NLTK sentence BLEU of every statistics row (smoothing ``none``, ``method0``…``method4``)."""
+    """NLTK sentence BLEU of every statistics row; ``options``: ``max_order``, ``weights`` (floats),
+    ``smooth`` (``none``, ``method0``…``method4``), ``epsilon``, ``k``, ``auto_reweigh``,
+    ``weights_are_default``."""
 
 def bleu_coco_stats(
     captions: Sequence[str], references: Sequence[Sequence[str]], threads: int | None = None
@@ -205,9 +199,10 @@ def bleu_coco_stats(
     """pycocoevalcap BLEU rows, shape ``(n, 13)``."""
 
 def bleu_coco_scores(
-    stats: NDArray[np.uint64], n: int = 4, ref_length: str = "closest", threads: int | None = None
+    stats: NDArray[np.uint64], options: dict[str, Any], threads: int | None = None
 ) -> tuple[list[float], list[list[float]]]:
-    """pycocoevalcap BLEU-1..n: ``(corpus_scores, per_image_scores[n][images])``."""
+    """pycocoevalcap BLEU-1..n; ``options``: ``max_order`` (n), ``ref_length``:
+    ``(corpus_scores, per_image_scores[n][images])``."""
 
 # --- src/python/chrf.rs ----------------------------------------------------------------------------
 
@@ -285,25 +280,22 @@ def rouge_score_stats_tokens(
 def rouge155_stats(
     predictions: Sequence[str],
     references: Sequence[Sequence[str]],
-    measures: Sequence[str],
-    stem: bool,
-    wordnet_exceptions: bool,
-    remove_stopwords: bool,
-    word_limit: int,
-    byte_limit: int,
-    multi_ref: str,
-    alpha: float,
+    options: dict[str, Any],
     threads: int | None = None,
 ) -> NDArray[np.float64]:
-    """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``."""
+    """ROUGE-1.5.5 per-document (R, P, F), shape ``(segments, measures, 3)``; ``options``: ``variants``,
+    ``stemmer``, ``wordnet_exceptions``, ``remove_stopwords``, ``word_limit``, ``byte_limit`` (``None``: none),
+    ``multi_ref``, ``alpha``."""
 
 def rouge155_bootstrap(
-    scores: NDArray[np.float64], samples: int, confidence: float, spl_ids: bool, threads: int | None = None
+    scores: NDArray[np.float64], options: dict[str, Any], threads: int | None = None
 ) -> NDArray[np.float64]:
-    """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``."""
+    """ROUGE-1.5.5's bootstrap: ``(measures, 3 [R, P, F], 3 [average, low, high])``; ``options``:
+    ``samples``, ``confidence`` (percent), ``spl_ids``."""
 
-def rouge_tokenize(texts: Sequence[str], tokenizer: str, stem: bool) -> list[list[str]]:
-    """The ROUGE tokens of each text (``tokenizer`` = ``"rouge_score"`` | ``"unicode"``)."""
+def rouge_tokenize(texts: Sequence[str], options: dict[str, Any]) -> list[list[str]]:
+    """The ROUGE tokens of each text; ``options``: ``tokenizer`` (``"rouge_score"`` | ``"unicode"``),
+    ``stemmer``."""
 
 def porter_stem_words(words: Sequence[str]) -> list[str]:
     """NLTK's PorterStemmer (NLTK_EXTENSIONS mode) on each word."""
@@ -334,11 +326,11 @@ def ptb_coco_tokenize(lines: Sequence[str], threads: int | None = None) -> list[
 
 # --- src/python/qa.rs ------------------------------------------------------------------------------
 
-def qa_normalize(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[str]:
-    """The normalised form of each text."""
+def qa_normalize(texts: Sequence[str], options: dict[str, Any]) -> list[str]:
+    """The normalised form of each text; ``options``: ``normalizer``, ``language``."""
 
-def qa_tokens(texts: Sequence[str], normalizer: str = "squad", language: str | None = None) -> list[list[str]]:
-    """The units F1 counts for each text."""
+def qa_tokens(texts: Sequence[str], options: dict[str, Any]) -> list[list[str]]:
+    """The units F1 counts for each text; ``options`` as ``qa_normalize``."""
 
 def squad_v1_reduce(exact: NDArray[np.float64], f1: NDArray[np.float64], total: int) -> tuple[float, float]:
     """evaluate-v1.1.py's totals: ``(exact_match, f1)`` in percent."""
@@ -351,10 +343,10 @@ def squad_v2_reduce(
     na_prob: _Floats,
     na_rank: _Ints,
     num_no_ans: int,
-    na_prob_thresh: float,
-    with_best_thresholds: bool,
+    options: dict[str, Any],
 ) -> dict[str, Any]:
-    """evaluate-v2.0.py's ``out_eval`` plus the thresholded arrays under ``_exact`` and ``_f1``."""
+    """evaluate-v2.0.py's ``out_eval`` plus the thresholded arrays under ``_exact`` and ``_f1``;
+    ``options``: ``na_prob_thresh``, ``with_best_thresholds``."""
 
 # --- src/python/meteor.rs --------------------------------------------------------------------------
 
@@ -451,9 +443,11 @@ def nltk_meteor_batch(
 # --- src/python/wer.rs: jiwer's WER family and CER; rapidfuzz's Levenshtein alignment --------------
 
 def error_rate_alignment(
-    hypothesis: str, reference: str, unit: str, remove_multiple_spaces: bool, strip: bool
+    hypothesis: str, reference: str, options: dict[str, Any]
 ) -> list[tuple[str, int, int, int, int]]:
-    """jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`."""
+    """jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`; ``options``:
+    ``unit`` (``"words"`` | ``"characters"``), ``remove_multiple_spaces`` (``None``: the unit's default),
+    ``strip``."""
 
 def levenshtein_opcodes(s1: Sequence[int], s2: Sequence[int]) -> list[tuple[str, int, int, int, int]]:
     """rapidfuzz's `Levenshtein.opcodes(s1, s2)` on integer sequences (for parity checks)."""

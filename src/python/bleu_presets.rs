@@ -3,6 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::threads::run_released;
 
@@ -13,6 +14,36 @@ fn rows_to_array<'py>(py: Python<'py>, rows: Vec<Vec<u64>>, width: usize) -> PyR
     let flat: Vec<u64> = rows.into_iter().flatten().collect();
     let n_rows = flat.len() / width.max(1);
     PyArray1::from_vec(py, flat).reshape([n_rows, width])
+}
+
+/// NLTK BLEU's counting options for raw lines: the order counted and the tokenizer (`"split"` or a sacreBLEU name).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct NltkTextOptions {
+    max_order: usize,
+    tokenize: String,
+}
+
+/// NLTK sentence BLEU's float scoring options (`nlgmetrics.metrics.bleu.nltk`): weights as floats,
+/// `smooth` `none`/`method0`…`method4` with `epsilon` and `k`, and whether the weights are NLTK's default.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct NltkFloatOptions {
+    max_order: usize,
+    weights: Vec<f64>,
+    smooth: String,
+    epsilon: f64,
+    k: f64,
+    auto_reweigh: bool,
+    weights_are_default: bool,
+}
+
+/// pycocoevalcap BLEU's scoring options: BLEU-1..`max_order` and the reference length (`ref_length`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct CocoScoreOptions {
+    max_order: usize,
+    ref_length: String,
 }
 
 /// Splits a line into tokens: `"split"` is Python's `str.split()`; any other name is a sacreBLEU
@@ -76,17 +107,18 @@ fn bleu_nltk_id_stats<'py>(
     rows_to_array(py, rows, bleu_nltk::row_width(max_order))
 }
 
-/// NLTK BLEU statistics of raw lines, tokenized here (`tokenize="split"` or a sacreBLEU tokenizer).
+/// NLTK BLEU statistics of raw lines, tokenized here (options: `max_order`, `tokenize`).
 #[pyfunction]
-#[pyo3(signature = (hypotheses, references, max_order, tokenize="split", threads=None))]
+#[pyo3(signature = (hypotheses, references, options, threads=None))]
 fn bleu_nltk_text_stats<'py>(
     py: Python<'py>,
     hypotheses: Vec<String>,
     references: Vec<Vec<String>>,
-    max_order: usize,
-    tokenize: &str,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let NltkTextOptions { max_order, tokenize } = options.extract()?;
+    let tokenize = tokenize.as_str();
     let rows = run_released(py, threads, || -> PyResult<Vec<Vec<u64>>> {
         let hyp_tokens = tokenize_lines(&hypotheses, tokenize)?;
         let ref_tokens: Vec<Vec<Vec<String>>> =
@@ -111,17 +143,18 @@ fn bleu_coco_stats<'py>(
     rows_to_array(py, rows, bleu_coco::ROW_WIDTH)
 }
 
-/// pycocoevalcap BLEU-1..n from statistics rows: `(corpus_scores, per_image_scores[n][images])`.
+/// pycocoevalcap BLEU-1..n from statistics rows (options: `max_order`, `ref_length`):
+/// `(corpus_scores, per_image_scores[n][images])`.
 #[pyfunction]
-#[pyo3(signature = (stats, n=4, ref_length="closest", threads=None))]
+#[pyo3(signature = (stats, options, threads=None))]
 fn bleu_coco_scores(
     py: Python<'_>,
     stats: numpy::PyReadonlyArray2<'_, u64>,
-    n: usize,
-    ref_length: &str,
+    options: &Bound<'_, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<(Vec<f64>, Vec<Vec<f64>>)> {
-    let option = bleu_coco::RefLength::parse(ref_length)?;
+    let CocoScoreOptions { max_order: n, ref_length } = options.extract()?;
+    let option = bleu_coco::RefLength::parse(&ref_length)?;
     let view = stats.as_array();
     if view.ncols() != bleu_coco::ROW_WIDTH {
         return Err(PyValueError::new_err(format!(
@@ -146,23 +179,18 @@ fn bleu_coco_scores(
 }
 
 /// NLTK sentence BLEU of every statistics row for smoothing `none`/`method0`…`method4`
-/// (a float per row; `0.0` where NLTK returns the int 0).
+/// (a float per row; `0.0` where NLTK returns the int 0), under the options of [`NltkFloatOptions`].
 #[pyfunction]
-#[pyo3(signature = (stats, max_order, weights, smooth, epsilon, k, auto_reweigh, weights_are_default, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (stats, options, threads=None))]
 fn bleu_nltk_float_scores<'py>(
     py: Python<'py>,
     stats: numpy::PyReadonlyArray2<'_, u64>,
-    max_order: usize,
-    weights: Vec<f64>,
-    smooth: &str,
-    epsilon: f64,
-    k: f64,
-    auto_reweigh: bool,
-    weights_are_default: bool,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let smoothing = bleu_nltk::FloatSmoothing::parse(smooth, epsilon, k)?;
+    let NltkFloatOptions { max_order, weights, smooth, epsilon, k, auto_reweigh, weights_are_default } =
+        options.extract()?;
+    let smoothing = bleu_nltk::FloatSmoothing::parse(&smooth, epsilon, k)?;
     let view = stats.as_array();
     if view.ncols() != bleu_nltk::row_width(max_order) {
         return Err(PyValueError::new_err(format!(

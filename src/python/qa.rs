@@ -9,27 +9,28 @@ use super::errors::guard;
 use super::threads::released;
 use pyo3::types::PyDict;
 
+use super::segment_options::qa_normalizer;
 use crate::metrics::qa::squad::{squad_v1_totals, squad_v2_evaluation, V2Question, V2Subset};
-use crate::metrics::qa::QaNormalizer;
 
-/// The normalised form of each text (what exact match compares).
+/// evaluate-v2.0.py's options: the no-answer threshold and whether to search the best thresholds.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SquadV2Options {
+    na_prob_thresh: f64,
+    with_best_thresholds: bool,
+}
+
+/// The normalised form of each text (what exact match compares); options: `normalizer`, `language`.
 #[pyfunction]
-#[pyo3(signature = (texts, normalizer="squad", language=None))]
-fn qa_normalize(py: Python<'_>, texts: Vec<String>, normalizer: &str, language: Option<&str>) -> PyResult<Vec<String>> {
-    let normalizer = QaNormalizer::parse(normalizer, language)?;
+fn qa_normalize(py: Python<'_>, texts: Vec<String>, options: &Bound<'_, PyDict>) -> PyResult<Vec<String>> {
+    let normalizer = qa_normalizer(options)?;
     released(py, || texts.iter().map(|text| normalizer.normalize(text)).collect())
 }
 
-/// The units F1 counts for each text (tokens, or CMRC's mixed segments).
+/// The units F1 counts for each text (tokens, or CMRC's mixed segments); options as `qa_normalize`.
 #[pyfunction]
-#[pyo3(signature = (texts, normalizer="squad", language=None))]
-fn qa_tokens(
-    py: Python<'_>,
-    texts: Vec<String>,
-    normalizer: &str,
-    language: Option<&str>,
-) -> PyResult<Vec<Vec<String>>> {
-    let normalizer = QaNormalizer::parse(normalizer, language)?;
+fn qa_tokens(py: Python<'_>, texts: Vec<String>, options: &Bound<'_, PyDict>) -> PyResult<Vec<Vec<String>>> {
+    let normalizer = qa_normalizer(options)?;
     released(py, || texts.iter().map(|text| normalizer.tokens(text)).collect())
 }
 
@@ -50,7 +51,8 @@ fn put_subset(dict: &Bound<'_, PyDict>, prefix: &str, subset: &V2Subset) -> PyRe
     Ok(())
 }
 
-/// evaluate-v2.0.py's `out_eval` (plus the thresholded per-question arrays under `_exact`, `_f1`).
+/// evaluate-v2.0.py's `out_eval` (plus the thresholded per-question arrays under `_exact`, `_f1`); options as
+/// [`SquadV2Options`].
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn squad_v2_reduce<'py>(
@@ -62,9 +64,9 @@ fn squad_v2_reduce<'py>(
     na_prob: Vec<f64>,
     na_rank: Vec<usize>,
     num_no_ans: usize,
-    na_prob_thresh: f64,
-    with_best_thresholds: bool,
+    options: &Bound<'py, PyDict>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let SquadV2Options { na_prob_thresh, with_best_thresholds } = options.extract()?;
     guard(|| {
         let (exact, f1) = (exact.as_slice()?, f1.as_slice()?);
         let n = has_answer.len();

@@ -2,6 +2,7 @@
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::threads::{released, run_released};
 
@@ -11,14 +12,37 @@ use crate::metrics::rouge::rouge155::{
     rouge155_bootstrap as rouge155_bootstrap_core, rouge155_segment, Measure155, MultiRef, Rouge155Options,
 };
 use crate::metrics::rouge::{rouge_score_segment_tokens, Counts, TokenizedText, Variant};
+use crate::text::rouge::porter_stem;
 use crate::text::rouge::rouge155::{morph_stem, Rouge155TextOptions};
-use crate::text::rouge::{porter_stem, RougeTokenizer};
 
 /// A text tokenized in Python: `(tokens, tokens per sentence)`.
 type PyTokenizedText = (Vec<String>, Vec<Vec<String>>);
 
 pub(crate) fn parse_variants(variants: &[String]) -> PyResult<Vec<Variant>> {
     Ok(variants.iter().map(|name| Variant::parse(name)).collect::<crate::error::Result<Vec<_>>>()?)
+}
+
+/// The `rouge155` preset's options (`nlgmetrics.metrics.rouge`'s options dict; a limit of `None` is none).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Rouge155StatsOptions {
+    variants: Vec<String>,
+    stemmer: bool,
+    wordnet_exceptions: bool,
+    remove_stopwords: bool,
+    word_limit: Option<usize>,
+    byte_limit: Option<usize>,
+    multi_ref: String,
+    alpha: f64,
+}
+
+/// ROUGE-1.5.5's bootstrap options: resamples, confidence in percent, and whether the ids are SPL's.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Rouge155BootstrapOptions {
+    samples: usize,
+    confidence: f64,
+    spl_ids: bool,
 }
 
 type StatArrays<'py> = (Bound<'py, PyArray3<f64>>, Bound<'py, PyArray3<f64>>);
@@ -77,26 +101,30 @@ fn rouge_score_stats_tokens<'py>(
     to_arrays(py, &segments, predictions.len(), variants.len())
 }
 
-/// `rouge155`-preset per-document scores: float64 `(segments, measures, 3)` of (R, P, F), 5 decimals.
+/// `rouge155`-preset per-document scores (options as [`Rouge155StatsOptions`]): float64
+/// `(segments, measures, 3)` of (R, P, F), 5 decimals.
 #[pyfunction]
-#[pyo3(signature = (predictions, references, measures, stem, wordnet_exceptions, remove_stopwords, word_limit, byte_limit, multi_ref, alpha, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (predictions, references, options, threads=None))]
 fn rouge155_stats<'py>(
     py: Python<'py>,
     predictions: Vec<String>,
     references: Vec<Vec<String>>,
-    measures: Vec<String>,
-    stem: bool,
-    wordnet_exceptions: bool,
-    remove_stopwords: bool,
-    word_limit: usize,
-    byte_limit: usize,
-    multi_ref: &str,
-    alpha: f64,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
-    let measures = measures.iter().map(|m| Measure155::parse(m)).collect::<crate::error::Result<Vec<_>>>()?;
-    let multi_ref = match multi_ref {
+    let Rouge155StatsOptions {
+        variants,
+        stemmer: stem,
+        wordnet_exceptions,
+        remove_stopwords,
+        word_limit,
+        byte_limit,
+        multi_ref,
+        alpha,
+    } = options.extract()?;
+    let (word_limit, byte_limit) = (word_limit.unwrap_or(0), byte_limit.unwrap_or(0));
+    let measures = variants.iter().map(|m| Measure155::parse(m)).collect::<crate::error::Result<Vec<_>>>()?;
+    let multi_ref = match multi_ref.as_str() {
         "A" => MultiRef::Average,
         "B" => MultiRef::Best,
         "max" => MultiRef::MaxF,
@@ -131,17 +159,17 @@ fn rouge155_stats<'py>(
     PyArray1::from_vec(py, flat).reshape(shape)
 }
 
-/// ROUGE-1.5.5's bootstrap for each measure: `(measures, 3 [R, P, F], 3 [average, low, high])`.
+/// ROUGE-1.5.5's bootstrap for each measure (options as [`Rouge155BootstrapOptions`]):
+/// `(measures, 3 [R, P, F], 3 [average, low, high])`.
 #[pyfunction]
-#[pyo3(signature = (scores, samples, confidence, spl_ids, threads=None))]
+#[pyo3(signature = (scores, options, threads=None))]
 fn rouge155_bootstrap<'py>(
     py: Python<'py>,
     scores: PyReadonlyArray3<'py, f64>,
-    samples: usize,
-    confidence: f64,
-    spl_ids: bool,
+    options: &Bound<'py, PyDict>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let Rouge155BootstrapOptions { samples, confidence, spl_ids } = options.extract()?;
     let array = scores.as_array();
     let (n_docs, n_measures, width) = array.dim();
     if width != 3 {
@@ -160,11 +188,10 @@ fn rouge155_bootstrap<'py>(
     PyArray1::from_vec(py, flat).reshape([n_measures, 3, 3])
 }
 
-/// The ROUGE tokens of each text (`tokenizer` = "rouge_score" | "unicode").
+/// The ROUGE tokens of each text (options: `tokenizer` = "rouge_score" | "unicode", `stemmer`).
 #[pyfunction]
-#[pyo3(signature = (texts, tokenizer, stem))]
-fn rouge_tokenize(py: Python<'_>, texts: Vec<String>, tokenizer: &str, stem: bool) -> PyResult<Vec<Vec<String>>> {
-    let tokenizer = RougeTokenizer::from_name(tokenizer)?;
+fn rouge_tokenize(py: Python<'_>, texts: Vec<String>, options: &Bound<'_, PyDict>) -> PyResult<Vec<Vec<String>>> {
+    let (tokenizer, stem) = super::segment_options::rouge_tokenizer(options)?;
     released(py, || texts.iter().map(|text| tokenizer.tokenize(text, stem)).collect())
 }
 

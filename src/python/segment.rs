@@ -47,18 +47,24 @@ impl StatDtype for f64 {
 
 // ------------------------------------------------------------------ options, read from the metric's dict
 
-/// jiwer's text options of the WER family (`remove_multiple_spaces` None: the unit's jiwer default).
+/// jiwer's text options of the WER family (`remove_multiple_spaces` None: the unit's jiwer default); also
+/// read by `_core.error_rate_alignment`.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct ErrorRateOptions {
+pub(crate) struct ErrorRateOptions {
     remove_multiple_spaces: Option<bool>,
     strip: bool,
 }
 
 impl ErrorRateOptions {
-    fn build(self, unit: Unit, measure: Measure) -> ErrorRate {
+    /// The text configuration of `unit`.
+    pub(crate) fn config(self, unit: Unit) -> ErrorRateConfig {
         let remove_multiple_spaces = self.remove_multiple_spaces.unwrap_or(unit == Unit::Words);
-        ErrorRate { config: ErrorRateConfig { unit, remove_multiple_spaces, strip: self.strip }, measure }
+        ErrorRateConfig { unit, remove_multiple_spaces, strip: self.strip }
+    }
+
+    fn build(self, unit: Unit, measure: Measure) -> ErrorRate {
+        ErrorRate { config: self.config(unit), measure }
     }
 }
 

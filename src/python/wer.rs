@@ -1,22 +1,34 @@
 //! Bindings for `metrics::wer` (jiwer's WER family and CER) and `metrics::edit_distance`.
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::error::Error;
 use crate::metrics::edit_distance::{editops, opcodes, EditKind, Opcode};
 use crate::metrics::wer::{segment_alignment, ErrorRateConfig, Unit};
 
 use super::errors::guard;
+use super::segment::ErrorRateOptions;
 
-fn config(unit: &str, remove_multiple_spaces: bool, strip: bool) -> PyResult<ErrorRateConfig> {
-    let unit = match unit {
+/// The unit an alignment counts in (`"words"` or `"characters"`), beside the WER family's text options.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct UnitOption {
+    unit: String,
+}
+
+/// The text configuration of an options dict: `unit`, `remove_multiple_spaces` (None: the unit's default), `strip`.
+fn config(options: &Bound<'_, PyDict>) -> PyResult<ErrorRateConfig> {
+    let UnitOption { unit } = options.extract()?;
+    let text = options.extract::<ErrorRateOptions>()?;
+    let unit = match unit.as_str() {
         "words" => Unit::Words,
         "characters" => Unit::Characters,
         other => {
             return Err(Error::InvalidOption(format!("unit must be 'words' or 'characters', got {other:?}")).into())
         }
     };
-    Ok(ErrorRateConfig { unit, remove_multiple_spaces, strip })
+    Ok(text.config(unit))
 }
 
 /// An alignment chunk as jiwer names it: `(tag, ref_start, ref_end, hyp_start, hyp_end)`.
@@ -33,17 +45,11 @@ fn chunk(code: &Opcode) -> Chunk {
     (tag, code.src_start, code.src_end, code.dest_start, code.dest_end)
 }
 
-/// jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]`.
+/// jiwer's alignment chunks of one pair `[(tag, ref_start, ref_end, hyp_start, hyp_end)]` (options as [`config`]).
 #[pyfunction]
-fn error_rate_alignment(
-    hypothesis: &str,
-    reference: &str,
-    unit: &str,
-    remove_multiple_spaces: bool,
-    strip: bool,
-) -> PyResult<Vec<Chunk>> {
+fn error_rate_alignment(hypothesis: &str, reference: &str, options: &Bound<'_, PyDict>) -> PyResult<Vec<Chunk>> {
     guard(|| {
-        let config = config(unit, remove_multiple_spaces, strip)?;
+        let config = config(options)?;
         Ok(segment_alignment(reference, hypothesis, &config).chunks.iter().map(chunk).collect())
     })
 }

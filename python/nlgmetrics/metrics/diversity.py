@@ -150,8 +150,9 @@ def self_bleu(outputs: Sequence[str], *, variant: str = "sacrebleu", tokenize: O
         nltk_rows = rows.astype(np.uint64)
         nltk_rows[:, 2 + max_order:] = np.maximum(nltk_rows[:, 2 + max_order:], 1)
         weights = [1.0 / max_order] * max_order
-        scores = _core.bleu_nltk_float_scores(nltk_rows, max_order, weights, "method1", 0.1, 5.0, False, False,
-                                              threads)
+        texygen_options = {"max_order": max_order, "weights": weights, "smooth": "method1", "epsilon": 0.1, "k": 5.0,
+                           "auto_reweigh": False, "weights_are_default": False}
+        scores = _core.bleu_nltk_float_scores(nltk_rows, texygen_options, threads)
     else:
         # sacreBLEU's sentence_bleu: exp smoothing, effective order, the default weights
         sentence = {"max_order": max_order, "smooth": "exp", "smooth_value": None, "effective_order": True,

@@ -61,8 +61,8 @@ def normalize_answer(text: Union[str, Sequence[str]], normalizer: str = "squad",
     """
     _check_normalizer(normalizer, language)
     if isinstance(text, str):
-        return _core.qa_normalize([text], normalizer, language)[0]
-    return _core.qa_normalize(hypotheses_list(text, "text"), normalizer, language)
+        return _core.qa_normalize([text], {"normalizer": normalizer, "language": language})[0]
+    return _core.qa_normalize(hypotheses_list(text, "text"), {"normalizer": normalizer, "language": language})
 
 
 def _score_batch(predictions, references, normalizer, language):
@@ -485,7 +485,7 @@ def _squad_v2(predictions, articles, na_probs, na_prob_thresh) -> SquadResult:
             ranks.append(rank_of[qid])
     out = _core.squad_v2_reduce(
         has_answer, exact, f1, [not t for t in texts], probs, ranks,
-        has_answer.count(False), float(na_prob_thresh), na_probs is not None,
+        has_answer.count(False), {"na_prob_thresh": float(na_prob_thresh), "with_best_thresholds": na_probs is not None},
     )
     return SquadResult(
         "2.0", out["exact"], out["f1"], out["total"], tuple(question_ids), out["_exact"], out["_f1"], (),

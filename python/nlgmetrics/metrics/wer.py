@@ -149,7 +149,7 @@ class ErrorRateResult(Result):
         hypotheses, references, unit_options = texts
         if not -len(hypotheses) <= index < len(hypotheses):
             raise IndexError(f"segment index {index} out of range for {len(hypotheses)} segments")
-        chunks = _core.error_rate_alignment(hypotheses[index], references[index], *unit_options)
+        chunks = _core.error_rate_alignment(hypotheses[index], references[index], unit_options)
         return [AlignmentChunk(*chunk) for chunk in chunks]
 
     def __str__(self) -> str:
@@ -215,9 +215,10 @@ class _ErrorRate(OneReference, Metric):
     def transforms(self) -> TransformOptions:
         return TransformOptions(**self.options)
 
-    def unit_options(self) -> Tuple[str, bool, bool]:
-        spaces = self.options["remove_multiple_spaces"]
-        return (self.unit, bool(self.unit == "words" if spaces is None else spaces), bool(self.options["strip"]))
+    def unit_options(self) -> Dict[str, Any]:
+        """The alignment's options (``_core.error_rate_alignment``): the unit and jiwer's text options."""
+        return {"unit": self.unit, "remove_multiple_spaces": self.options["remove_multiple_spaces"],
+                "strip": self.options["strip"]}
 
     def batch_arrays(self, hypotheses: List[str], references: List[List[str]]) -> Dict[str, Any]:
         transforms = self.transforms

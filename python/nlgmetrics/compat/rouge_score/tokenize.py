@@ -27,7 +27,7 @@ def tokenize(text, stemmer):
     longer than 3 characters (NLTK's default Porter stemmer runs natively, others are called)."""
     texts = without_surrogates([text]) if isinstance(text, str) else [text]
     if stemmer is None or _is_nltk_default_porter(stemmer):
-        return _core.rouge_tokenize(texts, "rouge_score", stemmer is not None)[0]
-    tokens = _core.rouge_tokenize(texts, "rouge_score", False)[0]
+        return _core.rouge_tokenize(texts, {"tokenizer": "rouge_score", "stemmer": stemmer is not None})[0]
+    tokens = _core.rouge_tokenize(texts, {"tokenizer": "rouge_score", "stemmer": False})[0]
     stemmed = [str(stemmer.stem(token)) if len(token) > 3 else token for token in tokens]
     return [token for token in stemmed if _VALID_TOKEN_RE.match(token)]

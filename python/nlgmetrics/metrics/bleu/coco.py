@@ -40,7 +40,7 @@ def scores_from_stats(stats: np.ndarray, n: int = 4, ref_length: str = "closest"
         raise ValueError(f"ref_length must be one of {REF_LENGTH_OPTIONS}, got {ref_length!r}")
     if not 1 <= n <= MAX_ORDER:
         raise ValueError(f"max_order must be between 1 and {MAX_ORDER} for the coco preset, got {n}")
-    return _core.bleu_coco_scores(stats, n, ref_length, threads)
+    return _core.bleu_coco_scores(stats, {"max_order": n, "ref_length": ref_length}, threads)
 
 
 def coco_bleu(captions: Sequence[str], references: Sequence[Sequence[str]], n: int = 4,

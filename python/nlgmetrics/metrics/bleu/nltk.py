@@ -395,10 +395,10 @@ class _Scoring:
         options = self.options
         if self.smooth in _FLOAT_METHODS and all(_exact_float(v) for v in (*self.weights, options["epsilon"], options["k"])):
             # Plain f64 arithmetic in NLTK: the Rust core scores every segment in parallel, bit for bit.
-            return _core.bleu_nltk_float_scores(
-                rows, self.max_order, [float(w) for w in self.weights], self.smooth, float(options["epsilon"]),
-                float(options["k"]), options["auto_reweigh"], self.weights == DEFAULT_WEIGHTS, threads,
-            )
+            float_options = {"max_order": self.max_order, "weights": [float(w) for w in self.weights],
+                             "smooth": self.smooth, "epsilon": float(options["epsilon"]), "k": float(options["k"]),
+                             "auto_reweigh": options["auto_reweigh"], "weights_are_default": self.weights == DEFAULT_WEIGHTS}
+            return _core.bleu_nltk_float_scores(rows, float_options, threads)
         return np.array([self.segment_score(row) for row in rows], dtype=np.float64)
 
 
@@ -413,7 +413,8 @@ def batch_arrays(hypotheses: list, references: list, options: dict, threads: Opt
     for refs in references:
         ref_lines.append(flat[start:start + len(refs)])
         start += len(refs)
-    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, scoring.counted_order, core_tokenizer, threads)
+    rows = _core.bleu_nltk_text_stats(hyp_lines, ref_lines, {"max_order": scoring.counted_order, "tokenize": core_tokenizer},
+                                      threads)
     return {"segment_stats": rows, "segment_scores": scoring.segment_scores(rows, threads)}
 
 

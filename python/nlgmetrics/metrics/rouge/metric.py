@@ -277,9 +277,7 @@ class Rouge155Preset(ROUGE):
     def preset_arrays(self, predictions: List[str], reference_lists: List[List[str]]) -> Dict[str, Any]:
         options = self.options
         names = options["variants"]
-        rpf = call_core(_core.rouge155_stats, predictions, reference_lists, names, options["stemmer"],
-                        options["wordnet_exceptions"], options["remove_stopwords"], options["word_limit"] or 0,
-                        options["byte_limit"] or 0, options["multi_ref"], options["alpha"], self.threads)
+        rpf = call_core(_core.rouge155_stats, predictions, reference_lists, options, self.threads)
         return {"rouge155_rpf": np.asarray(rpf, dtype=np.float64).reshape(len(predictions), len(names), 3)}
 
     def signature_fields(self, ref_counts: Sequence[int]) -> Tuple[Tuple[str, str], ...]:
@@ -293,8 +291,8 @@ class Rouge155Preset(ROUGE):
         rpf = state.arrays["rouge155_rpf"]
         names, options = self.options["variants"], self.options
         percent = round(options["confidence"] * 100, 10)
-        corpus = _core.rouge155_bootstrap(np.ascontiguousarray(rpf), options["bootstrap"], percent,
-                                          options["eval_ids"] == "spl", self.threads)
+        bootstrap = {"samples": options["bootstrap"], "confidence": percent, "spl_ids": options["eval_ids"] == "spl"}
+        corpus = _core.rouge155_bootstrap(np.ascontiguousarray(rpf), bootstrap, self.threads)
         segment_scores = np.ascontiguousarray(rpf[..., [1, 0, 2]])
         scores, intervals = {}, {}
         for k, name in enumerate(names):
