@@ -10,7 +10,8 @@
 3. 200 ``update``s of 120 segments and one ``compute`` against one call on the same 24,000 segments, for
    BLEU and chrF (the two taking turns).
 
-Best of ``--repeats`` for each contender, interleaved; prints Markdown for ``benches/RESULTS.md``.
+Best of ``--repeats`` for each contender, the contenders taking turns (one run of each per round); prints
+Markdown for ``benches/RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cases import _wmt17_pool
-from harness import best_of, best_of_interleaved, machine_description
+from harness import best_of_interleaved, machine_description
 
 
 def extension_share(function) -> tuple[float, float]:
@@ -65,9 +66,9 @@ def main() -> None:
     print(f"\n### Corpus BLEU, {n:,} WMT17 en-de segments (all systems in turn), best of {args.repeats}\n")
     print("| contender | seconds | sacreBLEU / this |")
     print("|---|---:|---:|")
-    peer = best_of(lambda: sacrebleu.corpus_bleu(hyps, [refs]), max(1, args.repeats - 1))
-    lists = best_of(lambda: nlgmetrics.bleu(hyps, ref_lists), args.repeats)
-    strings = best_of(lambda: nlgmetrics.bleu(hyps, refs), args.repeats)
+    peer, lists, strings = best_of_interleaved([lambda: sacrebleu.corpus_bleu(hyps, [refs]),
+                                                lambda: nlgmetrics.bleu(hyps, ref_lists),
+                                                lambda: nlgmetrics.bleu(hyps, refs)], args.repeats)
     print(f"| sacrebleu.corpus_bleu | {peer:.3f} | 1.0 |")
     print(f"| nlgmetrics.bleu, references [[ref], …] | {lists:.4f} | **{peer / lists:.1f}×** |")
     print(f"| nlgmetrics.bleu, references [ref, …] | {strings:.4f} | **{peer / strings:.1f}×** |")
