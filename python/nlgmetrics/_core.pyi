@@ -83,6 +83,9 @@ def native_tokenizer_names() -> list[str]:
 
 # --- src/python/lists.rs: Python lists checked as Rust reads them ----------------------------------
 
+def segment_too_long_error(place: str, length: int, limit: int) -> ValueError:
+    """The ValueError (not raised) for the text ``place`` of ``length`` characters over ``limit``."""
+
 def hypotheses_list(hypotheses: Any, *, max_chars: int, argument: str = "hypotheses") -> list[str]:
     """``core.lists.hypotheses_list``: a new list of the given strs, the errors naming ``argument``."""
 

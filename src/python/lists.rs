@@ -440,7 +440,20 @@ fn references_lists<'py>(
     Ok(Some(PyList::new(py, rows)?))
 }
 
+/// `core.lists.segment_too_long`: the ValueError (made, not raised) for the text `place` of `length` characters,
+/// over the limit of `limit`; columns (`core.columns`) report their over-long cells with it.
+#[pyfunction]
+fn segment_too_long_error(
+    py: Python<'_>,
+    place: &str,
+    length: usize,
+    limit: usize,
+) -> Py<pyo3::exceptions::PyBaseException> {
+    segment_too_long(place, length, limit).into_value(py)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(segment_too_long_error, m)?)?;
     m.add_function(wrap_pyfunction!(hypotheses_list, m)?)?;
     m.add_function(wrap_pyfunction!(references_lists, m)?)?;
     m.add_function(wrap_pyfunction!(check_lists, m)?)?;

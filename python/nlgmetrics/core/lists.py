@@ -89,12 +89,13 @@ def check_segment_lengths(texts: Sequence[str], argument: str) -> None:
 
 
 def segment_too_long(where: str, length: int) -> ValueError:
-    """The error for a segment over ``MAX_SEGMENT_CHARS`` characters (``where``: e.g. ``hypotheses[3]``)."""
-    return ValueError(
-        f"{where} has {length:,} characters, more than the limit of {MAX_SEGMENT_CHARS:,} "
-        "per segment (the super-linear metrics would take minutes and gigabytes); split it, or set "
-        "NLGMETRICS_MAX_SEGMENT_CHARS to raise the limit"
-    )
+    """The error for a segment over ``MAX_SEGMENT_CHARS`` characters (``where``: e.g. ``hypotheses[3]``), the one
+    Rust's read of lists raises (``src/python/lists.rs``).
+
+    >>> str(segment_too_long("hypotheses[3]", 2_000_000)).split(";")[0]  # doctest: +ELLIPSIS
+    'hypotheses[3] has 2,000,000 characters, more than the limit of ... per segment (the super-linear metrics ...'
+    """
+    return _core.segment_too_long_error(where, length, MAX_SEGMENT_CHARS)
 
 
 def hypotheses_list(hypotheses: Iterable[str], argument: str = "hypotheses") -> list[str]:
