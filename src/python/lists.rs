@@ -132,10 +132,7 @@ impl<'py> ListBatch<'py> {
         let hyps = PyList::new(py, &self.hypotheses)?;
         let refs = match self.one_string_each {
             true => None,
-            false => Some(PyList::new(
-                py,
-                (0..self.ends.len()).map(|index| PyList::new(py, self.row(index))).collect::<PyResult<Vec<_>>>()?,
-            )?),
+            false => Some(row_lists(py, &self.references, &self.ends)?),
         };
         Ok((hyps, refs))
     }
@@ -178,10 +175,23 @@ impl<'py> ListBatch<'py> {
     }
 }
 
+/// Where row `index` starts among rows stored one after another, row `i` ending at `ends[i]`.
+fn row_start(ends: &[usize], index: usize) -> usize {
+    if index == 0 {
+        0
+    } else {
+        ends[index - 1]
+    }
+}
+
 /// Row `index` of rows stored one after another, row `i` ending at `ends[i]`.
 fn row<'a, T>(flat: &'a [T], ends: &[usize], index: usize) -> &'a [T] {
-    let start = if index == 0 { 0 } else { ends[index - 1] };
-    &flat[start..ends[index]]
+    &flat[row_start(ends, index)..ends[index]]
+}
+
+/// A new list of one new list of strs per row.
+fn row_lists<'py>(py: Python<'py>, flat: &[Bound<'py, PyString>], ends: &[usize]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, (0..ends.len()).map(|index| PyList::new(py, row(flat, ends, index))).collect::<PyResult<Vec<_>>>()?)
 }
 
 /// Whether `references` was a list (exactly) of str (exactly), one per hypothesis: `core.lists.OneEach`'s shape.
@@ -288,8 +298,7 @@ fn read_references<'py>(
     }
     if let Some((at, length)) = first_too_long(flat.iter(), limit) {
         let row = ends.partition_point(|&end| end <= at);
-        let start = if row == 0 { 0 } else { ends[row - 1] };
-        return Err(segment_too_long(&format!("{name}[{row}][{}]", at - start), length, limit));
+        return Err(segment_too_long(&format!("{name}[{row}][{}]", at - row_start(&ends, row)), length, limit));
     }
     Ok((entries, flat, ends))
 }
@@ -428,7 +437,6 @@ fn references_lists<'py>(
     argument: &str,
     refuse_streams: bool,
 ) -> PyResult<Option<Bound<'py, PyList>>> {
-    let py = references.py();
     let (entries, flat, ends) = read_references(references, n_hypotheses, max_chars, argument)?;
     if refuse_streams {
         check_not_streams(&entries, &flat, &ends, argument)?;
@@ -436,8 +444,7 @@ fn references_lists<'py>(
     if is_one_string_each(references, &entries) {
         return Ok(None);
     }
-    let rows = (0..ends.len()).map(|index| PyList::new(py, row(&flat, &ends, index))).collect::<PyResult<Vec<_>>>()?;
-    Ok(Some(PyList::new(py, rows)?))
+    Ok(Some(row_lists(references.py(), &flat, &ends)?))
 }
 
 /// `core.lists.segment_too_long`: the ValueError (made, not raised) for the text `place` of `length` characters,

@@ -191,6 +191,7 @@ class Metric:
         """
         scorer = self._lists_scorer()
         if scorer is not None and not columns.is_columnar(hypotheses, references):
+            self.last_kept_rows: Optional[np.ndarray] = None  # lists: every row is kept
             if pending.is_small_batch(hypotheses):
                 self._keep_for_later(scorer, hypotheses, references)
                 arrays = None
@@ -243,7 +244,6 @@ class Metric:
     def _refuses_streams(self, references: Any) -> bool:
         """Whether ``references`` (Python lists) must not read two ways (``refuses_stream_layout``); TypeError when
         they are missing."""
-        self.last_kept_rows: Optional[np.ndarray] = None
         if references is None:
             raise TypeError(f"{self.name} needs references: update(hypotheses, references)")
         return self.refuses_stream_layout and not isinstance(references, lists.PerHypothesis)
