@@ -189,7 +189,7 @@ class _Scorer:
         prefix_space = config.get("model_type") == "roberta" and not fast
         self.loaded = encoder_model(folder, layers_needed=self.num_layers, add_prefix_space=prefix_space,
                                     backend=options["backend"], threads=threads, max_tokens=max_tokens,
-                                    slow_tokenizer=not fast)
+                                    slow_tokenizer=not fast, prepare=([self.num_layers], ()))
         tokenizer = self.loaded.tokenizer
         # bert_score truncates to the tokenizer's model_max_length; a model without one (1e30) would fail on
         # its position table, so the cut is also kept within the model's positions (a warning counts it).

@@ -156,11 +156,6 @@ class CometModel:
         if not self.mix and not (isinstance(layer, int) and 0 <= layer <= depth):
             raise ValueError(f"{checkpoint}: layer {layer!r} is not 'mix' or a layer 0–{depth}")
         self.layers = list(range(depth + 1)) if self.mix else [int(layer)]
-        encoder_state = {key[len("encoder."):]: value for key, value in state.items() if key.startswith("encoder.model.")}
-        self.loaded = encoder_model(encoder_folder, layers_needed=max(self.layers), add_prefix_space=None,
-                                    backend=backend, threads=threads, weights=encoder_state, weights_path=checkpoint,
-                                    max_tokens=max_tokens)
-        self.fingerprint = self.loaded.fingerprint  # the checkpoint's and the encoder config's hash
         self.pool = hparams.get("pool", "avg") if self.kind != "unified" else "cls"
         if self.pool not in ("avg", "cls", "max"):
             raise ValueError(f"{checkpoint}: pool {self.pool!r} is not supported (avg, cls, max)")
@@ -175,6 +170,11 @@ class CometModel:
             transform = hparams.get("layer_transformation", "softmax")
             self.layer_weights = sparsemax(scalars) if transform == "sparsemax" else softmax(scalars)
             self.layer_norm = bool(hparams.get("layer_norm", False))
+        encoder_state = {key[len("encoder."):]: value for key, value in state.items() if key.startswith("encoder.model.")}
+        self.loaded = encoder_model(encoder_folder, layers_needed=max(self.layers), add_prefix_space=None,
+                                    backend=backend, threads=threads, weights=encoder_state, weights_path=checkpoint,
+                                    max_tokens=max_tokens, prepare=(self.layers, self._summaries()))
+        self.fingerprint = self.loaded.fingerprint  # the checkpoint's and the encoder config's hash
         self.head = _head(state, hparams)
         self.input_segments = list(hparams.get("input_segments", ["mt", "src", "ref"]))
         self.max_positions = int(self.config["max_position_embeddings"]) - 2

@@ -196,6 +196,20 @@ class Encoder:
             self._backend = TorchBackend(config, self.params, self.num_blocks, threads=threads,
                                          device=device, dtype=dtype)
 
+    def prepare(self, layers: Sequence[int], summaries: Sequence[str] = ()) -> None:
+        """Let the backend get ready for ``hidden_states(…, layers)`` — or, with ``summaries``, for
+        ``layer_summaries(…, layers, summaries)`` — in the background (the ONNX backend builds its session on a
+        thread), while the caller loads its tokenizer and tokenizes. Optional: without it the first call does
+        this itself. ``encoder.prepare(range(7), ["token_sum"])`` before tokenizing, then
+        ``encoder.layer_summaries(ids, mask, range(7), ["token_sum"])`` finds the session built (or waits for it).
+        """
+        from nlgmetrics.neural import layer_summaries
+
+        prepare = getattr(self._backend, "prepare", None)
+        if prepare is not None:
+            _check_layers([int(n) for n in layers], self.num_blocks, built=True)
+            prepare([int(n) for n in layers], layer_summaries.summary_names(summaries) if summaries else ())
+
     @property
     def concurrent_runs(self) -> int:
         """How many batches a caller may run at once (on as many threads): the ONNX backend runs each batch on

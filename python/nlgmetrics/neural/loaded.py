@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Hashable, Optional
+from typing import Any, Dict, Hashable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -104,12 +104,15 @@ def weights_file(folder: Path) -> Path:
 def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optional[bool], backend: str,
                   threads: Optional[int], weights: Optional[Dict[str, np.ndarray]] = None,
                   weights_path: Optional[Path] = None, max_tokens: int = DEFAULT_MAX_TOKENS,
-                  slow_tokenizer: bool = False) -> LoadedModel:
+                  slow_tokenizer: bool = False,
+                  prepare: Optional[Tuple[Sequence[int], Sequence[str]]] = None) -> LoadedModel:
     """Load (or find loaded) the encoder in ``folder`` with blocks up to ``layers_needed``.
 
     ``weights``: the encoder's weights when they come from elsewhere (a COMET checkpoint), keyed as in
     the model's own files (any prefix); else they are read from the folder. ``slow_tokenizer``: the ids of
     transformers' slow tokenizer (bert_score's ``use_fast=False``) rather than the fast one (COMET's).
+    ``prepare``: ``(layers, summaries)`` the caller will ask the encoder for (``Encoder.prepare``): the backend
+    gets ready for them in the background while the tokenizer loads.
     """
     from nlgmetrics.neural import encoder as encoder_module
     from nlgmetrics.neural import tokenizer as tokenizer_module
@@ -124,9 +127,11 @@ def encoder_model(folder: Path, *, layers_needed: int, add_prefix_space: Optiona
 
     def build() -> LoadedModel:
         tensors = weights if weights is not None else weights_module.read_weights(source)
-        tokenizer = tokenizer_module.load_tokenizer(folder, add_prefix_space=add_prefix_space, slow=slow_tokenizer)
         encoder = encoder_module.Encoder(encoder_module.EncoderConfig.from_dict(config), tensors, prefix=None,
                                          layers_needed=[layers_needed], backend=backend, threads=threads)
+        if prepare is not None:
+            encoder.prepare(*prepare)
+        tokenizer = tokenizer_module.load_tokenizer(folder, add_prefix_space=add_prefix_space, slow=slow_tokenizer)
         return LoadedModel(TextEncoder(tokenizer, encoder, fingerprint, max_tokens=max_tokens), config,
                            fingerprint, folder, {})
 

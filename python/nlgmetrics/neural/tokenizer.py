@@ -18,6 +18,7 @@ Nothing strips the text: bert_score's ``sent.strip()`` is the caller's.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Dict, List, Optional, Sequence
@@ -82,8 +83,12 @@ class Tokenizer:
         self.pad_id: Optional[int] = ids.get("pad")
         self.unk_id: Optional[int] = ids.get("unk")
         self.mask_id: Optional[int] = ids.get("mask")
-        self.vocab_size = backend.get_vocab_size(with_added_tokens=True)
         self.size_separator = 1 if kind == "wordpiece" else 2
+
+    @functools.cached_property
+    def vocab_size(self) -> int:
+        """The vocabulary's size, added tokens included (asked on first use: it costs ~15 ms for 30k tokens)."""
+        return int(self._backend.get_vocab_size(with_added_tokens=True))
 
     def __repr__(self) -> str:
         return f"Tokenizer({self.kind}, vocab_size={self.vocab_size}, max_length={self.max_length}, {self.source})"
@@ -231,14 +236,25 @@ def _special_tokens(kind: str, config: dict, special_map: dict) -> dict:
     return out
 
 
+_TOKENIZER_KINDS = {"WordPiece": "wordpiece", "BPE": "bpe", "Unigram": "unigram"}
+
+
 def _from_tokenizer_json(tokenizers, path: str, add_prefix_space: Optional[bool], slow: bool):
+    if not slow and add_prefix_space is None:  # the file as it is (COMET): read once by tokenizers, no JSON
+        try:                                   # round trip here (~30 ms for a 30k vocabulary)
+            backend = tokenizers.Tokenizer.from_file(path)
+        except Exception:  # malformed: the reading below names what is wrong
+            backend = None
+        kind = _TOKENIZER_KINDS.get(type(backend.model).__name__) if backend is not None else None
+        if kind is not None:
+            return backend, kind, False
     with open(path, encoding="utf-8") as handle:
         try:
             spec = json.load(handle)
         except json.JSONDecodeError as error:
             raise TokenizerError(f"{path}: malformed JSON ({error})") from None
     model_type = (spec.get("model") or {}).get("type")
-    kind = {"WordPiece": "wordpiece", "BPE": "bpe", "Unigram": "unigram"}.get(str(model_type))
+    kind = _TOKENIZER_KINDS.get(str(model_type))
     if kind is None:
         raise TokenizerError(f"{path}: unsupported tokenizer model {model_type!r}")
     text_prefix_space = False
