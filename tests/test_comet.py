@@ -57,6 +57,38 @@ def test_sources_and_references_of_many_systems_are_encoded_once():
     assert encoder.encoded_rows - before <= len(set(data["refs_b"]))
 
 
+def test_each_text_is_tokenized_once_and_every_call_warns_of_its_own_cut_texts():
+    data = input_set("wmt22_en_de")
+    folder = str(COMET_MODELS / "tiny-da-sparsemax")
+    nlgmetrics.clear_neural_cache()  # what earlier tests kept would hide what this one counts
+    metric = nlgmetrics.metric("comet", model=folder)
+    first = metric(data["hyps"], data["refs"], sources=data["srcs"])
+    assert metric.model().loaded.text_encoder.tokenized_texts == len(set(data["hyps"] + data["refs"] + data["srcs"]))
+    encoder = metric.model().loaded.text_encoder
+    before = encoder.tokenized_texts
+    again = metric(data["hyps"], data["refs"], sources=data["srcs"])  # every text known: nothing tokenized
+    assert encoder.tokenized_texts == before
+    np.testing.assert_array_equal(again.segment_scores, first.segment_scores)
+    metric(data["refs_b"], data["refs"], sources=data["srcs"])  # only the new hypotheses are tokenized
+    assert encoder.tokenized_texts - before == len(set(data["refs_b"]) - set(data["hyps"] + data["refs"] + data["srcs"]))
+    long_line = " ".join(["Wort"] * 10000)  # synthetic: cut at 510 tokens
+    for _ in range(2):  # the second call's ids come from the cache, and it still says what it cut
+        with pytest.warns(UserWarning, match="comet: 2 text"):
+            metric([long_line, "kurz"], [long_line, "kurz"], sources=["short", "short"])
+
+
+def test_the_cache_counts_the_text_a_key_holds():
+    from nlgmetrics.neural.cache import EncodingCache
+
+    cache = EncodingCache(limit_bytes=10_000)
+    cache.put(("ids", "t"), np.zeros(2, dtype=np.int64), extra_bytes=5_000)
+    assert cache.info()["bytes"] == 5_016
+    cache.put(("ids", "u"), np.zeros(2, dtype=np.int64), extra_bytes=5_000)  # over the limit: "t" is dropped
+    assert cache.get(("ids", "t")) is None and cache.info()["entries"] == 1
+    cache.put(("ids", "v"), np.zeros(2, dtype=np.int64), extra_bytes=20_000)  # larger than the whole cache
+    assert cache.get(("ids", "v")) is None
+
+
 def test_metric_object_takes_sources_and_merges():
     data = input_set("wmt22_zh_en")
     folder = str(COMET_MODELS / "tiny-da-softmax")

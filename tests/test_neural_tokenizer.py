@@ -131,7 +131,7 @@ def test_truncation_counts_and_limits(oracle, minilm):
     long_line = " ".join(["token"] * 10_000)
     assert len(tok.encode([long_line])[0]) == 512
     assert tok.encode([long_line], max_length=10)[0][-1] == tok.sep_id
-    assert tok.count_truncated([long_line, "short"]) == 1
+    assert tok.truncated([long_line, "short"]) == [True, False]
     assert load_tokenizer(minilm, max_length=20).max_length == 20
     with pytest.raises(ValueError, match="room for the 2 special tokens"):
         tok.encode(["x"], max_length=1)

@@ -51,7 +51,7 @@ from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.metrics.model_based import ModelBasedMetric
 from nlgmetrics.neural.greedy import greedy_match, unit_rows
-from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS, truncated_ids
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS
 
 __all__ = ["BERTScore", "BERTScoreResult", "bertscore", "bertscore_pairwise"]
 
@@ -207,8 +207,8 @@ class _Scorer:
                                      "pass baseline_path= (bert_score's CSV format) or another lang/model")
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
-        return truncated_ids(self.loaded.tokenizer, [text.strip() for text in texts], self.max_length,
-                             "bertscore", "bert_score")
+        return self.loaded.text_encoder.token_ids([text.strip() for text in texts], self.max_length,
+                                                  "bertscore", "bert_score")
 
     def vectors(self, id_rows: Sequence[Tuple[int, ...]]) -> Dict[Tuple[int, ...], np.ndarray]:
         layer = self.num_layers

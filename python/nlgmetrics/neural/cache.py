@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from typing import Any, Dict, Hashable, Optional
+from typing import Any, Dict, Hashable, Optional, Tuple
 
 import numpy as np
 
@@ -44,7 +44,7 @@ class EncodingCache:
 
     def __init__(self, limit_bytes: Optional[int] = None):
         self.limit_bytes = _default_limit() if limit_bytes is None else int(limit_bytes)
-        self._entries: "OrderedDict[Hashable, np.ndarray]" = OrderedDict()
+        self._entries: "OrderedDict[Hashable, Tuple[np.ndarray, int]]" = OrderedDict()  # key -> (value, bytes)
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
@@ -52,28 +52,30 @@ class EncodingCache:
 
     def get(self, key: Hashable) -> Optional[np.ndarray]:
         with self._lock:
-            value = self._entries.get(key)
-            if value is None:
+            entry = self._entries.get(key)
+            if entry is None:
                 self.misses += 1
                 return None
             self._entries.move_to_end(key)
             self.hits += 1
-            return value
+            return entry[0]
 
-    def put(self, key: Hashable, value: np.ndarray) -> None:
-        size = int(value.nbytes)
+    def put(self, key: Hashable, value: np.ndarray, *, extra_bytes: int = 0) -> None:
+        """Keep ``value`` under ``key``; it counts ``value.nbytes`` + ``extra_bytes`` (what the key holds, when
+        that is large: a text) against the limit."""
+        size = int(value.nbytes) + int(extra_bytes)
         if size > self.limit_bytes:
             return
         value.setflags(write=False)  # entries are shared between calls: nobody may change one
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self._bytes -= int(old.nbytes)
-            self._entries[key] = value
+                self._bytes -= old[1]
+            self._entries[key] = (value, size)
             self._bytes += size
             while self._bytes > self.limit_bytes and self._entries:
-                _, dropped = self._entries.popitem(last=False)
-                self._bytes -= int(dropped.nbytes)
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._bytes -= dropped
 
     def clear(self) -> None:
         with self._lock:

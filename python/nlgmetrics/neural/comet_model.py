@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from nlgmetrics.neural import layer_summaries
-from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS, truncated_ids
+from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS
 
 __all__ = ["CometModel", "load_comet", "sparsemax", "CLASSES"]
 
@@ -240,8 +240,8 @@ class CometModel:
 
     def token_ids(self, texts: Sequence[str]) -> List[Tuple[int, ...]]:
         """Each text's ids as the anchor's ``tokenizer(..., truncation=True, max_length=max_positions − 2)``."""
-        return truncated_ids(self.loaded.tokenizer, [str(text) for text in texts], self.max_positions - 2,
-                             "comet", "unbabel-comet")
+        return self.loaded.text_encoder.token_ids([str(text) for text in texts], self.max_positions - 2,
+                                                  "comet", "unbabel-comet")
 
     def sentence_vectors(self, texts: Sequence[str]) -> np.ndarray:
         """``[n, H]`` pooled vectors of texts (each distinct text encoded once; cached)."""

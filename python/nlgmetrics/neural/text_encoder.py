@@ -11,7 +11,9 @@ what else is in its batch beyond float noise (≤ 1e-7 measured), so batching is
 
 from __future__ import annotations
 
+import itertools
 import os
+import sys
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -118,30 +120,24 @@ def pad_ids(rows: Sequence[Sequence[int]], pad_id: int) -> Tuple[np.ndarray, np.
     return ids, mask
 
 
-def truncated_ids(tokenizer: Any, texts: List[str], max_length: int, metric: str,
-                  anchor: str) -> List[Tuple[int, ...]]:
-    """Each text's ids cut to ``max_length`` as the anchor cuts them, with a warning counting the texts cut.
+def truncated_ids(tokenizer: Any, texts: List[str], max_length: int) -> Tuple[List[Tuple[int, ...]], List[bool]]:
+    """Each text's ids cut to ``max_length`` as the anchor cuts them, and whether it was cut.
 
     >>> class Words:  # a stand-in tokenizer: one id per word, between [CLS] 0 and [SEP] 1
     ...     def encode(self, texts, max_length):
     ...         return [[0] + list(range(2, 2 + len(t.split())))[:max_length - 2] + [1] for t in texts]
-    ...     def count_truncated(self, texts, max_length):
-    ...         return sum(len(t.split()) + 2 > max_length for t in texts)
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     truncated_ids(Words(), ["a b", "a b c d e"], 4, "bertscore", "bert_score")
-    [(0, 2, 3, 1), (0, 2, 3, 1)]
-    >>> str(caught[0].message)
-    'bertscore: 1 text(s) longer than 4 tokens were truncated, as bert_score truncates them'
+    ...     def truncated(self, texts, max_length):
+    ...         return [len(t.split()) + 2 > max_length for t in texts]
+    >>> truncated_ids(Words(), ["a b", "a b c d e"], 4)
+    ([(0, 2, 3, 1), (0, 2, 3, 1)], [False, True])
     """
-    encoded = tokenizer.encode(texts, max_length=max_length)
-    if any(len(ids) == max_length for ids in encoded):  # only then can a text have been cut: count them
-        cut = tokenizer.count_truncated(texts, max_length=max_length)
-        if cut:
-            warnings.warn(f"{metric}: {cut} text(s) longer than {max_length} tokens were truncated, as {anchor} "
-                          "truncates them", UserWarning, stacklevel=2)
-    return [tuple(ids) for ids in encoded]
+    encoded = [tuple(ids) for ids in tokenizer.encode(texts, max_length=max_length)]
+    if any(len(ids) == max_length for ids in encoded):  # only then can a text have been cut
+        return encoded, [bool(cut) for cut in tokenizer.truncated(texts, max_length=max_length)]
+    return encoded, [False] * len(encoded)
+
+
+_NAMESPACES = itertools.count()  # one per TextEncoder: its tokenizer's ids in the cache are its own
 
 
 class TextEncoder:
@@ -155,6 +151,37 @@ class TextEncoder:
         self.max_tokens = max_tokens
         self.cache = cache if cache is not None else shared_cache()
         self.encoded_rows = 0  # rows passed to the backend so far (what "never encode twice" is measured by)
+        self.tokenized_texts = 0  # texts passed to the tokenizer so far
+        self._namespace = ("ids", next(_NAMESPACES))
+
+    def token_ids(self, texts: List[str], max_length: int, metric: str, anchor: str) -> List[Tuple[int, ...]]:
+        """Each text's ids cut to ``max_length`` as the anchor cuts them (``truncated_ids``), with a warning
+        counting the texts of this call that were cut. Each distinct text is tokenized once per process: its
+        ids are kept in the cache beside the encodings, so scoring eight systems tokenizes the references once,
+        as it encodes them once."""
+        namespace = self._namespace + (int(max_length),)
+        known: Dict[str, Tuple[Tuple[int, ...], bool]] = {}
+        missing: List[str] = []
+        for text in texts:
+            if text in known:
+                continue
+            hit = self.cache.get(namespace + (text,))
+            if hit is None:
+                missing.append(text)
+                known[text] = ((), False)
+            else:  # stored as [cut, id, id, ...]
+                known[text] = (tuple(hit[1:].tolist()), bool(hit[0]))
+        if missing:
+            self.tokenized_texts += len(missing)
+            for text, ids, was_cut in zip(missing, *truncated_ids(self.tokenizer, missing, max_length)):
+                known[text] = (ids, was_cut)
+                self.cache.put(namespace + (text,), np.array([was_cut, *ids], dtype=np.int64),
+                               extra_bytes=sys.getsizeof(text))  # the key holds the text
+        cuts = sum(known[text][1] for text in texts)
+        if cuts:
+            warnings.warn(f"{metric}: {cuts} text(s) longer than {max_length} tokens were truncated, as {anchor} "
+                          "truncates them", UserWarning, stacklevel=3)
+        return [known[text][0] for text in texts]
 
     @property
     def pad_id(self) -> int:

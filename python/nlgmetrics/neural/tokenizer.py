@@ -105,12 +105,12 @@ class Tokenizer:
         body = limit - 2
         return [[self.cls_id] + enc.ids[:body] + [self.sep_id] for enc in encodings]
 
-    def count_truncated(self, texts: Sequence[str], *, max_length: Optional[int] = None) -> int:
-        """How many of ``texts`` :meth:`encode` would cut (for the warning that counts them)."""
+    def truncated(self, texts: Sequence[str], *, max_length: Optional[int] = None) -> List[bool]:
+        """Which of ``texts`` :meth:`encode` would cut (for the warning that counts them)."""
         limit = self.max_length if max_length is None else int(max_length)
         encodings = self._backend.encode_batch(self._prepared(_check_texts(texts, "texts")),
                                                add_special_tokens=False)
-        return sum(len(enc.ids) + 2 > limit for enc in encodings)
+        return [len(enc.ids) + 2 > limit for enc in encodings]
 
     def _prepared(self, texts: List[str]) -> List[str]:
         if not self._text_prefix_space:
