@@ -172,6 +172,13 @@ def test_bad_inputs_are_clear_errors():
         nlgmetrics.bertscore([1], ["c"], model=folder, num_layers=1)
     with pytest.raises(ValueError, match="no segments"):
         nlgmetrics.bertscore([], [], model=folder, num_layers=1)
+    # a lone surrogate: the lexical metrics' words, not the tokenizer's "TextEncodeInput must be Union[...]"
+    metric = nlgmetrics.metric("bertscore", model=folder, num_layers=1).update(["a"], ["b"])
+    with pytest.raises(ValueError, match="lone surrogate code point.*'x\\\\ud800'"):
+        metric.update(["x\ud800"], ["b"])
+    with pytest.raises(ValueError, match="lone surrogate"):
+        nlgmetrics.bertscore_pairwise(["a", "\udfff"], model=folder, num_layers=1)
+    assert metric.compute().segment_scores.shape == (1, 3)  # the refused update lost nothing
 
 
 def test_hostile_texts_get_a_result():

@@ -123,6 +123,52 @@ def test_pairwise_is_comet_with_each_candidate_as_the_reference():
         nlgmetrics.comet_pairwise(candidates, source, model=str(COMET_MODELS / "tiny-kiwi"))
 
 
+def test_head_runs_in_blocks_with_the_same_scores(monkeypatch):
+    from nlgmetrics.neural import comet_model
+
+    data = input_set("wmt22_en_de")
+    candidates, source = data["hyps"][:7], data["srcs"][1]
+    folder = str(COMET_MODELS / "tiny-da-softmax")
+    whole = nlgmetrics.comet_pairwise(candidates, source, model=folder)
+    monkeypatch.setattr(comet_model, "HEAD_FEATURE_BYTES", 1)  # one pair per head call: 49 calls
+    calls = []
+    head = comet_model.CometModel.head_scores
+    monkeypatch.setattr(comet_model.CometModel, "head_scores", lambda self, *a: calls.append(1) or head(self, *a))
+    blocks = nlgmetrics.comet_pairwise(candidates, source, model=folder)
+    assert len(calls) == 49 and np.array_equal(blocks, whole)
+    monkeypatch.setattr(comet_model.CometModel, "head_scores", head)
+    hyps, refs, srcs = data["hyps"][:9], data["refs"][:9], data["srcs"][:9]
+    row_by_row = nlgmetrics.comet(hyps, refs, sources=srcs, model=folder).segment_scores
+    monkeypatch.setattr(comet_model, "HEAD_FEATURE_BYTES", 64 << 20)
+    assert np.array_equal(row_by_row, nlgmetrics.comet(hyps, refs, sources=srcs, model=folder).segment_scores)
+
+
+def test_pairwise_refuses_more_candidates_than_its_limit():
+    from nlgmetrics.neural.pairwise import MAX_CANDIDATES
+
+    too_many = ["a"] * (MAX_CANDIDATES + 1)
+    with pytest.raises(ValueError, match="at most 10,000"):
+        nlgmetrics.comet_pairwise(too_many, "s", model=str(COMET_MODELS / "tiny-da-softmax"))
+    with pytest.raises(ValueError, match="at most 10,000"):
+        nlgmetrics.bertscore_pairwise(too_many, model=str(MODELS / "tiny-roberta"), num_layers=2)
+
+
+def test_head_uses_blas_for_large_layers_with_the_same_scores(monkeypatch):
+    """synthetic weights, wmt22-comet-da's layer sizes scaled down: 2,048 → 1,024 (BLAS) → 1 (einsum)"""
+    from nlgmetrics.neural import comet_model
+
+    rng = np.random.default_rng(5)
+    layers = [(rng.standard_normal((1024, 2048)).astype(np.float32) / 45, rng.standard_normal(1024).astype(np.float32)),
+              (rng.standard_normal((1, 1024)).astype(np.float32) / 32, np.zeros(1, np.float32))]
+    features = rng.standard_normal((40, 2048)).astype(np.float32)
+    blas = comet_model.Head(layers, np.tanh, None)(features)
+    monkeypatch.setattr(comet_model, "BLAS_MIN_WEIGHTS", 1 << 40)  # every layer through einsum
+    loops = comet_model.Head(layers, np.tanh, None)(features)
+    expected = np.tanh(features.astype(np.float64) @ layers[0][0].T.astype(np.float64) + layers[0][1]) \
+        @ layers[1][0].T.astype(np.float64)
+    assert np.abs(blas - loops).max() <= 1e-12 and np.abs(loops - expected.reshape(-1)).max() <= 1e-12
+
+
 def test_paired_bootstrap_with_comet():
     data = input_set("wmt22_en_de")
     result = nlgmetrics.paired_test({"A": data["hyps"], "B": data["refs_b"]}, data["refs"],
@@ -183,6 +229,12 @@ def test_bad_inputs_are_clear_errors():
         nlgmetrics.comet(["a"], [["b", "c"]], sources=["c"], model=folder)
     with pytest.raises(ValueError, match="model="):
         nlgmetrics.comet(["a"], ["b"], sources=["c"], model=None)
+    metric = nlgmetrics.metric("comet", model=folder).update(["a"], ["b"], sources=["c"])
+    with pytest.raises(ValueError, match="comet: a text contains a lone surrogate code point"):
+        metric.update(["a"], ["b"], sources=["\ud800 source"])
+    with pytest.raises(ValueError, match="lone surrogate"):
+        nlgmetrics.comet_pairwise(["a", "b"], "\udfff", model=folder)
+    assert metric.compute().segment_scores.shape == (1,)  # the refused update lost nothing
 
 
 def test_hostile_texts_get_a_result():

@@ -430,9 +430,9 @@ def bertscore_pairwise(candidates: Sequence[str], *, model: Optional[str] = None
     >>> matrix.shape, bool(matrix[0, 2] > matrix[0, 1])
     ((3, 3), True)
     """
-    from nlgmetrics.core.inputs import hypotheses_list
+    from nlgmetrics.neural.pairwise import pairwise_candidates
 
-    lines = hypotheses_list(candidates, "candidates")
+    lines = pairwise_candidates(candidates)
     metric = BERTScore(model=model, num_layers=num_layers, lang=lang, backend=backend, allow_download=allow_download,
                        threads=threads)
     scorer = metric.scorer()

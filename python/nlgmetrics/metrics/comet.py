@@ -33,6 +33,7 @@ from nlgmetrics.core.registry import register
 from nlgmetrics.core.result import Result
 from nlgmetrics.core.signature import Signature, nrefs_field
 from nlgmetrics.metrics.model_based import ModelBasedMetric
+from nlgmetrics.neural.pairwise import pairwise_candidates
 from nlgmetrics.neural.text_encoder import DEFAULT_MAX_TOKENS
 
 __all__ = ["COMET", "COMETResult", "comet", "comet_pairwise"]
@@ -196,7 +197,7 @@ def comet_pairwise(candidates: Sequence[str], source: str, *, model: str, encode
                    backend: str = "onnx", allow_download: bool = False, threads: Optional[int] = None) -> np.ndarray:
     """``(N, N)`` COMET for MBR decoding: ``[i, j]`` = candidate ``i`` scored with candidate ``j`` as its
     reference, all for one ``source``. Each candidate is encoded once; only the head runs N² times."""
-    lines = inputs.hypotheses_list(candidates, "candidates")
+    lines = pairwise_candidates(candidates)
     if not isinstance(source, str):
         raise TypeError(f"source must be one str (the candidates' common source), got {type(source).__name__}")
     metric = COMET(model=model, encoder=encoder, backend=backend, allow_download=allow_download, threads=threads)
@@ -204,9 +205,4 @@ def comet_pairwise(candidates: Sequence[str], source: str, *, model: str, encode
     if loaded.kind != "regression":
         raise ValueError(f"comet_pairwise needs a reference-based regression model; {model!r} is {loaded.kind}")
     encoded = loaded.sentence_vectors([*lines, source])  # one batch: the candidates and their source
-    vectors, src = encoded[:-1], encoded[-1:]
-    size = len(lines)
-    mt = np.repeat(vectors, size, axis=0)
-    ref = np.tile(vectors, (size, 1))
-    scores = loaded.head_scores(mt, ref, np.repeat(src, size * size, axis=0))
-    return scores.astype(np.float64).reshape(size, size)
+    return loaded.pairwise_scores(encoded[:-1], encoded[-1:])

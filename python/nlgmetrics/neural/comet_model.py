@@ -40,6 +40,11 @@ CLASSES = {"regression_metric": "regression", "referenceless_regression_metric":
            "unified_metric": "unified"}
 #: Segments scored per chunk (memory follows a chunk's sentence vectors, not the corpus).
 CHUNK_SEGMENTS = 8192
+#: The most feature bytes (float64) one head call is given: longer inputs and the pairs of ``pairwise_scores``
+#: run in blocks of rows.
+HEAD_FEATURE_BYTES = 64 << 20
+#: Head layers with at least this many weights multiply through BLAS; smaller ones through einsum (see ``Head``).
+BLAS_MIN_WEIGHTS = 1 << 20
 ACTIVATIONS = {"tanh": np.tanh, "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "relu": lambda x: np.maximum(x, 0)}
 
 
@@ -89,12 +94,16 @@ class Head:
         self._widened = [(weight.T.astype(np.float64), bias.astype(np.float64)) for weight, bias in self.layers]
 
     def __call__(self, features: np.ndarray) -> np.ndarray:
+        """``features`` ``[rows, in]`` → ``[rows]`` float64. Each layer's path depends on its size, never on
+        the row count (through einsum a row's score is the same however the rows are chunked; through BLAS
+        it may move by float64 rounding, ~1e-16). Small layers use
+        einsum's own loops, not BLAS: after a call numpy's OpenBLAS threads busy-wait ~0.1 s of a core, which
+        the encoder's next batches then lack (3 % of an 8-system MiniLM loop on 2 cores, perf, 2026-12-02;
+        einsum: ~11 ms for 255 rows of 2,304 → 64). Large ones (wmt22-comet-da's 6,144 → 3,072 → 1,024) use
+        BLAS, 8–12× faster there: 144 pairs took 2.4 s through einsum, 0.2 s through BLAS."""
         x = np.asarray(features, dtype=np.float64)
         for index, (weight, bias) in enumerate(self._widened):
-            # einsum's own loops, not BLAS: after a call, numpy's OpenBLAS threads busy-wait ~0.1 s of a core,
-            # which the encoder's next batches then lack (3 % of an 8-system loop on 2 cores, perf, 2026-12-02);
-            # ~11 ms for 255 rows of 2,304 features
-            x = np.einsum("ij,jk->ik", x, weight) + bias
+            x = (x @ weight if weight.size >= BLAS_MIN_WEIGHTS else np.einsum("ij,jk->ik", x, weight)) + bias
             if index < len(self.layers) - 1:
                 x = self.activation(x)
         if self.final_activation is not None:
@@ -265,12 +274,38 @@ class CometModel:
     # ------------------------------------------------------------------ scores
 
     def head_scores(self, mt: np.ndarray, ref: Optional[np.ndarray], src: np.ndarray) -> np.ndarray:
-        """The regression head on sentence vectors (rows aligned)."""
+        """The regression head on sentence vectors (rows aligned), ``HEAD_FEATURE_BYTES`` of features at a time."""
+        block = _head_rows((6 if self.kind == "regression" else 4) * mt.shape[1])
+        if len(mt) > block:
+            return np.concatenate([self.head_scores(mt[start:start + block], None if ref is None else
+                                                    ref[start:start + block], src[start:start + block])
+                                   for start in range(0, len(mt), block)])
         if self.kind == "regression":
             features = np.concatenate([mt, ref, mt * ref, np.abs(mt - ref), mt * src, np.abs(mt - src)], axis=1)
         else:
             features = np.concatenate([mt, src, mt * src, np.abs(mt - src)], axis=1)
         return self.head(features)
+
+    def pairwise_scores(self, vectors: np.ndarray, source: np.ndarray) -> np.ndarray:
+        """``[N, N]`` float64: ``[i, j]`` = the head on candidate ``i`` with candidate ``j`` as its reference,
+        for the one source vector ``source`` (``[1, H]``). The N² pairs run in blocks of at most
+        ``HEAD_FEATURE_BYTES`` of features, so memory follows the block, not N².
+
+        >>> import numpy as np
+        >>> model = CometModel.__new__(CometModel); model.kind = "regression"
+        >>> model.head = Head([(np.ones((1, 6), np.float32), np.zeros(1, np.float32))], np.tanh, None)
+        >>> model.pairwise_scores(np.array([[1.0], [2.0]]), np.array([[0.0]]))
+        array([[ 4.,  7.],
+               [ 8., 10.]])
+        """
+        size, width = vectors.shape
+        out = np.empty(size * size, dtype=np.float64)
+        block = _head_rows(6 * width)
+        for start in range(0, size * size, block):
+            pairs = np.arange(start, min(start + block, size * size))
+            mt, ref = vectors[pairs // size], vectors[pairs % size]
+            out[start:start + len(pairs)] = self.head_scores(mt, ref, np.broadcast_to(source, mt.shape))
+        return out.reshape(size, size)
 
     def score(self, hypotheses: Sequence[str], references: Optional[Sequence[str]],
               sources: Sequence[str]) -> np.ndarray:
@@ -307,6 +342,11 @@ class CometModel:
         mt, src = vectors[:n], vectors[n: 2 * n]
         ref = vectors[2 * n:] if self.kind == "regression" else None
         return self.head_scores(mt, ref, src)
+
+
+def _head_rows(features: int) -> int:
+    """How many rows of ``features`` float64 features fit in ``HEAD_FEATURE_BYTES`` (at least one)."""
+    return max(1, HEAD_FEATURE_BYTES // (features * 8))
 
 
 def load_comet(model: str, *, encoder: Optional[str] = None, backend: str = "onnx", threads: Optional[int] = None,

@@ -137,6 +137,22 @@ def truncated_ids(tokenizer: Any, texts: List[str], max_length: int) -> Tuple[Li
     return encoded, [False] * len(encoded)
 
 
+def _not_unicode(texts: List[str], metric: str) -> str:
+    """The error for texts the tokenizer refused: the first holding a lone surrogate (validated inputs are
+    str, so that is what tokenizers refuses).
+
+    >>> print(_not_unicode(["fine", "bad \\ud800 text"], "comet"))
+    comet: a text contains a lone surrogate code point and is not valid Unicode text: 'bad \\ud800 text'
+    """
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = text if len(text) <= 60 else text[:60] + "…"
+            return f"{metric}: a text contains a lone surrogate code point and is not valid Unicode text: {shown!r}"
+    return f"{metric}: the tokenizer could not read one of the texts"
+
+
 _NAMESPACES = itertools.count()  # one per TextEncoder: its tokenizer's ids in the cache are its own
 
 
@@ -173,7 +189,11 @@ class TextEncoder:
                 known[text] = (tuple(hit[1:].tolist()), bool(hit[0]))
         if missing:
             self.tokenized_texts += len(missing)
-            for text, ids, was_cut in zip(missing, *truncated_ids(self.tokenizer, missing, max_length)):
+            try:
+                tokenized = truncated_ids(self.tokenizer, missing, max_length)
+            except TypeError:  # tokenizers' words for a str it cannot read: "TextEncodeInput must be Union[...]"
+                raise ValueError(_not_unicode(missing, metric)) from None
+            for text, ids, was_cut in zip(missing, *tokenized):
                 known[text] = (ids, was_cut)
                 self.cache.put(namespace + (text,), np.array([was_cut, *ids], dtype=np.int64),
                                extra_bytes=sys.getsizeof(text))  # the key holds the text
