@@ -94,13 +94,16 @@ class Head:
         self._widened = [(weight.T.astype(np.float64), bias.astype(np.float64)) for weight, bias in self.layers]
 
     def __call__(self, features: np.ndarray) -> np.ndarray:
-        """``features`` ``[rows, in]`` → ``[rows]`` float64. Each layer's path depends on its size, never on
-        the row count (through einsum a row's score is the same however the rows are chunked; through BLAS
-        it may move by float64 rounding, ~1e-16). Small layers use
-        einsum's own loops, not BLAS: after a call numpy's OpenBLAS threads busy-wait ~0.1 s of a core, which
-        the encoder's next batches then lack (3 % of an 8-system MiniLM loop on 2 cores, perf, 2026-12-02;
-        einsum: ~11 ms for 255 rows of 2,304 → 64). Large ones (wmt22-comet-da's 6,144 → 3,072 → 1,024) use
-        BLAS, 8–12× faster there: 144 pairs took 2.4 s through einsum, 0.2 s through BLAS."""
+        """``features`` ``[rows, in]`` → ``[rows]`` float64.
+
+        Each layer's path depends on its size, never on the row count: through einsum a row's score is the
+        same however the rows are chunked; through BLAS it may move by float64 rounding (~1e-16).
+        - Small layers use einsum's own loops, not BLAS. After a call numpy's OpenBLAS threads busy-wait
+          ~0.1 s of a core, which the encoder's next batches then lack (3 % of an 8-system MiniLM loop on
+          2 cores, perf, 2026-12-02). einsum takes ~11 ms for 255 rows of 2,304 → 64.
+        - Large layers (wmt22-comet-da's 6,144 → 3,072 → 1,024) use BLAS, 8–12× faster there: 144 pairs took
+          2.4 s through einsum, 0.2 s through BLAS.
+        """
         x = np.asarray(features, dtype=np.float64)
         for index, (weight, bias) in enumerate(self._widened):
             x = (x @ weight if weight.size >= BLAS_MIN_WEIGHTS else np.einsum("ij,jk->ik", x, weight)) + bias

@@ -137,12 +137,14 @@ def truncated_ids(tokenizer: Any, texts: List[str], max_length: int) -> Tuple[Li
     return encoded, [False] * len(encoded)
 
 
-def _not_unicode(texts: List[str], metric: str) -> str:
-    """The error for texts the tokenizer refused: the first holding a lone surrogate (validated inputs are
-    str, so that is what tokenizers refuses).
+def surrogate_error(texts: List[str], metric: str) -> Optional[str]:
+    """The error for the first of ``texts`` holding a lone surrogate code point (tokenizers refuses such a str
+    with a TypeError that names no text), or None when every text is valid Unicode.
 
-    >>> print(_not_unicode(["fine", "bad \\ud800 text"], "comet"))
+    >>> print(surrogate_error(["fine", "bad \\ud800 text"], "comet"))
     comet: a text contains a lone surrogate code point and is not valid Unicode text: 'bad \\ud800 text'
+    >>> surrogate_error(["fine"], "comet") is None
+    True
     """
     for text in texts:
         try:
@@ -150,7 +152,7 @@ def _not_unicode(texts: List[str], metric: str) -> str:
         except UnicodeEncodeError:
             shown = text if len(text) <= 60 else text[:60] + "…"
             return f"{metric}: a text contains a lone surrogate code point and is not valid Unicode text: {shown!r}"
-    return f"{metric}: the tokenizer could not read one of the texts"
+    return None
 
 
 _NAMESPACES = itertools.count()  # one per TextEncoder: its tokenizer's ids in the cache are its own
@@ -192,7 +194,10 @@ class TextEncoder:
             try:
                 tokenized = truncated_ids(self.tokenizer, missing, max_length)
             except TypeError:  # tokenizers' words for a str it cannot read: "TextEncodeInput must be Union[...]"
-                raise ValueError(_not_unicode(missing, metric)) from None
+                error = surrogate_error(missing, metric)
+                if error is None:
+                    raise
+                raise ValueError(error) from None
             for text, ids, was_cut in zip(missing, *tokenized):
                 known[text] = (ids, was_cut)
                 self.cache.put(namespace + (text,), np.array([was_cut, *ids], dtype=np.int64),
