@@ -141,6 +141,14 @@ def test_default_model_comes_from_lang_and_the_layer_table():
     ({"model": "x", "rescale_with_baseline": True}, ValueError, "lang"),
     ({"model": "x", "backend": "tensorflow"}, ValueError, "backend"),
     ({"model": "x", "batch_size": 0}, ValueError, "batch_size"),
+    ({"model": "x", "batch_size": 10**15}, ValueError, "batch_size must be between 1 and"),
+    ({"model": "x", "num_layers": 10**18}, ValueError, "num_layers must be between 0 and 1000"),
+    ({"model": "x", "max_tokens": 0}, ValueError, "max_tokens must be between 1 and"),
+    ({"model": "x", "max_tokens": 10**12}, ValueError, "max_tokens must be between 1 and"),
+    ({"model": "x", "max_tokens": 1.5}, TypeError, "max_tokens must be an int"),
+    ({"model": "x", "threads": 0}, ValueError, "threads must be between 1 and 1024"),
+    ({"model": "x", "threads": 10**9}, ValueError, "threads must be between 1 and 1024"),
+    ({"model": "x", "threads": "2"}, TypeError, "threads must be an int or None"),
 ])
 def test_bad_options_are_clear_errors(options, error, message):
     with pytest.raises(error, match=message):
@@ -162,6 +170,18 @@ def test_model_folder_errors_name_what_is_missing(tmp_path):
         nlgmetrics.bertscore(["a"], ["b"], model=str(model_folder("tiny-xlmr")), num_layers=3)
     with pytest.raises(ValueError, match="no default num_layers"):
         nlgmetrics.bertscore(["a"], ["b"], model=str(model_folder("tiny-xlmr")))
+
+
+def test_bad_baseline_files_are_clear_errors(tmp_path):
+    folder = str(model_folder("tiny-roberta"))
+    with pytest.raises(FileNotFoundError, match="baseline_path .*No such file"):
+        nlgmetrics.bertscore(["a"], ["b"], model=folder, num_layers=2, rescale_with_baseline=True,
+                             baseline_path=str(tmp_path / "missing.tsv"))
+    garbage = tmp_path / "garbage.tsv"
+    garbage.write_text("not a baseline\n1 2 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="expected a CSV with a header LAYER,P,R,F"):
+        nlgmetrics.bertscore(["a"], ["b"], model=folder, num_layers=2, rescale_with_baseline=True,
+                             baseline_path=str(garbage))
 
 
 def test_bad_inputs_are_clear_errors():

@@ -229,6 +229,10 @@ def test_bad_inputs_are_clear_errors():
         nlgmetrics.comet(["a"], [["b", "c"]], sources=["c"], model=folder)
     with pytest.raises(ValueError, match="model="):
         nlgmetrics.comet(["a"], ["b"], sources=["c"], model=None)
+    with pytest.raises(ValueError, match="max_tokens must be between 1 and"):
+        nlgmetrics.comet(["a"], ["b"], sources=["c"], model=folder, max_tokens=0)
+    with pytest.raises(ValueError, match="threads must be between 1 and 1024"):
+        nlgmetrics.comet_pairwise(["a"], "c", model=folder, threads=10**9)
     metric = nlgmetrics.metric("comet", model=folder).update(["a"], ["b"], sources=["c"])
     with pytest.raises(ValueError, match="comet: a text contains a lone surrogate code point"):
         metric.update(["a"], ["b"], sources=["\ud800 source"])
