@@ -26,13 +26,14 @@ from nlgmetrics.core.lists import (
     Reference,
     check_reference_lengths,
     check_segment_lengths,
+    has_lone_surrogate,
     segment_too_long,
     surrogate_location,
 )
 
 __all__ = [
     "DEFAULT_MAX_SEGMENT_CHARS", "MAX_SEGMENT_CHARS", "OneEach", "PerHypothesis", "Reference",
-    "checked_lists", "check_reference_lengths", "check_segment_lengths", "hypotheses_list", "references_lists", "segment_too_long",
+    "checked_lists", "check_reference_lengths", "check_segment_lengths", "has_lone_surrogate", "hypotheses_list", "references_lists", "segment_too_long",
     "surrogate_location",
 ]
 

@@ -140,6 +140,19 @@ def references_lists(references: Iterable[Reference], n_hypotheses: int, argumen
     return PerHypothesis([[reference] for reference in references])
 
 
+def has_lone_surrogate(line: str) -> bool:
+    """Whether ``line`` holds a lone surrogate code point, so that it is not valid Unicode text (no UTF-8).
+
+    >>> has_lone_surrogate("ok"), has_lone_surrogate("bad \\ud800")
+    (False, True)
+    """
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def surrogate_location(hypotheses: list[str], references: list[list[str]], hypotheses_name: str = "hypotheses") -> str:
     """Names the first line holding a lone surrogate (a str that is not valid Unicode text).
 
@@ -148,19 +161,12 @@ def surrogate_location(hypotheses: list[str], references: list[list[str]], hypot
     """
     if isinstance(references, OneEach):
         references = [[reference] for reference in references]
-    def bad(line: str) -> bool:
-        try:
-            line.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-
     for index, line in enumerate(hypotheses):
-        if bad(line):
+        if has_lone_surrogate(line):
             return f"{hypotheses_name}[{index}] contains a lone surrogate code point and is not valid Unicode text"
     for index, refs in enumerate(references):
         for ref_index, line in enumerate(refs):
-            if bad(line):
+            if has_lone_surrogate(line):
                 return (f"references[{index}][{ref_index}] contains a lone surrogate code point "
                         "and is not valid Unicode text")
     return "the input contains a lone surrogate code point and is not valid Unicode text"

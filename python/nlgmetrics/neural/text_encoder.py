@@ -146,10 +146,10 @@ def surrogate_error(texts: List[str], metric: str) -> Optional[str]:
     >>> surrogate_error(["fine"], "comet") is None
     True
     """
+    from nlgmetrics.core.inputs import has_lone_surrogate
+
     for text in texts:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
+        if has_lone_surrogate(text):
             shown = text if len(text) <= 60 else text[:60] + "…"
             return f"{metric}: a text contains a lone surrogate code point and is not valid Unicode text: {shown!r}"
     return None

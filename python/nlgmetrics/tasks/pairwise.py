@@ -36,9 +36,7 @@ def _surrogate_where(candidates: list[str], references: Optional[list[str]]) -> 
     """Names the first string holding a lone surrogate (not valid Unicode text)."""
     for argument, lines in (("candidates", candidates), ("references", references or [])):
         for index, line in enumerate(lines):
-            try:
-                line.encode("utf-8")
-            except UnicodeEncodeError:
+            if _validate.has_lone_surrogate(line):
                 return f"{argument}[{index}] contains a lone surrogate code point and is not valid Unicode text"
     return "the input contains a lone surrogate code point and is not valid Unicode text"
 
